@@ -1,0 +1,8 @@
+//! Search control modules: the sequential search core (alpha-beta, PVS) and the parallel
+//! algorithms compared in the papers (MWF, tree splitting, PV splitting, ER, delay splitting,
+//! APHID), all generic over [`games::Game`].
+//!
+//! This crate is being built issue by issue; see the workspace README for what exists today.
+#![forbid(unsafe_code)]
+
+pub use games::Game;

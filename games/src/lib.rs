@@ -1,0 +1,23 @@
+//! Game modules behind one [`Game`] trait.
+//!
+//! Every search and parallel control module of this workspace is generic over [`Game`]; a game
+//! author implements it once (see `games/README.md`) and gets every algorithm, backend and
+//! experiment. The built-in games are listed by [`GameId`]:
+//!
+//! | name | module | what |
+//! | --- | --- | --- |
+//! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
+//!
+//! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
+//! and losses outside it, preferring faster wins.
+#![forbid(unsafe_code)]
+
+mod game;
+pub mod perft;
+pub mod registry;
+pub mod score;
+pub mod tictactoe;
+pub mod zobrist;
+
+pub use game::{Game, Outcome, Side};
+pub use registry::{GameId, GameInfo, GameVisitor, UnknownGame};

@@ -1,0 +1,150 @@
+//! The list of built-in games, and dispatch from a game's name to code generic over [`Game`].
+//!
+//! Binaries (the `runner`) take a game name from the user; library code is generic over
+//! [`Game`]. [`GameId::visit`] bridges the two: it calls a [`GameVisitor`]'s generic method with
+//! the concrete type, so no caller ever matches on a concrete game.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::Game;
+
+/// What the user sees of a game: its name and text formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The name used on the command line.
+    pub name: &'static str,
+    /// One line describing the game and its variant.
+    pub description: &'static str,
+    /// How positions are written (the format `--position` reads).
+    pub position_format: &'static str,
+    /// How moves are written.
+    pub move_format: &'static str,
+    /// Conventions worth knowing when reading results (e.g. the perft game-over rule).
+    pub notes: &'static str,
+}
+
+/// Code that runs on any game: [`GameId::visit`] calls [`GameVisitor::visit`] with the
+/// concrete game type chosen at run time.
+pub trait GameVisitor {
+    /// What the visit produces.
+    type Output;
+    /// Runs on game `G`.
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Self::Output;
+}
+
+/// The error of naming a game that does not exist.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{name}'; the games are: {known}")]
+pub struct UnknownGame {
+    /// The name given.
+    pub name: String,
+    /// The valid names, comma-separated.
+    pub known: String,
+}
+
+macro_rules! games {
+    ($( $id:ident => $ty:ty, $info:expr; )*) => {
+        /// A built-in game (with its variant).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameId {
+            $(
+                #[doc = concat!("`", stringify!($ty), "`")]
+                $id,
+            )*
+        }
+
+        impl GameId {
+            /// Every built-in game, in the order `runner list` shows them.
+            pub const ALL: &'static [GameId] = &[$(GameId::$id),*];
+
+            /// Name, description and formats.
+            #[must_use]
+            pub fn info(self) -> &'static GameInfo {
+                match self {
+                    $(GameId::$id => {
+                        static INFO: GameInfo = $info;
+                        &INFO
+                    })*
+                }
+            }
+
+            /// Runs `visitor` on the concrete type of this game.
+            pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $(GameId::$id => visitor.visit::<$ty>(self.info()),)*
+                }
+            }
+        }
+    };
+}
+
+games! {
+    TicTacToe3 => crate::tictactoe::TicTacToe3, GameInfo {
+        name: "tictactoe3",
+        description: "tic-tac-toe on 3x3, three in a row",
+        position_format: "9 cells row by row from a1 (a1 b1 c1 a2 ...): X, O or -; '/' between rows allowed; X moves first, the side to move follows from the counts",
+        move_format: "a cell such as b2 (column letter, row number)",
+        notes: "perft counts move sequences of exactly d plies; won games stop",
+    };
+    TicTacToe4 => crate::tictactoe::TicTacToe4, GameInfo {
+        name: "tictactoe4",
+        description: "tic-tac-toe on 4x4, four in a row (the board of the DIB paper)",
+        position_format: "16 cells row by row from a1: X, O or -; '/' between rows allowed",
+        move_format: "a cell such as c3",
+        notes: "perft counts move sequences of exactly d plies; won games stop",
+    };
+}
+
+impl GameId {
+    /// The game's command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Every game name, comma-separated.
+    #[must_use]
+    pub fn names() -> String {
+        GameId::ALL
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl FromStr for GameId {
+    type Err = UnknownGame;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        GameId::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| UnknownGame {
+                name: name.to_string(),
+                known: GameId::names(),
+            })
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_list_the_known_ones() {
+        for &g in GameId::ALL {
+            assert_eq!(g.name().parse::<GameId>(), Ok(g));
+        }
+        let err = "tictactoe5".parse::<GameId>().unwrap_err();
+        assert!(err.to_string().contains("tictactoe3"), "{err}");
+    }
+}

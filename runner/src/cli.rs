@@ -1,0 +1,50 @@
+//! Command-line arguments (clap derive). One struct per subcommand.
+
+use clap::{Args, Parser, Subcommand};
+
+/// Parallel game-tree search: games, search algorithms, runtimes and experiments.
+#[derive(Debug, Parser)]
+#[command(name = "runner", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the games with their variants and text formats.
+    List(ListArgs),
+    /// Count the leaves of the legal-move tree to a fixed depth (move-generator check and
+    /// speed benchmark).
+    Perft(PerftArgs),
+}
+
+/// Arguments of `runner list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `runner perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// The game (see `runner list`).
+    #[arg(long)]
+    pub game: String,
+    /// The root position in the game's text format; the start position if absent.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Depth in plies (0 to 64).
+    #[arg(long)]
+    pub depth: u32,
+    /// Also print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,45 @@
+//! `runner`: the one binary of the workspace. It chooses game, algorithm, backend and processor
+//! count, and prints results as text or (with `--json`) as exactly one JSON object on stdout.
+//!
+//! Exit status: 0 on success, 2 for usage or input errors (bad flag, unknown game, malformed
+//! position), 1 for failures while running.
+
+mod cli;
+mod input_error;
+mod list;
+mod perft;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::input_error::InputError;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help and version to stdout and usage errors to stderr, each with its
+            // own exit status (0 or 2).
+            let _ = err.print();
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
+    };
+    let result = match cli.command {
+        Command::List(args) => list::run(&args),
+        Command::Perft(args) => perft::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let status = if err.downcast_ref::<InputError>().is_some() {
+                2
+            } else {
+                1
+            };
+            eprintln!("error: {err:#}");
+            ExitCode::from(status)
+        }
+    }
+}
