@@ -157,6 +157,32 @@ pub trait Game:
         0
     }
 
+    /// Clears `moves` and fills it with the moves a quiescence search should try, returning
+    /// whether the side to move may instead "stand pat" on the static evaluation.
+    ///
+    /// Chess: captures and promotions, stand pat allowed (when in check: every evasion, no
+    /// stand pat). Checkers: when a capture is compulsory, all captures and no stand pat,
+    /// otherwise nothing. The default (no tactical moves, stand pat) turns quiescence off.
+    fn generate_tactical(&self, moves: &mut Vec<Self::Move>) -> bool {
+        moves.clear();
+        true
+    }
+
+    /// Whether the side to move is in check (games without check: never). Searches use it for
+    /// check extensions and to avoid null moves in check.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// A "null move" (the side to move passes although the rules forbid it), for null-move
+    /// pruning in the `play` search setting; `None` (the default) where the game has no such
+    /// move or null-move pruning is unsound for it. It is made and unmade with
+    /// [`Game::make_move`] and [`Game::unmake_move`], and is never produced by
+    /// [`Game::generate_moves`].
+    fn null_move(&self) -> Option<Self::Move> {
+        None
+    }
+
     /// Counts the leaves of the legal-move tree of exactly `depth` plies (finished games before
     /// `depth` contribute nothing), counting the last ply in bulk. Games override this with a
     /// faster specialised version where it pays; the result must not change.
