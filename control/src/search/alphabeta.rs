@@ -1,0 +1,234 @@
+//! The node search: fail-soft negamax alpha-beta (Knuth and Moore, in the form Rezaie and Finkel
+//! give, section 3.1) and, with [`Algorithm::Pvs`], principal variation search / NegaScout
+//! (Marsland and Popowich): the eldest child gets the full window, every later child a null
+//! window `(alpha, alpha + 1)` first and a re-search only when it fails high inside `beta`.
+//!
+//! In the research setting nothing depends on the window except which subtrees are cut off, so
+//! the value inside the root window is the minimax value of the fixed-depth tree (quiescence
+//! included). The play setting adds null-move pruning, late move reductions and check
+//! extensions.
+
+use games::Game;
+use games::score::{INFINITY, is_decisive};
+
+use super::context::SearchContext;
+use super::limits::MAX_PLY;
+use super::ordering::select_next;
+use super::searcher::{NodeInfo, Searcher};
+use super::settings::{Algorithm, TtMode};
+use super::sorting::NodeType;
+use super::tt::{Bound, TtEntry, value_from_tt, value_to_tt};
+
+impl<G: Game> Searcher<G> {
+    /// Searches `pos` to `depth` plies with the window `(alpha, beta)`; `ply` is the distance
+    /// from the root. Returns the fail-soft value (0 when stopped; callers check `stopped`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn alphabeta(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        node: NodeInfo,
+        ctx: &mut dyn SearchContext,
+    ) -> i32 {
+        self.pv_clear(ply);
+        if self.enter(ctx) {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            self.stats.leaves += 1;
+            return outcome.score(ply as u32);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            self.stats.leaves += 1;
+            self.stats.horizon += 1;
+            return self.quiescence(pos, alpha, beta, ply, ctx);
+        }
+        self.stats.interior += 1;
+        let play = self.config.play_enhancements();
+
+        // Transposition table.
+        let hash = pos.hash();
+        let mut tt_move = None;
+        if self.config.tt_mode != TtMode::Off {
+            self.stats.tt_probes += 1;
+            if let Some(entry) = self.tt.probe(hash) {
+                self.stats.tt_hits += 1;
+                tt_move = entry.move_index;
+                let deep_enough = match self.config.tt_mode {
+                    TtMode::ExactDepth => i32::from(entry.depth) == depth.min(255),
+                    _ => i32::from(entry.depth) >= depth.min(255),
+                };
+                if deep_enough && ply > 0 {
+                    let v = value_from_tt(entry.value, ply);
+                    let cuts = match entry.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => v >= beta,
+                        Bound::Upper => v <= alpha,
+                    };
+                    if cuts {
+                        self.stats.tt_cutoffs += 1;
+                        return v;
+                    }
+                }
+            }
+        }
+
+        let in_check = play && pos.in_check();
+
+        // Null move (play setting): if passing still fails high, so will a real move.
+        if play
+            && node.null_ok
+            && node.kind != NodeType::One
+            && depth >= 3
+            && !in_check
+            && !is_decisive(beta)
+        {
+            if let Some(null) = pos.null_move() {
+                if pos.evaluate() >= beta {
+                    let r = 2 + depth / 6;
+                    let undo = pos.make_move(null);
+                    let child = NodeInfo {
+                        kind: NodeType::Three,
+                        eldest: false,
+                        null_ok: false,
+                    };
+                    let v =
+                        -self.alphabeta(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, child, ctx);
+                    pos.unmake_move(null, undo);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return if is_decisive(v) { beta } else { v };
+                    }
+                }
+            }
+        }
+
+        let mut buf = std::mem::take(&mut self.plies[ply]);
+        pos.generate_moves(&mut buf.moves);
+        let n = buf.moves.len();
+        if n == 0 {
+            // Not over but no moves: a game breaking the trait's convention; evaluate.
+            self.plies[ply] = buf;
+            return pos.evaluate();
+        }
+        let sorted = self.config.sorting.applies(ply, node.kind, node.eldest);
+        if sorted {
+            let expansion = self.config.sorting.expansion_depth.min(depth as u32);
+            self.sort_by_expansion(pos, &buf.moves, &mut buf.order, expansion, ply, ctx);
+        } else {
+            buf.order.clear();
+            for (i, &mv) in buf.moves.iter().enumerate() {
+                let key = if !self.config.move_ordering {
+                    0
+                } else if tt_move == Some(i as u16) {
+                    i64::MAX
+                } else {
+                    self.tables.key(pos, mv, ply)
+                };
+                buf.order.push((key, i as u16));
+            }
+        }
+
+        let pvs = self.config.algorithm == Algorithm::Pvs;
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = None;
+        for i in 0..n {
+            if !sorted {
+                select_next(&mut buf.order, i);
+            }
+            let index = buf.order[i].1;
+            let mv = buf.moves[usize::from(index)];
+            let child = NodeInfo {
+                kind: node.kind.child(i),
+                eldest: i == 0,
+                null_ok: true,
+            };
+            let undo = pos.make_move(mv);
+            let mut new_depth = depth - 1;
+            let mut reduction = 0;
+            if play {
+                let gives_check = pos.in_check();
+                if gives_check && (ply as i32) < 2 * self.root_depth {
+                    new_depth += 1;
+                }
+                // Late move reductions: quiet-looking late moves at non-PV nodes.
+                if i >= 3
+                    && depth >= 3
+                    && !in_check
+                    && !gives_check
+                    && node.kind != NodeType::One
+                    && tt_move != Some(index)
+                    && buf.order[i].0 < (1 << 26)
+                {
+                    reduction = if i >= 8 { 2 } else { 1 };
+                }
+            }
+            let v = if i == 0 || (!pvs && reduction == 0) {
+                -self.alphabeta(pos, new_depth, -beta, -alpha, ply + 1, child, ctx)
+            } else {
+                // A null window (PVS), or for alpha-beta a reduced search, then full searches
+                // when it fails high.
+                let (lo, hi) = if pvs {
+                    (-alpha - 1, -alpha)
+                } else {
+                    (-beta, -alpha)
+                };
+                let mut v =
+                    -self.alphabeta(pos, new_depth - reduction, lo, hi, ply + 1, child, ctx);
+                if v > alpha && reduction > 0 && !self.stopped {
+                    v = -self.alphabeta(pos, new_depth, lo, hi, ply + 1, child, ctx);
+                }
+                if pvs && v > alpha && v < beta && !self.stopped {
+                    v = -self.alphabeta(pos, new_depth, -beta, -alpha, ply + 1, child, ctx);
+                }
+                v
+            };
+            pos.unmake_move(mv, undo);
+            if self.stopped {
+                self.plies[ply] = buf;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_index = Some(index);
+                    alpha = v;
+                    self.pv_update(ply, mv);
+                    if v >= beta {
+                        if self.config.move_ordering {
+                            self.tables.cutoff(pos, mv, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.plies[ply] = buf;
+
+        if self.config.tt_mode != TtMode::Off {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                hash,
+                TtEntry {
+                    value: value_to_tt(best, ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    move_index: best_index,
+                },
+            );
+        }
+        best
+    }
+}

@@ -1,0 +1,118 @@
+//! How a search learns the time and whether to stop: the [`SearchContext`] trait.
+//!
+//! The search library never reads the wall clock. Whoever runs a search hands it a context: the
+//! runner's wall clock, the DIB runtime's processor (which may answer with virtual time and
+//! read its inbox when polled), or one of the deterministic contexts below for tests. The search
+//! calls [`SearchContext::poll`] every [`POLL_INTERVAL`] nodes and [`SearchContext::elapsed`]
+//! only then and around sorting.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The search polls its context once every this many nodes (and at the start of each search).
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// What a poll tells the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// Keep searching.
+    Continue,
+    /// Stop as soon as possible; the search returns the last completed iteration.
+    Stop,
+}
+
+/// Time and abort requests, as seen by one search.
+pub trait SearchContext {
+    /// Time since the search started, as this context measures it (wall clock, or virtual time
+    /// in a simulator). Must never decrease.
+    fn elapsed(&self) -> Duration;
+
+    /// Called every [`POLL_INTERVAL`] nodes with the number of nodes this search has visited so
+    /// far (sorting nodes included). A runtime may read messages or charge virtual time here.
+    /// Returns [`Signal::Stop`] to abort the search.
+    fn poll(&mut self, nodes: u64) -> Signal {
+        let _ = nodes;
+        Signal::Continue
+    }
+}
+
+impl<C: SearchContext + ?Sized> SearchContext for &mut C {
+    fn elapsed(&self) -> Duration {
+        (**self).elapsed()
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        (**self).poll(nodes)
+    }
+}
+
+/// A context with no clock (time stands still at zero) and no abort requests: searches end by
+/// depth or node limits only. Fully deterministic.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unlimited;
+
+impl SearchContext for Unlimited {
+    fn elapsed(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// A deterministic virtual clock: time advances by a fixed cost per node, as the simulator
+/// charges it. Time limits then behave identically on every run and machine.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeClock {
+    /// Virtual nanoseconds charged per node.
+    pub nanos_per_node: u64,
+    nodes: u64,
+}
+
+impl NodeClock {
+    /// A clock charging `nanos_per_node` per node, starting at zero.
+    #[must_use]
+    pub const fn new(nanos_per_node: u64) -> Self {
+        NodeClock {
+            nanos_per_node,
+            nodes: 0,
+        }
+    }
+}
+
+impl SearchContext for NodeClock {
+    fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.nodes.saturating_mul(self.nanos_per_node))
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        self.nodes = nodes;
+        Signal::Continue
+    }
+}
+
+/// Wraps another context and adds an abort request that any thread can raise through a shared
+/// flag (a stop command, a cutoff found elsewhere).
+#[derive(Clone, Debug)]
+pub struct Abortable<C> {
+    inner: C,
+    flag: Arc<AtomicBool>,
+}
+
+impl<C> Abortable<C> {
+    /// Wraps `inner`; raising `flag` (store `true`) stops the search at its next poll.
+    pub fn new(inner: C, flag: Arc<AtomicBool>) -> Self {
+        Abortable { inner, flag }
+    }
+}
+
+impl<C: SearchContext> SearchContext for Abortable<C> {
+    fn elapsed(&self) -> Duration {
+        self.inner.elapsed()
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        if self.flag.load(Ordering::Relaxed) {
+            return Signal::Stop;
+        }
+        self.inner.poll(nodes)
+    }
+}

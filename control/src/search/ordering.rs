@@ -1,0 +1,153 @@
+//! Move ordering: the transposition-table move first, then the game's ordering hints, then
+//! killer moves (two per ply), then the history heuristic. Ordering changes only which moves are
+//! searched first, never a value.
+
+use std::hash::{Hash, Hasher};
+
+use games::Game;
+
+use super::limits::MAX_PLY;
+
+/// History slots per side (a power of two); moves are hashed into them.
+const HISTORY_SLOTS: usize = 4096;
+/// History scores stay below this (all are halved when one reaches it).
+const HISTORY_MAX: i32 = 1 << 24;
+
+/// A small multiplicative hasher for moves (FNV-like), used to index the history table by any
+/// game's move type.
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+fn history_slot<M: Hash>(mv: &M) -> usize {
+    let mut h = MoveHasher(0xCBF2_9CE4_8422_2325);
+    mv.hash(&mut h);
+    let x = h.finish();
+    ((x ^ (x >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (HISTORY_SLOTS - 1)
+}
+
+/// Killer moves and history scores of one searcher.
+pub(crate) struct OrderingTables<G: Game> {
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+}
+
+impl<G: Game> OrderingTables<G> {
+    pub(crate) fn new() -> Self {
+        OrderingTables {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * HISTORY_SLOTS],
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub(crate) fn clear(&mut self) {
+        self.killers.fill([None; 2]);
+        self.history.fill(0);
+    }
+
+    /// At the start of a search: killers are forgotten, history decays.
+    pub(crate) fn age(&mut self) {
+        self.killers.fill([None; 2]);
+        for h in &mut self.history {
+            *h /= 4;
+        }
+    }
+
+    /// The ordering key of `mv` at `ply` (larger first): hint, then killer, then history.
+    pub(crate) fn key(&self, pos: &G, mv: G::Move, ply: usize) -> i64 {
+        let hint = i64::from(pos.move_hint(mv));
+        let killers = &self.killers[ply];
+        let killer = if killers[0] == Some(mv) {
+            2
+        } else {
+            i64::from(killers[1] == Some(mv))
+        };
+        let side = pos.side_to_move().index();
+        let history = i64::from(self.history[side * HISTORY_SLOTS + history_slot(&mv)]);
+        (hint << 32) + (killer << 26) + history
+    }
+
+    /// Records that `mv` caused a cutoff at `ply` with `depth` plies left.
+    pub(crate) fn cutoff(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let slot = pos.side_to_move().index() * HISTORY_SLOTS + history_slot(&mv);
+        let bonus = depth.clamp(1, 64);
+        self.history[slot] += bonus * bonus;
+        if self.history[slot] >= HISTORY_MAX {
+            for h in &mut self.history {
+                *h /= 2;
+            }
+        }
+    }
+}
+
+/// Moves `order[i]` to hold the largest key among `order[i..]` (selection; ties keep the
+/// earliest), so a node that cuts off early sorts little.
+pub(crate) fn select_next(order: &mut [(i64, u16)], i: usize) {
+    let mut best = i;
+    for j in i + 1..order.len() {
+        if order[j].0 > order[best].0 {
+            best = j;
+        }
+    }
+    order.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection_picks_the_largest_and_ties_keep_the_earliest() {
+        let mut v = vec![(1, 0), (5, 1), (5, 2), (3, 3)];
+        select_next(&mut v, 0);
+        assert_eq!(v[0], (5, 1));
+        select_next(&mut v, 1);
+        assert_eq!(v[1], (5, 2));
+        select_next(&mut v, 2);
+        assert_eq!(v[2], (3, 3));
+    }
+
+    #[test]
+    fn history_slots_spread_moves() {
+        let slots: std::collections::HashSet<_> = (0u16..64).map(|m| history_slot(&m)).collect();
+        assert!(slots.len() > 56, "{}", slots.len());
+    }
+}

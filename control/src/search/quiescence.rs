@@ -1,0 +1,82 @@
+//! Quiescence search below the horizon: the game's tactical moves
+//! ([`Game::generate_tactical`]: captures and promotions in chess, pending captures in checkers)
+//! are searched out, and the side to move may "stand pat" on the static evaluation where the
+//! game allows it. Games without tactical moves simply evaluate at the horizon.
+//!
+//! The value is defined without reference to any window: at a quiescence node it is the maximum
+//! of the stand-pat evaluation (when allowed) and the negated values of the tactical children;
+//! a node with neither evaluates statically; nodes at [`MAX_PLY`] evaluate statically. The
+//! minimax oracle computes the same definition without pruning.
+
+use games::Game;
+use games::score::INFINITY;
+
+use super::context::SearchContext;
+use super::limits::MAX_PLY;
+use super::ordering::select_next;
+use super::searcher::Searcher;
+
+impl<G: Game> Searcher<G> {
+    /// Fail-soft alpha-beta over the tactical moves of `pos` (already counted as a node).
+    pub(crate) fn quiescence(
+        &mut self,
+        pos: &mut G,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        ctx: &mut dyn SearchContext,
+    ) -> i32 {
+        if ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+        let mut buf = std::mem::take(&mut self.plies[ply]);
+        let stand_pat = pos.generate_tactical(&mut buf.moves);
+        if buf.moves.is_empty() {
+            self.plies[ply] = buf;
+            return pos.evaluate();
+        }
+        let mut best = -INFINITY;
+        if stand_pat {
+            best = pos.evaluate();
+            if best >= beta {
+                self.plies[ply] = buf;
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        buf.order.clear();
+        for (i, &mv) in buf.moves.iter().enumerate() {
+            buf.order.push((i64::from(pos.move_hint(mv)), i as u16));
+        }
+        for i in 0..buf.moves.len() {
+            select_next(&mut buf.order, i);
+            let mv = buf.moves[usize::from(buf.order[i].1)];
+            let undo = pos.make_move(mv);
+            let v = if self.enter(ctx) {
+                0
+            } else {
+                self.stats.quiescence += 1;
+                match pos.outcome() {
+                    Some(outcome) => outcome.score(ply as u32 + 1),
+                    None => -self.quiescence(pos, -beta, -alpha, ply + 1, ctx),
+                }
+            };
+            pos.unmake_move(mv, undo);
+            if self.stopped {
+                self.plies[ply] = buf;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.plies[ply] = buf;
+        best
+    }
+}

@@ -1,0 +1,305 @@
+//! [`Searcher`]: one sequential search engine with its transposition table, ordering tables,
+//! buffers and statistics, reusable from search to search (and as the leaf search of every
+//! parallel processor).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use games::Game;
+
+use super::context::{POLL_INTERVAL, SearchContext, Signal};
+use super::limits::{Limits, MAX_DEPTH, MAX_PLY};
+use super::ordering::OrderingTables;
+use super::settings::{Algorithm, SearchConfig, TtMode};
+use super::sorting::NodeType;
+use super::stats::SearchStats;
+use super::tt::{TranspositionTable, TtError};
+
+/// Errors of building a searcher.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The transposition table could not be built.
+    #[error(transparent)]
+    Table(#[from] TtError),
+}
+
+/// The result of one fixed-depth search with a given window ([`Searcher::search_window`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowResult<M> {
+    /// The fail-soft value: exact inside the window, a bound outside it.
+    pub value: i32,
+    /// The principal variation (empty when the position is over or the search was stopped).
+    pub pv: Vec<M>,
+    /// False when a limit or the context stopped the search (the value is then meaningless).
+    pub completed: bool,
+}
+
+/// Per-ply buffers: the legal moves and their ordering keys.
+pub(crate) struct PlyBuffers<M> {
+    pub(crate) moves: Vec<M>,
+    pub(crate) order: Vec<(i64, u16)>,
+}
+
+impl<M> Default for PlyBuffers<M> {
+    fn default() -> Self {
+        PlyBuffers {
+            moves: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+}
+
+/// What a node knows about its place in the tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeInfo {
+    /// Knuth-Moore type (for the sorting regimes and for recognising PV nodes).
+    pub(crate) kind: NodeType,
+    /// Searched first among its siblings.
+    pub(crate) eldest: bool,
+    /// A null move may be tried here (not right after another one).
+    pub(crate) null_ok: bool,
+}
+
+impl NodeInfo {
+    pub(crate) const ROOT: NodeInfo = NodeInfo {
+        kind: NodeType::One,
+        eldest: true,
+        null_ok: false,
+    };
+}
+
+/// A sequential search engine for game `G`.
+///
+/// Build one per thread; the transposition table may be shared ([`Searcher::with_table`]).
+/// [`Searcher::search`] runs iterative deepening under [`Limits`]; [`Searcher::search_window`]
+/// runs one fixed-depth search with a given window (the building block of the parallel
+/// algorithms); [`Searcher::minimax`] is the oracle. The searcher never reads the clock: time
+/// and abort requests come from the [`SearchContext`].
+pub struct Searcher<G: Game> {
+    pub(crate) config: SearchConfig,
+    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) tables: OrderingTables<G>,
+    pub(crate) stats: SearchStats,
+    pub(crate) plies: Vec<PlyBuffers<G::Move>>,
+    pub(crate) sort_moves: Vec<Vec<G::Move>>,
+    pv: Vec<Vec<G::Move>>,
+    /// Nodes visited since the search began (the poll and node-limit counter).
+    pub(crate) visited: u64,
+    next_poll: u64,
+    node_limit: u64,
+    deadline: Option<Duration>,
+    pub(crate) stopped: bool,
+    /// The nominal depth of the running iteration (bounds check extensions).
+    pub(crate) root_depth: i32,
+}
+
+impl<G: Game> std::fmt::Debug for Searcher<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("config", &self.config)
+            .field("tt", &self.tt)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with its own transposition table of `config.tt_mib` MiB (none when the
+    /// table is off).
+    ///
+    /// # Errors
+    /// When the table cannot be built (too large).
+    pub fn new(config: SearchConfig) -> Result<Self, SearchError> {
+        let mib = if config.tt_mode == TtMode::Off {
+            0
+        } else {
+            config.tt_mib
+        };
+        let tt = Arc::new(TranspositionTable::new(mib)?);
+        Ok(Self::with_table(config, tt))
+    }
+
+    /// A searcher using a (possibly shared) transposition table.
+    pub fn with_table(config: SearchConfig, tt: Arc<TranspositionTable>) -> Self {
+        let mut plies = Vec::with_capacity(MAX_PLY + 2);
+        let mut sort_moves = Vec::with_capacity(MAX_PLY + 2);
+        for _ in 0..MAX_PLY + 2 {
+            plies.push(PlyBuffers {
+                moves: Vec::with_capacity(G::MAX_MOVES),
+                order: Vec::with_capacity(G::MAX_MOVES),
+            });
+            sort_moves.push(Vec::with_capacity(G::MAX_MOVES));
+        }
+        Searcher {
+            config,
+            tt,
+            tables: OrderingTables::new(),
+            stats: SearchStats::default(),
+            plies,
+            sort_moves,
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY + 2))
+                .collect(),
+            visited: 0,
+            next_poll: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: false,
+            root_depth: 0,
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// The transposition table (to share it with another searcher).
+    #[must_use]
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// The counters since the last [`Searcher::search`] or [`Searcher::reset_stats`].
+    #[must_use]
+    pub fn stats(&self) -> &SearchStats {
+        &self.stats
+    }
+
+    /// Zeroes the counters.
+    pub fn reset_stats(&mut self) {
+        self.stats = SearchStats::default();
+    }
+
+    /// Forgets everything learnt (a new game): table, killers, history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.tables.clear();
+    }
+
+    /// Prepares the per-search state for `limits` (the counters are not touched).
+    pub(crate) fn arm(&mut self, limits: &Limits) {
+        self.visited = 0;
+        self.next_poll = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.time;
+        self.stopped = false;
+    }
+
+    /// Counts a visited node and polls the context when due. Returns true when the search must
+    /// stop (the caller returns at once; its value is discarded).
+    #[inline]
+    pub(crate) fn enter(&mut self, ctx: &mut dyn SearchContext) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.visited >= self.node_limit {
+            self.stopped = true;
+            return true;
+        }
+        if self.visited >= self.next_poll {
+            self.next_poll = self.visited + POLL_INTERVAL;
+            if ctx.poll(self.visited) == Signal::Stop
+                || self.deadline.is_some_and(|d| ctx.elapsed() >= d)
+            {
+                self.stopped = true;
+                return true;
+            }
+        }
+        self.visited += 1;
+        false
+    }
+
+    /// Whether iterative deepening should start no new iteration (half the time is used).
+    pub(crate) fn past_soft_deadline(&self, ctx: &dyn SearchContext) -> bool {
+        self.deadline.is_some_and(|d| ctx.elapsed() >= d / 2)
+    }
+
+    pub(crate) fn pv_clear(&mut self, ply: usize) {
+        self.pv[ply].clear();
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the PV of `ply + 1`.
+    pub(crate) fn pv_update(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// The PV found by the last root search, extended from the table's moves where a table hit
+    /// cut it short, up to `depth` moves.
+    pub(crate) fn root_pv(&self, root: &G, depth: u32) -> Vec<G::Move> {
+        let mut pv = self.pv[0].clone();
+        if self.config.tt_mode == TtMode::Off {
+            return pv;
+        }
+        let mut pos = root.clone();
+        for &mv in &pv {
+            let _ = pos.make_move(mv);
+        }
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        while pv.len() < depth as usize && pos.outcome().is_none() {
+            let Some(index) = self.tt.probe(pos.hash()).and_then(|e| e.move_index) else {
+                break;
+            };
+            pos.generate_moves(&mut moves);
+            let Some(&mv) = moves.get(usize::from(index)) else {
+                break;
+            };
+            pv.push(mv);
+            let _ = pos.make_move(mv);
+        }
+        pv
+    }
+
+    /// One fixed-depth search of `pos` with the window `(alpha, beta)`, using the configured
+    /// algorithm and keeping the table, killers and history of earlier searches. Decisive scores
+    /// count plies from `pos`. Counters accumulate (see [`Searcher::reset_stats`]). This is the
+    /// leaf search the parallel algorithms run on each processor.
+    pub fn search_window(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ctx: &mut dyn SearchContext,
+    ) -> WindowResult<G::Move> {
+        self.arm(&Limits::default());
+        let depth = depth.min(MAX_DEPTH);
+        let mut root = pos.clone();
+        let value = self.root_search(&mut root, depth, alpha, beta, ctx);
+        if self.stopped {
+            return WindowResult {
+                value: 0,
+                pv: Vec::new(),
+                completed: false,
+            };
+        }
+        WindowResult {
+            value,
+            pv: self.root_pv(pos, depth),
+            completed: true,
+        }
+    }
+
+    /// One root search with the configured algorithm.
+    pub(crate) fn root_search(
+        &mut self,
+        root: &mut G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ctx: &mut dyn SearchContext,
+    ) -> i32 {
+        self.root_depth = depth as i32;
+        match self.config.algorithm {
+            Algorithm::Minimax => self.minimax_node(root, depth as i32, 0, ctx),
+            Algorithm::AlphaBeta | Algorithm::Pvs => {
+                self.alphabeta(root, depth as i32, alpha, beta, 0, NodeInfo::ROOT, ctx)
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! What a search does: the algorithm, the named settings (`research`, `play`), the
+//! transposition-table mode, and every knob in one [`SearchConfig`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::sorting::SortConfig;
+
+/// The error of naming an option value that does not exist.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} '{given}'; use one of: {valid}")]
+pub struct UnknownName {
+    /// Which option (e.g. "algorithm").
+    pub what: &'static str,
+    /// The text given.
+    pub given: String,
+    /// The accepted names, comma-separated.
+    pub valid: &'static str,
+}
+
+macro_rules! named_enum {
+    ($(#[$doc:meta])* $name:ident, $what:literal, { $($(#[$vdoc:meta])* $variant:ident => $text:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in the order the help text lists them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The name used on the command line.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = UnknownName;
+
+            fn from_str(s: &str) -> Result<Self, UnknownName> {
+                match s {
+                    $($text => Ok($name::$variant),)*
+                    _ => Err(UnknownName {
+                        what: $what,
+                        given: s.to_string(),
+                        valid: concat!($($text, " "),*).trim_ascii_end(),
+                    }),
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+named_enum! {
+    /// The sequential algorithm.
+    Algorithm, "algorithm", {
+        /// Plain negamax without pruning (the test oracle).
+        Minimax => "minimax",
+        /// Fail-soft negamax alpha-beta (Knuth and Moore).
+        AlphaBeta => "alphabeta",
+        /// Principal variation search / NegaScout: null windows after the first child, re-search
+        /// on a fail high.
+        Pvs => "pvs",
+    }
+}
+
+named_enum! {
+    /// The named settings.
+    Setting, "setting", {
+        /// Fixed depth, no window-dependent pruning or extensions, fully deterministic: the
+        /// setting of the experiments, in which every parallel algorithm must return the
+        /// sequential value.
+        Research => "research",
+        /// Every enhancement that makes the engine stronger (null move, late move reductions,
+        /// check extensions, transposition cutoffs at any sufficient depth).
+        Play => "play",
+    }
+}
+
+named_enum! {
+    /// How the transposition table is used.
+    TtMode, "transposition-table mode", {
+        /// No table.
+        Off => "off",
+        /// Stored values cut off only at exactly the stored depth (the papers' experimental
+        /// setting): values stay those of the fixed-depth tree; moves are used for ordering.
+        ExactDepth => "exact",
+        /// Stored values cut off at any depth they cover (stored depth at least the depth
+        /// needed): stronger, but values may differ from the fixed-depth tree.
+        Normal => "normal",
+    }
+}
+
+/// Every knob of a search. Build one with [`SearchConfig::research`] or
+/// [`SearchConfig::play`] and change fields as needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The named setting; [`Setting::Play`] turns on the pruning and extensions.
+    pub setting: Setting,
+    /// How the transposition table is used.
+    pub tt_mode: TtMode,
+    /// Transposition-table size in MiB (ignored when `tt_mode` is off).
+    pub tt_mib: usize,
+    /// Move ordering from the TT move, the game's hints, killers and history; off gives the
+    /// game's generation order (the papers' "no sorting").
+    pub move_ordering: bool,
+    /// The sorting regime of Rezaie and Finkel (section 5) and its parameters.
+    pub sorting: SortConfig,
+    /// Iterative deepening's aspiration window half-width around the previous value;
+    /// `None` searches every iteration with a full window.
+    pub aspiration: Option<i32>,
+}
+
+impl SearchConfig {
+    /// The research setting: PVS, exact-depth transposition table, ordering on, no sorting.
+    #[must_use]
+    pub fn research() -> Self {
+        SearchConfig {
+            algorithm: Algorithm::Pvs,
+            setting: Setting::Research,
+            tt_mode: TtMode::ExactDepth,
+            tt_mib: 16,
+            move_ordering: true,
+            sorting: SortConfig::default(),
+            aspiration: Some(50),
+        }
+    }
+
+    /// The play setting: PVS, normal transposition table and every enhancement.
+    #[must_use]
+    pub fn play() -> Self {
+        SearchConfig {
+            setting: Setting::Play,
+            tt_mode: TtMode::Normal,
+            ..SearchConfig::research()
+        }
+    }
+
+    /// The defaults of a named setting.
+    #[must_use]
+    pub fn for_setting(setting: Setting) -> Self {
+        match setting {
+            Setting::Research => SearchConfig::research(),
+            Setting::Play => SearchConfig::play(),
+        }
+    }
+
+    pub(crate) fn play_enhancements(&self) -> bool {
+        self.setting == Setting::Play
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig::research()
+    }
+}
