@@ -201,3 +201,74 @@ impl<G: Game> Searcher<G> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_types_follow_steinberg_and_solomon() {
+        use NodeType::{One, Three, Two};
+        assert_eq!(One.child(0), One);
+        assert_eq!(One.child(1), Two);
+        assert_eq!(Two.child(0), Three);
+        assert_eq!(Two.child(4), Three);
+        assert_eq!(Three.child(0), Two);
+        assert_eq!(Three.child(2), Two);
+    }
+
+    #[test]
+    fn each_regime_sorts_the_nodes_the_paper_names() {
+        use NodeType::{One, Three, Two};
+        let cfg = |regime| SortConfig {
+            regime,
+            ..SortConfig::default()
+        };
+        // (ply, type, eldest) of: the root, a PV node, an eldest type-3 node, a later type-2
+        // child of the root, an eldest type-2 child (of a type-3 node), a later type-3 child.
+        let nodes = [
+            (0, One, true),
+            (3, One, true),
+            (2, Three, true),
+            (1, Two, false),
+            (3, Two, true),
+            (4, Three, false),
+        ];
+        let expect = |regime, sorted: [bool; 6]| {
+            for (node, want) in nodes.iter().zip(sorted) {
+                assert_eq!(
+                    cfg(regime).applies(node.0, node.1, node.2),
+                    want,
+                    "{regime} at {node:?}"
+                );
+            }
+        };
+        expect(SortRegime::None, [false; 6]);
+        expect(
+            SortRegime::TopNode,
+            [true, false, false, false, false, false],
+        );
+        expect(
+            SortRegime::PvRoute,
+            [true, true, false, false, false, false],
+        );
+        expect(
+            SortRegime::EldestChild,
+            [true, true, true, false, true, false],
+        );
+        expect(SortRegime::TypeTwo, [true, true, true, true, true, false]);
+        // The sorting depth bounds the ply of sorted nodes; expansion depth 0 sorts nothing.
+        let shallow = SortConfig {
+            regime: SortRegime::TypeTwo,
+            sorting_depth: 2,
+            ..SortConfig::default()
+        };
+        assert!(shallow.applies(2, Three, true) && !shallow.applies(3, One, true));
+        let none = SortConfig {
+            regime: SortRegime::TypeTwo,
+            expansion_depth: 0,
+            ..SortConfig::default()
+        };
+        assert!(!none.applies(0, One, true));
+    }
+}

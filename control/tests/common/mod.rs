@@ -1,0 +1,63 @@
+//! Helpers shared by the search tests: seeded random positions of any game and a per-game depth
+//! chosen by a node budget, so that new games are covered without tuning.
+
+#![allow(dead_code)]
+
+use control::search::minimax_value;
+use games::Game;
+
+/// A small deterministic generator (tests must not depend on an unseeded source).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// A position reached by `plies` random moves from the start (fewer if the game ends).
+pub fn random_position<G: Game>(rng: &mut Lcg, plies: usize) -> G {
+    let mut pos = G::start();
+    let mut moves = Vec::with_capacity(G::MAX_MOVES);
+    for _ in 0..plies {
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())];
+        let _ = pos.make_move(mv);
+    }
+    pos
+}
+
+/// The deepest depth (1 to `max_depth`) whose minimax tree has at most `budget` nodes, with its
+/// minimax value (depth 1 is always allowed).
+pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> (u32, i32) {
+    let (mut value, _) = minimax_value(pos, 1);
+    let mut depth = 1;
+    for d in 2..=max_depth {
+        let (v, nodes) = minimax_value(pos, d);
+        if nodes > budget {
+            break;
+        }
+        depth = d;
+        value = v;
+    }
+    (depth, value)
+}
+
+/// Plays `pv` from `pos`, checking each move is legal.
+pub fn assert_pv_legal<G: Game>(pos: &G, pv: &[G::Move], context: &str) {
+    let mut p = pos.clone();
+    let mut moves = Vec::new();
+    for (i, mv) in pv.iter().enumerate() {
+        p.generate_moves(&mut moves);
+        assert!(moves.contains(mv), "PV move {i} is illegal: {context}");
+        let _ = p.make_move(*mv);
+    }
+}
