@@ -19,6 +19,10 @@ pub enum Command {
     /// Count the leaves of the legal-move tree to a fixed depth (move-generator check and
     /// speed benchmark).
     Perft(PerftArgs),
+    /// Search a position with the sequential search core (alpha-beta, PVS or minimax).
+    Search(SearchArgs),
+    /// Solve a position exactly (search to the end of the game).
+    Solve(SolveArgs),
 }
 
 /// Arguments of `runner list`.
@@ -44,6 +48,75 @@ pub struct PerftArgs {
     /// Also print the count below each root move.
     #[arg(long)]
     pub divide: bool,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `runner search`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("limit").required(true).multiple(true).args(["depth", "time_ms", "nodes"]))]
+pub struct SearchArgs {
+    /// The game (see `runner list`).
+    #[arg(long)]
+    pub game: String,
+    /// The root position in the game's text format; the start position if absent.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Depth in plies (1 to 100); iterative deepening stops there.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Time limit in milliseconds (wall clock); the result is the last completed iteration.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Node limit.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// The algorithm: alphabeta, pvs or minimax.
+    #[arg(long, default_value = "pvs")]
+    pub algo: String,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub tt_mb: usize,
+    /// Transposition table mode: off, exact (hits only at exactly the stored depth) or normal;
+    /// default: exact in the research setting, normal in play.
+    #[arg(long)]
+    pub tt_mode: Option<String>,
+    /// The named setting: research (fixed depth, deterministic) or play (every enhancement).
+    #[arg(long, default_value = "research")]
+    pub setting: String,
+    /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
+    #[arg(long, default_value = "none")]
+    pub sort: String,
+    /// Levels expanded below a node to sort its children.
+    #[arg(long, default_value_t = 3)]
+    pub expansion_depth: u32,
+    /// Deepest node (plies from the root) that may be sorted; no limit if absent.
+    #[arg(long)]
+    pub sort_depth: Option<u32>,
+    /// Turn off move ordering (TT move, hints, killers, history): the game's generation order.
+    #[arg(long)]
+    pub no_ordering: bool,
+    /// Search every iteration with a full window instead of an aspiration window.
+    #[arg(long)]
+    pub no_aspiration: bool,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `runner solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game: othello, othello6, tictactoe3 or tictactoe4.
+    #[arg(long)]
+    pub game: String,
+    /// The position in the game's text format; the start position if absent.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Transposition table size in MiB (generic solver).
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

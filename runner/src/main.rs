@@ -8,6 +8,9 @@ mod cli;
 mod input_error;
 mod list;
 mod perft;
+mod search;
+mod solve;
+mod wall_clock;
 
 use std::process::ExitCode;
 
@@ -29,6 +32,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Perft(args) => perft::run(&args),
+        Command::Search(args) => search::run(&args),
+        Command::Solve(args) => solve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,251 @@
+//! `runner search`: one position searched by the sequential search core, with value, best move,
+//! principal variation, node counts and speed.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use control::search::{
+    Algorithm, Limits, MAX_DEPTH, SearchConfig, Searcher, Setting, SortRegime, TtMode,
+    tt::MAX_TT_MIB,
+};
+use games::{Game, GameId, GameInfo, GameVisitor, score};
+use serde_json::{Value, json};
+
+use crate::cli::SearchArgs;
+use crate::input_error::input;
+use crate::wall_clock::WallClock;
+
+/// The deepest expansion depth accepted for sorting.
+const MAX_EXPANSION: u32 = 16;
+
+/// Runs `runner search`.
+pub fn run(args: &SearchArgs) -> Result<()> {
+    let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
+    let (config, limits) = parse_options(args)?;
+    game.visit(SearchVisitor {
+        args,
+        config,
+        limits,
+    })
+}
+
+/// Checks every option and builds the search configuration and limits.
+fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
+    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
+    let mut config = SearchConfig::for_setting(setting);
+    config.algorithm = args
+        .algo
+        .parse::<Algorithm>()
+        .map_err(|e| input("--algo", e))?;
+    if let Some(mode) = &args.tt_mode {
+        config.tt_mode = mode.parse::<TtMode>().map_err(|e| input("--tt-mode", e))?;
+    }
+    if config.algorithm == Algorithm::Minimax {
+        config.tt_mode = TtMode::Off;
+    }
+    if args.tt_mb == 0 || args.tt_mb > MAX_TT_MIB {
+        return Err(input(
+            "--tt-mb",
+            format!(
+                "{} MiB is out of range; use 1 to {MAX_TT_MIB} (or --tt-mode off)",
+                args.tt_mb
+            ),
+        ));
+    }
+    config.tt_mib = args.tt_mb;
+    config.sorting.regime = args
+        .sort
+        .parse::<SortRegime>()
+        .map_err(|e| input("--sort", e))?;
+    if args.expansion_depth == 0 || args.expansion_depth > MAX_EXPANSION {
+        return Err(input(
+            "--expansion-depth",
+            format!(
+                "{} is out of range; use 1 to {MAX_EXPANSION}",
+                args.expansion_depth
+            ),
+        ));
+    }
+    config.sorting.expansion_depth = args.expansion_depth;
+    config.sorting.sorting_depth = args.sort_depth.unwrap_or(u32::MAX);
+    config.move_ordering = !args.no_ordering;
+    if args.no_aspiration {
+        config.aspiration = None;
+    }
+    if let Some(d) = args.depth {
+        if d == 0 || d > MAX_DEPTH {
+            return Err(input(
+                "--depth",
+                format!("{d} is out of range; use 1 to {MAX_DEPTH}"),
+            ));
+        }
+    }
+    if args.time_ms == Some(0) {
+        return Err(input("--time-ms", "0 ms leaves no time; give at least 1"));
+    }
+    if args.nodes == Some(0) {
+        return Err(input(
+            "--nodes",
+            "0 nodes leaves nothing to search; give at least 1",
+        ));
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: args.time_ms.map(Duration::from_millis),
+    };
+    Ok((config, limits))
+}
+
+/// A score in words: "win in 5 plies", "loss in 2 plies", or the number with a sign.
+pub fn describe_value(value: i32) -> String {
+    match score::plies_to_end(value) {
+        Some(plies) if value > 0 => format!("win in {plies} plies"),
+        Some(plies) => format!("loss in {plies} plies"),
+        None => format!("{value:+}"),
+    }
+}
+
+/// Formats a line of moves played from `pos`.
+pub fn format_line<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = p.format_move(mv);
+            let _ = p.make_move(mv);
+            text
+        })
+        .collect()
+}
+
+/// Parses `--position` for game `G` (the start position when absent).
+pub fn parse_position<G: Game>(text: Option<&str>, info: &GameInfo) -> Result<G> {
+    match text {
+        Some(text) => {
+            G::parse_position(text).map_err(|e| input(format!("--position for {}", info.name), e))
+        }
+        None => Ok(G::start()),
+    }
+}
+
+struct SearchVisitor<'a> {
+    args: &'a SearchArgs,
+    config: SearchConfig,
+    limits: Limits,
+}
+
+impl GameVisitor for SearchVisitor<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
+        let args = self.args;
+        let root: G = parse_position(args.position.as_deref(), info)?;
+        let mut searcher = Searcher::<G>::new(self.config).map_err(|e| input("--tt-mb", e))?;
+        let mut clock = WallClock::start();
+        let result = searcher.search(&root, &self.limits, &mut clock);
+        let seconds = clock_seconds(&clock);
+        let stats = &result.stats;
+        let nodes = stats.nodes();
+        let nps = if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            0.0
+        };
+        let pv = format_line(&root, &result.pv);
+        let best_move = result.best_move.map(|m| root.format_move(m));
+        let c = &self.config;
+        if args.json {
+            let iterations: Vec<Value> = stats
+                .iterations
+                .iter()
+                .map(|it| {
+                    json!({
+                        "depth": it.depth,
+                        "value": it.value,
+                        "nodes": it.nodes,
+                        "seconds": it.elapsed.as_secs_f64(),
+                        "branching_factor": it.branching_factor,
+                    })
+                })
+                .collect();
+            let out = json!({
+                "game": info.name,
+                "position": root.to_string(),
+                "algo": c.algorithm.name(),
+                "setting": c.setting.name(),
+                "tt_mode": c.tt_mode.name(),
+                "tt_mb": c.tt_mib,
+                "sort": c.sorting.regime.name(),
+                "expansion_depth": c.sorting.expansion_depth,
+                "depth": result.depth,
+                "value": result.value,
+                "value_text": describe_value(result.value),
+                "best_move": best_move,
+                "pv": pv,
+                "nodes": nodes,
+                "interior_nodes": stats.interior,
+                "leaf_nodes": stats.leaves,
+                "quiescence_nodes": stats.quiescence,
+                "sort_nodes": stats.sort_nodes,
+                "sort_seconds": stats.sort_time.as_secs_f64(),
+                "tt_probes": stats.tt_probes,
+                "tt_hits": stats.tt_hits,
+                "tt_cutoffs": stats.tt_cutoffs,
+                "seconds": seconds,
+                "nodes_per_second": nps,
+                "stopped": result.stopped,
+                "iterations": iterations,
+            });
+            println!("{out}");
+            return Ok(());
+        }
+        println!(
+            "search {} ({} setting, {}, table {} {} MiB, sorting {}) from {}",
+            info.name, c.setting, c.algorithm, c.tt_mode, c.tt_mib, c.sorting.regime, root
+        );
+        for it in &stats.iterations {
+            let bf = it
+                .branching_factor
+                .map_or_else(|| "-".to_string(), |b| format!("{b:.2}"));
+            println!(
+                "  depth {:>3}  value {:>16}  nodes {:>12}  time {:>8.3} s  branching {bf}",
+                it.depth,
+                describe_value(it.value),
+                it.nodes,
+                it.elapsed.as_secs_f64()
+            );
+        }
+        println!(
+            "depth {}{}: value {} ({})",
+            result.depth,
+            if result.stopped { " (stopped)" } else { "" },
+            result.value,
+            describe_value(result.value)
+        );
+        println!(
+            "best move: {}",
+            best_move.as_deref().unwrap_or("none (game over)")
+        );
+        println!("pv: {}", pv.join(" "));
+        println!(
+            "nodes: {nodes} (interior {}, leaves {}, quiescence {}); sorting {} nodes in {:.3} s",
+            stats.interior,
+            stats.leaves,
+            stats.quiescence,
+            stats.sort_nodes,
+            stats.sort_time.as_secs_f64()
+        );
+        println!(
+            "table: {} probes, {} hits, {} cutoffs",
+            stats.tt_probes, stats.tt_hits, stats.tt_cutoffs
+        );
+        println!("time: {seconds:.3} s, {:.2} M nodes/s", nps / 1e6);
+        Ok(())
+    }
+}
+
+/// Seconds elapsed on `clock`.
+pub fn clock_seconds(clock: &WallClock) -> f64 {
+    use control::search::SearchContext;
+    clock.elapsed().as_secs_f64()
+}
