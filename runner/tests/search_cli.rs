@@ -1,0 +1,238 @@
+//! `runner search` and `runner solve` end to end: JSON output, agreement between algorithms,
+//! and bad inputs (a clear one-line error and exit status 2).
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn runner(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runner"))
+        .args(args)
+        .output()
+        .expect("the runner binary runs")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = runner(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+#[test]
+fn search_json_has_the_common_keys() {
+    let v = json_of(&["search", "--game", "tictactoe4", "--depth", "5", "--json"]);
+    for key in [
+        "game",
+        "algo",
+        "depth",
+        "value",
+        "best_move",
+        "pv",
+        "nodes",
+        "seconds",
+        "nodes_per_second",
+        "iterations",
+        "tt_probes",
+        "sort_nodes",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    assert_eq!(v["depth"], 5);
+    assert_eq!(v["pv"][0], v["best_move"]);
+    assert_eq!(v["iterations"].as_array().map(Vec::len), Some(5));
+}
+
+#[test]
+fn every_algorithm_table_mode_and_sorting_regime_gives_the_same_value() {
+    let position = "X---/-O--/--X-/----";
+    let base = [
+        "search",
+        "--game",
+        "tictactoe4",
+        "--position",
+        position,
+        "--depth",
+        "4",
+        "--json",
+    ];
+    let reference = json_of(&[&base[..], &["--algo", "minimax"]].concat())["value"].clone();
+    for extra in [
+        &["--algo", "alphabeta", "--tt-mode", "off"][..],
+        &["--algo", "pvs", "--tt-mode", "exact"],
+        &["--algo", "pvs", "--sort", "tt", "--no-ordering"],
+        &[
+            "--algo",
+            "alphabeta",
+            "--sort",
+            "ec",
+            "--expansion-depth",
+            "2",
+        ],
+        &["--sort", "pvr", "--no-aspiration"],
+    ] {
+        let v = json_of(&[&base[..], extra].concat());
+        assert_eq!(v["value"], reference, "{extra:?}");
+    }
+}
+
+#[test]
+fn a_time_limited_search_returns_a_move() {
+    let v = json_of(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--time-ms",
+        "50",
+        "--setting",
+        "play",
+        "--json",
+    ]);
+    assert!(v["best_move"].is_string(), "{v}");
+    assert!(v["depth"].as_u64().is_some_and(|d| d >= 1), "{v}");
+}
+
+#[test]
+fn solve_finds_the_draw_and_known_wins() {
+    let v = json_of(&["solve", "--game", "tictactoe3", "--json"]);
+    assert_eq!(v["result"], "draw");
+    assert_eq!(v["exact"], true);
+    let v = json_of(&[
+        "solve",
+        "--game",
+        "tictactoe3",
+        "--position",
+        "XX-/OO-/---",
+        "--json",
+    ]);
+    assert_eq!(v["result"], "win");
+    assert_eq!(v["plies_to_end"], 1);
+    assert_eq!(v["best_move"], "c1");
+}
+
+#[test]
+fn bad_inputs_exit_with_status_2_and_name_the_flag() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["search", "--game", "nogame", "--depth", "3"], "--game"),
+        (&["search", "--game", "tictactoe4"], "--depth"),
+        (
+            &["search", "--game", "tictactoe4", "--depth", "0"],
+            "--depth",
+        ),
+        (
+            &["search", "--game", "tictactoe4", "--depth", "101"],
+            "--depth",
+        ),
+        (
+            &["search", "--game", "tictactoe4", "--depth", "x"],
+            "--depth",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--algo",
+                "mtdf",
+            ],
+            "--algo",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--tt-mode",
+                "on",
+            ],
+            "--tt-mode",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--tt-mb",
+                "0",
+            ],
+            "--tt-mb",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--setting",
+                "blitz",
+            ],
+            "--setting",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--sort",
+                "best",
+            ],
+            "--sort",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--expansion-depth",
+                "0",
+            ],
+            "--expansion-depth",
+        ),
+        (
+            &[
+                "search",
+                "--game",
+                "tictactoe4",
+                "--depth",
+                "3",
+                "--position",
+                "XX",
+            ],
+            "--position",
+        ),
+        (
+            &["search", "--game", "tictactoe4", "--time-ms", "0"],
+            "--time-ms",
+        ),
+        (&["solve", "--game", "tictactoe9"], "--game"),
+        (
+            &["solve", "--game", "tictactoe3", "--position", "XXX/XXX/OOO"],
+            "--position",
+        ),
+        (
+            &["solve", "--game", "tictactoe3", "--tt-mb", "0"],
+            "--tt-mb",
+        ),
+    ];
+    for (args, flag) in cases {
+        let out = runner(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
