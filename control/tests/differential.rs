@@ -30,6 +30,7 @@ fn config(
     c.algorithm = algorithm;
     c.tt_mode = tt_mode;
     c.tt_mib = 1;
+    c.tt_min_depth = 1;
     c.sorting.regime = regime;
     c.move_ordering = ordering;
     c

@@ -82,6 +82,9 @@ pub struct SearchArgs {
     /// default: exact in the research setting, normal in play.
     #[arg(long)]
     pub tt_mode: Option<String>,
+    /// Nodes with fewer plies left than this do not use the table (1: every interior node).
+    #[arg(long, default_value_t = 2)]
+    pub tt_min_depth: u32,
     /// The named setting: research (fixed depth, deterministic) or play (every enhancement).
     #[arg(long, default_value = "research")]
     pub setting: String,

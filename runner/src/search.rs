@@ -53,6 +53,16 @@ fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
         ));
     }
     config.tt_mib = args.tt_mb;
+    if args.tt_min_depth == 0 || args.tt_min_depth > MAX_DEPTH {
+        return Err(input(
+            "--tt-min-depth",
+            format!(
+                "{} is out of range; use 1 to {MAX_DEPTH}",
+                args.tt_min_depth
+            ),
+        ));
+    }
+    config.tt_min_depth = args.tt_min_depth;
     config.sorting.regime = args
         .sort
         .parse::<SortRegime>()
@@ -175,6 +185,7 @@ impl GameVisitor for SearchVisitor<'_> {
                 "setting": c.setting.name(),
                 "tt_mode": c.tt_mode.name(),
                 "tt_mb": c.tt_mib,
+                "tt_min_depth": c.tt_min_depth,
                 "sort": c.sorting.regime.name(),
                 "expansion_depth": c.sorting.expansion_depth,
                 "depth": result.depth,

@@ -52,7 +52,8 @@ impl<G: Game> Searcher<G> {
         // Transposition table.
         let hash = pos.hash();
         let mut tt_move = None;
-        if self.config.tt_mode != TtMode::Off {
+        let use_tt = self.config.tt_mode != TtMode::Off && depth >= self.config.tt_min_depth as i32;
+        if use_tt {
             self.stats.tt_probes += 1;
             if let Some(entry) = self.tt.probe(hash) {
                 self.stats.tt_hits += 1;
@@ -211,7 +212,7 @@ impl<G: Game> Searcher<G> {
         }
         self.plies[ply] = buf;
 
-        if self.config.tt_mode != TtMode::Off {
+        if use_tt {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_orig {

@@ -114,6 +114,9 @@ pub struct SearchConfig {
     pub tt_mode: TtMode,
     /// Transposition-table size in MiB (ignored when `tt_mode` is off).
     pub tt_mib: usize,
+    /// Nodes with fewer plies left than this neither probe nor store the table (frontier nodes
+    /// are many, and a probe costs a cache miss). 1 uses the table at every interior node.
+    pub tt_min_depth: u32,
     /// Move ordering from the TT move, the game's hints, killers and history; off gives the
     /// game's generation order (the papers' "no sorting").
     pub move_ordering: bool,
@@ -133,6 +136,7 @@ impl SearchConfig {
             setting: Setting::Research,
             tt_mode: TtMode::ExactDepth,
             tt_mib: 16,
+            tt_min_depth: 2,
             move_ordering: true,
             sorting: SortConfig::default(),
             aspiration: Some(50),
