@@ -7,6 +7,7 @@
 //! | name | module | what |
 //! | --- | --- | --- |
 //! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
+//! | `synthetic` | [`synthetic`] | artificial trees with controlled branching and ordering |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
@@ -16,6 +17,7 @@ mod game;
 pub mod perft;
 pub mod registry;
 pub mod score;
+pub mod synthetic;
 pub mod tictactoe;
 pub mod zobrist;
 

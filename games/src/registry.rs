@@ -94,6 +94,13 @@ games! {
         move_format: "a cell such as c3",
         notes: "perft counts move sequences of exactly d plies; won games stop",
     };
+    Synthetic => crate::synthetic::Synthetic, GameInfo {
+        name: "synthetic",
+        description: "artificial game trees: branching, depth and ordering quality under control, exact values known",
+        position_format: "'b=8 d=8 q=0.9 noise=50 seed=1 path=0.3.1' (branching or range 2-8, depth 1-32, probability the first child is best, evaluation noise, seed, path from the root); missing keys take these defaults",
+        move_format: "a child index such as 0 (the first child)",
+        notes: "leaves end the game with their value; perft counts paths of exactly d plies",
+    };
 }
 
 impl GameId {
