@@ -63,6 +63,10 @@ pub struct SearchArgs {
     /// The root position in the game's text format; the start position if absent.
     #[arg(long)]
     pub position: Option<String>,
+    /// A file of positions (one per line, `#` comments; trailing fields such as EPD operations
+    /// are ignored) to search one after the other, with totals: the benchmark mode.
+    #[arg(long, conflicts_with = "position")]
+    pub testset: Option<std::path::PathBuf>,
     /// Depth in plies (1 to 100); iterative deepening stops there.
     #[arg(long)]
     pub depth: Option<u32>,

@@ -10,6 +10,7 @@ mod list;
 mod perft;
 mod search;
 mod solve;
+mod testset;
 mod wall_clock;
 
 use std::process::ExitCode;

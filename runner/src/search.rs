@@ -149,6 +149,9 @@ impl GameVisitor for SearchVisitor<'_> {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
         let args = self.args;
+        if let Some(path) = &args.testset {
+            return crate::testset::run::<G>(info, args, path, self.config, &self.limits);
+        }
         let root: G = parse_position(args.position.as_deref(), info)?;
         let mut searcher = Searcher::<G>::new(self.config).map_err(|e| input("--tt-mb", e))?;
         let mut clock = WallClock::start();

@@ -236,3 +236,49 @@ fn bad_inputs_exit_with_status_2_and_name_the_flag() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn a_test_set_is_searched_position_by_position_with_totals() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testsets/search/tictactoe4.txt"
+    );
+    let v = json_of(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--testset",
+        file,
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    let rows = v["positions"].as_array().expect("positions");
+    assert_eq!(rows.len(), 12);
+    let sum: u64 = rows.iter().map(|r| r["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(v["nodes"].as_u64(), Some(sum));
+    assert!(rows.iter().all(|r| r["depth"] == 3));
+
+    let out = runner(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--testset",
+        "/nonexistent/file",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--testset"));
+    let out = runner(&[
+        "search",
+        "--game",
+        "tictactoe3",
+        "--testset",
+        file,
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "4x4 positions are not 3x3 ones");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 3"));
+}
