@@ -15,7 +15,7 @@ use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
 /// Positions per game.
-const POSITIONS: usize = 120;
+const POSITIONS: usize = 200;
 /// Minimax nodes allowed per position (sets the depth).
 const BUDGET: u64 = 4_000;
 const MAX_TEST_DEPTH: u32 = 6;
