@@ -117,3 +117,22 @@ fn a_finished_game_returns_its_outcome() {
     assert_eq!(r.best_move, None);
     assert!(r.pv.is_empty());
 }
+
+#[test]
+fn a_window_search_stops_at_its_node_limit() {
+    let mut s = Searcher::<TicTacToe4>::new(SearchConfig::research()).unwrap();
+    let inf = games::score::INFINITY;
+    let r = s.search_window_limited(
+        &TicTacToe4::start(),
+        8,
+        -inf,
+        inf,
+        &Limits::nodes(1000),
+        &mut Unlimited,
+    );
+    assert!(!r.completed);
+    assert_eq!(s.stats().nodes(), 1000);
+    s.reset_stats();
+    let r = s.search_window(&TicTacToe4::start(), 3, -inf, inf, &mut Unlimited);
+    assert!(r.completed && r.pv.len() == 3);
+}

@@ -258,7 +258,7 @@ impl<G: Game> Searcher<G> {
     /// One fixed-depth search of `pos` with the window `(alpha, beta)`, using the configured
     /// algorithm and keeping the table, killers and history of earlier searches. Decisive scores
     /// count plies from `pos`. Counters accumulate (see [`Searcher::reset_stats`]). This is the
-    /// leaf search the parallel algorithms run on each processor.
+    /// leaf search the parallel algorithms run on each processor; only the context can stop it.
     pub fn search_window(
         &mut self,
         pos: &G,
@@ -267,7 +267,21 @@ impl<G: Game> Searcher<G> {
         beta: i32,
         ctx: &mut dyn SearchContext,
     ) -> WindowResult<G::Move> {
-        self.arm(&Limits::default());
+        self.search_window_limited(pos, depth, alpha, beta, &Limits::default(), ctx)
+    }
+
+    /// [`Searcher::search_window`] that also stops at the node and time limits of `limits`
+    /// (its depth is ignored: `depth` is searched).
+    pub fn search_window_limited(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        limits: &Limits,
+        ctx: &mut dyn SearchContext,
+    ) -> WindowResult<G::Move> {
+        self.arm(limits);
         let depth = depth.min(MAX_DEPTH);
         let mut root = pos.clone();
         let value = self.root_search(&mut root, depth, alpha, beta, ctx);
