@@ -1,0 +1,1 @@
+//! Rules, notation and evaluation tests for checkers.
