@@ -34,9 +34,10 @@
 //!
 //! # Text formats
 //! Positions in PDN FEN (`B:W21,...,32:B1,...,12`, `K` before kings, ranges like `1-12`,
-//! optional `:H<n>` counter); see [`fen`](self) details in `fen.rs`. Moves in PDN: `11-15`, and
-//! captures with every landing square, `22x15x8`. Parsing also accepts a capture written by its
-//! start and end square only (`22x8`) when exactly one sequence fits.
+//! optional `:H<n>` counter; details in `fen.rs`). Moves in PDN: `11-15`, and captures with
+//! every landing square, `22x15x8`. Parsing also accepts a capture written by its start and end
+//! square only (`22x8`, or `22-8` as older game records write captures) when exactly one
+//! sequence fits.
 //!
 //! # Evaluation
 //! Material (man 100, king 130), advancement of men, back-row guard, centre control and
@@ -293,13 +294,26 @@ impl Game for Checkers {
             ms.map(|m| m.notation()).collect::<Vec<_>>().join(", ")
         };
         if !written.capture {
-            if capturing {
-                return Err(CheckersError::CaptureCompulsory {
-                    text,
-                    example: legal[0].notation(),
-                });
-            }
             let (a, b) = (written.squares[0], written.squares[1]);
+            if capturing {
+                // Older game records write captures with '-' too ("6-15"): accept one that
+                // names the start and end of exactly one capture sequence.
+                let fits: Vec<&Move> = legal
+                    .iter()
+                    .filter(|m| m.from_square() == a && m.to_square() == b)
+                    .collect();
+                return match fits.len() {
+                    0 => Err(CheckersError::CaptureCompulsory {
+                        text,
+                        example: legal[0].notation(),
+                    }),
+                    1 => Ok(*fits[0]),
+                    _ => Err(CheckersError::AmbiguousCapture {
+                        text,
+                        options: notations(&mut fits.into_iter()),
+                    }),
+                };
+            }
             return legal
                 .iter()
                 .copied()

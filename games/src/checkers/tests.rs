@@ -258,6 +258,8 @@ fn moves_round_trip_and_short_captures_are_accepted() {
     let mv = p.parse_move("9x25").unwrap();
     assert_eq!(mv.notation(), "9x18x25");
     assert_eq!(p.parse_move(" 9X18X25 ").unwrap(), mv);
+    // Older records write captures with '-'.
+    assert_eq!(p.parse_move("9-25").unwrap(), mv);
     assert_eq!(mv.squares().collect::<Vec<_>>(), [9, 18, 25]);
     assert_eq!((mv.from_square(), mv.to_square()), (9, 25));
     assert!(mv.is_capture());
