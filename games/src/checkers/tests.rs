@@ -478,3 +478,182 @@ fn max_moves_bounds_every_capture_trail() {
     }
     assert_eq!(bound, MAX_MOVES);
 }
+
+/// A plain square-by-square move generator on an 8x8 grid, written independently of the
+/// bitboards, returning the notations of the legal moves.
+fn reference_moves(p: &Checkers) -> Vec<String> {
+    // grid[r][c]: None, or Some((black, king)); row 0 holds squares 1-4.
+    let mut grid = [[None; 8]; 8];
+    let [bm, bk, wm, wk] = p.pieces();
+    let coords = |s: u8| {
+        let i = usize::from(s - 1);
+        let r = i / 4;
+        (r, 2 * (i % 4) + usize::from(r % 2 == 0))
+    };
+    for (list, black, king) in [
+        (bm, true, false),
+        (bk, true, true),
+        (wm, false, false),
+        (wk, false, true),
+    ] {
+        for s in list {
+            let (r, c) = coords(s);
+            grid[r][c] = Some((black, king));
+        }
+    }
+    let square = |r: usize, c: usize| (r * 4 + c / 2 + 1) as u8;
+    let black = p.side_to_move() == Side::First;
+    let forward: isize = if black { 1 } else { -1 };
+    let crown_row = if black { 7 } else { 0 };
+    let at = |r: isize, c: isize| -> Option<(usize, usize)> {
+        ((0..8).contains(&r) && (0..8).contains(&c)).then_some((r as usize, c as usize))
+    };
+
+    #[allow(clippy::too_many_arguments)]
+    fn jumps(
+        grid: &[[Option<(bool, bool)>; 8]; 8],
+        black: bool,
+        king: bool,
+        forward: isize,
+        crown_row: usize,
+        origin: (usize, usize),
+        pos: (usize, usize),
+        taken: &mut Vec<(usize, usize)>,
+        path: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        let mut any = false;
+        for (dr, dc) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            if !king && dr != forward {
+                continue;
+            }
+            let (r, c) = (pos.0 as isize, pos.1 as isize);
+            let (mr, mc, lr, lc) = (r + dr, c + dc, r + 2 * dr, c + 2 * dc);
+            if !(0..8).contains(&lr) || !(0..8).contains(&lc) {
+                continue;
+            }
+            let mid = (mr as usize, mc as usize);
+            let land = (lr as usize, lc as usize);
+            let enemy = matches!(grid[mid.0][mid.1], Some((b, _)) if b != black);
+            let free = grid[land.0][land.1].is_none() || land == origin;
+            if !enemy || !free || taken.contains(&mid) {
+                continue;
+            }
+            any = true;
+            taken.push(mid);
+            path.push(land);
+            if !king && land.0 == crown_row {
+                out.push(path.clone());
+            } else {
+                jumps(
+                    grid, black, king, forward, crown_row, origin, land, taken, path, out,
+                );
+            }
+            path.pop();
+            taken.pop();
+        }
+        if !any && path.len() > 1 {
+            out.push(path.clone());
+        }
+    }
+
+    let mut captures = Vec::new();
+    let mut steps = Vec::new();
+    for r in 0..8 {
+        for c in 0..8 {
+            let Some((b, king)) = grid[r][c] else {
+                continue;
+            };
+            if b != black {
+                continue;
+            }
+            let mut paths = Vec::new();
+            jumps(
+                &grid,
+                black,
+                king,
+                forward,
+                crown_row,
+                (r, c),
+                (r, c),
+                &mut Vec::new(),
+                &mut vec![(r, c)],
+                &mut paths,
+            );
+            for path in paths {
+                let names: Vec<String> = path
+                    .iter()
+                    .map(|&(r, c)| square(r, c).to_string())
+                    .collect();
+                captures.push(names.join("x"));
+            }
+            for (dr, dc) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                if !king && dr != forward {
+                    continue;
+                }
+                if let Some((tr, tc)) = at(r as isize + dr, c as isize + dc) {
+                    if grid[tr][tc].is_none() {
+                        steps.push(format!("{}-{}", square(r, c), square(tr, tc)));
+                    }
+                }
+            }
+        }
+    }
+    let mut v = if captures.is_empty() { steps } else { captures };
+    v.sort();
+    v
+}
+
+#[test]
+fn moves_agree_with_a_plain_reference_generator() {
+    let mut seed = 0x1234_5678_9ABC_DEF0u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut checked = 0;
+    // Random placements, rich in kings and captures.
+    for _ in 0..3000 {
+        let mut parts: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        for s in 1..=32u8 {
+            let kind = next(10);
+            let (colour, king) = match kind {
+                0 | 1 => (0, false),
+                2 | 3 => (0, true),
+                4 | 5 => (1, false),
+                6 | 7 => (1, true),
+                _ => continue,
+            };
+            let crown = if colour == 0 { s > 28 } else { s < 5 };
+            if parts[colour].len() >= 12 {
+                continue;
+            }
+            parts[colour].push(format!("{}{s}", if king || crown { "K" } else { "" }));
+        }
+        let side = if next(2) == 0 { "B" } else { "W" };
+        let text = format!("{side}:W{}:B{}", parts[1].join(","), parts[0].join(","));
+        let Ok(p) = Checkers::parse_position(&text) else {
+            continue;
+        };
+        assert_eq!(moves_of(&p), reference_moves(&p), "{p}");
+        assert_eq!(p.clone().perft(1), reference_moves(&p).len() as u64, "{p}");
+        checked += 1;
+    }
+    // Positions from random games.
+    let mut moves = Vec::new();
+    for _ in 0..50 {
+        let mut p = Checkers::start();
+        for _ in 0..150 {
+            assert_eq!(moves_of(&p), reference_moves(&p), "{p}");
+            checked += 1;
+            p.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p.make_move(moves[next(moves.len() as u64) as usize]);
+        }
+    }
+    assert!(checked > 5000, "{checked}");
+}
