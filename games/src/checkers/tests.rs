@@ -657,3 +657,51 @@ fn moves_agree_with_a_plain_reference_generator() {
     }
     assert!(checked > 5000, "{checked}");
 }
+
+/// Plain negamax over the evaluation, for sanity checks of its sign and terms.
+fn negamax(p: &mut Checkers, depth: u32) -> i32 {
+    if let Some(outcome) = p.outcome() {
+        return outcome.score(0);
+    }
+    if depth == 0 {
+        return p.evaluate();
+    }
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    let mut best = -score::INFINITY;
+    for mv in moves {
+        let undo = p.make_move(mv);
+        best = best.max(-negamax(p, depth - 1));
+        p.unmake_move(mv, undo);
+    }
+    best
+}
+
+fn best_move(p: &Checkers, depth: u32) -> String {
+    let mut moves = Vec::new();
+    p.generate_moves(&mut moves);
+    let mut work = *p;
+    let scored = moves.iter().map(|&mv| {
+        let undo = work.make_move(mv);
+        let v = -negamax(&mut work, depth - 1);
+        work.unmake_move(mv, undo);
+        (v, mv.notation())
+    });
+    scored.max().unwrap().1
+}
+
+#[test]
+fn a_shallow_search_on_the_evaluation_plays_sensibly() {
+    // 14-18 would hang the man to 23x14.
+    assert_ne!(best_move(&pos("B:W23,32:B1,14"), 2), "14-18");
+    // A man one step from the crowning row goes there.
+    let crowning = best_move(&pos("B:W5,6:B25,9"), 1);
+    assert!(
+        ["25-29", "25-30"].contains(&crowning.as_str()),
+        "{crowning}"
+    );
+    // Two kings against one: the search finds a position where White's last piece is lost
+    // rather than shuffling (a win scores above any evaluation).
+    let mut p = pos("B:W28:BK19,K27");
+    assert!(negamax(&mut p, 3) > score::MAX_EVAL);
+}
