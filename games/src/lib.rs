@@ -8,11 +8,13 @@
 //! | --- | --- | --- |
 //! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
 //! | `synthetic` | [`synthetic`] | artificial trees with controlled branching and ordering |
+//! | `checkers` | [`checkers`] | English checkers (8x8 draughts) on bitboards |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
 #![forbid(unsafe_code)]
 
+pub mod checkers;
 mod game;
 pub mod perft;
 pub mod registry;

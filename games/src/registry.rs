@@ -94,6 +94,13 @@ games! {
         move_format: "a cell such as c3",
         notes: "perft counts move sequences of exactly d plies; won games stop",
     };
+    Checkers => crate::checkers::Checkers, GameInfo {
+        name: "checkers",
+        description: "English checkers / American checkers (8x8 draughts): compulsory captures, kings one square, Black moves first",
+        position_format: "PDN FEN: side to move, then each colour's squares 1-32 (K before kings, ranges like 1-12), e.g. B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12; optional :H<n> plies without capture or man move",
+        move_format: "PDN: 11-15 for a step, 22x15x8 for captures with every landing square (22x8 accepted when only one sequence fits)",
+        notes: "capture sequences taking the same pieces in another order are distinct moves (as in the published perft counts); drawn after 80 plies without a capture or man move",
+    };
     Synthetic => crate::synthetic::Synthetic, GameInfo {
         name: "synthetic",
         description: "artificial game trees: branching, depth and ordering quality under control, exact values known",
