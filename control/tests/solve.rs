@@ -61,17 +61,10 @@ fn minimax_to_the_end<G: Game>(pos: &G, budget: u64) -> Option<i32> {
         ..SearchConfig::research()
     };
     let mut oracle = Searcher::<G>::new(config).unwrap();
-    let limits = Limits {
-        depth: Some(20),
-        nodes: Some(budget),
-        time: None,
-    };
-    if oracle.search(pos, &limits, &mut Unlimited).stopped {
-        return None;
-    }
-    oracle.reset_stats();
-    let r = oracle.search_window(pos, 20, -score::INFINITY, score::INFINITY, &mut Unlimited);
-    (oracle.stats().horizon == 0).then_some(r.value)
+    let limits = Limits::nodes(budget);
+    let inf = score::INFINITY;
+    let r = oracle.search_window_limited(pos, 20, -inf, inf, &limits, &mut Unlimited);
+    (r.completed && oracle.stats().horizon == 0).then_some(r.value)
 }
 
 impl GameVisitor for NearTheEnd {
