@@ -178,20 +178,28 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
                 }
                 continue;
             }
+            // Plies left below the children of this level.
+            let left = self.depth - (lvl as u32 + 1);
+            if left == 1 {
+                // The last inner ply: count the leaves in bulk, in a tight loop.
+                let room = usize::try_from(budget - nodes).unwrap_or(usize::MAX);
+                let end = level.moves.len().min(level.next.saturating_add(room));
+                for &mv in &level.moves[level.next..end] {
+                    let undo = self.position.make_move(mv);
+                    self.position.generate_moves(&mut self.scratch);
+                    self.leaves += self.scratch.len() as u64;
+                    self.position.unmake_move(mv, undo);
+                }
+                nodes += (end - level.next) as u64;
+                level.next = end;
+                continue;
+            }
             let mv = level.moves[level.next];
             level.next += 1;
-            // Plies left below the child.
-            let left = self.depth - (lvl as u32 + 1);
             let undo = self.position.make_move(mv);
             nodes += 1;
-            if left == 1 {
-                self.position.generate_moves(&mut self.scratch);
-                self.leaves += self.scratch.len() as u64;
-                self.position.unmake_move(mv, undo);
-            } else {
-                self.path.push((mv, undo));
-                self.push_level();
-            }
+            self.path.push((mv, undo));
+            self.push_level();
         }
         fx.charge(nodes);
         if self.top > 0 {
