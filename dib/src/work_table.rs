@@ -113,6 +113,21 @@ impl<A: Application> WorkTable<A> {
         None
     }
 
+    /// The last unassigned task (rightmost: usually the shallowest, so the largest), taken
+    /// off the queue: what a work request gets, while this processor itself works from the
+    /// left.
+    pub(crate) fn pop_unassigned_back(&mut self) -> Option<TaskId> {
+        while let Some(id) = self.unassigned.pop_back() {
+            if matches!(
+                self.tasks.get(&id).map(|t| &t.state),
+                Some(State::Unassigned)
+            ) {
+                return Some(id);
+            }
+        }
+        None
+    }
+
     /// The oldest task given away whose result has not come back.
     pub(crate) fn oldest_given(&self) -> Option<TaskId> {
         self.tasks

@@ -152,6 +152,13 @@ impl<A: Application> DibProcessor<A> {
                 let parent = Parent::Remote { giver: from, task };
                 let id = self.table().push_back(Task::new(problem, parent));
                 self.received.insert((from, task), id);
+                if self.current.is_none() && self.table().runnable().is_none() {
+                    // Idle: start it now, so that a request polled in the same batch does not
+                    // bounce it straight back to another idle processor.
+                    if self.table().pop_unassigned() == Some(id) {
+                        self.start(ctx, id);
+                    }
+                }
             }
             Message::Refuse => {
                 self.outstanding = None;
@@ -186,10 +193,10 @@ impl<A: Application> DibProcessor<A> {
         }
     }
 
-    /// Answers a work request: the first unassigned problem of the table, else a piece of a
-    /// search running here.
+    /// Answers a work request: the last (largest) unassigned problem of the table, else a
+    /// piece of a search running here.
     fn answer(&mut self, ctx: &mut dyn Context<Message<A>>) -> Answer {
-        if let Some(t) = self.table().pop_unassigned() {
+        if let Some(t) = self.table().pop_unassigned_back() {
             return Answer::Granted(t);
         }
         let mut candidates: Vec<TaskId> = self.current.into_iter().collect();
@@ -226,7 +233,7 @@ impl<A: Application> DibProcessor<A> {
             if let Some(t) = self.table().get_mut(a) {
                 t.pieces.extend(ids);
             }
-            if let Some(t) = self.table().pop_unassigned() {
+            if let Some(t) = self.table().pop_unassigned_back() {
                 return Answer::Granted(t);
             }
         }
