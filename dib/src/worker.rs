@@ -150,7 +150,7 @@ impl<A: Application> DibProcessor<A> {
                 }
                 self.counters.problems_received += 1;
                 let parent = Parent::Remote { giver: from, task };
-                let id = self.table().push_back(Task::new(problem, parent));
+                let id = self.table().push(Task::new(problem, parent));
                 self.received.insert((from, task), id);
                 if self.current.is_none() && self.table().runnable().is_none() {
                     // Idle: start it now, so that a request polled in the same batch does not
@@ -229,7 +229,7 @@ impl<A: Application> DibProcessor<A> {
                     )
                 })
                 .collect();
-            let ids = self.table().push_front_block(tasks);
+            let ids = self.table().push_block(tasks);
             if let Some(t) = self.table().get_mut(a) {
                 t.pieces.extend(ids);
             }
@@ -489,7 +489,7 @@ impl<A: Application> Processor for DibProcessor<A> {
             let base = (ctx.rng().next_u64() >> 24) << 24;
             self.table = Some(WorkTable::new(base));
             if let Some(root) = self.root.take() {
-                self.table().push_back(Task::new(root, Parent::Root));
+                self.table().push(Task::new(root, Parent::Root));
             }
         }
         while let Some(env) = ctx.poll() {
