@@ -30,8 +30,10 @@ fn eight_queens_on_1_to_64_simulated_processors() {
 
 #[test]
 fn twelve_queens_on_the_simulator_and_on_threads() {
-    let r = common::run(APP, Board::empty(12), 16, &common::sim("network", 7, ""));
-    assert_eq!(r.value, 14_200);
+    for (procs, preset) in [(1, "shared-memory"), (16, "network"), (64, "shared-memory")] {
+        let r = common::run(APP, Board::empty(12), procs, &common::sim(preset, 7, ""));
+        assert_eq!(r.value, 14_200, "{procs} processors, {preset}, seed 7");
+    }
     for procs in 1..=4 {
         let r = common::run(
             APP,
@@ -107,5 +109,35 @@ fn one_seed_gives_one_trace() {
             &common::sim("shared-memory", seed + 1000, ""),
         );
         assert_ne!(ha.trace_hash, other.sim.unwrap().trace_hash);
+    }
+}
+
+/// The long sweep: 12 queens on every processor count from 1 to 256 and 2,000 faulty seeds.
+/// `cargo test --release -p dib --test nqueens -- --ignored`
+#[test]
+#[ignore = "long sweep; run with --ignored"]
+fn long_sweep() {
+    for procs in 1..=256 {
+        let r = common::run(
+            APP,
+            Board::empty(12),
+            procs,
+            &common::sim("shared-memory", procs as u64, ""),
+        );
+        assert_eq!(r.value, 14_200, "{procs} processors, seed {procs}");
+    }
+    for seed in 0..2_000u64 {
+        let plan = "crash=2@2000,crash=5@4000+3000,drop=1/30,dup=1/30,delay=1/30,corrupt=1/30";
+        let procs = 6 + (seed as usize % 60);
+        let r = common::run(
+            APP,
+            Board::empty(10),
+            procs,
+            &common::sim("network", seed, plan),
+        );
+        assert_eq!(
+            r.value, 724,
+            "{procs} processors, faults {plan}, seed {seed}"
+        );
     }
 }
