@@ -293,17 +293,18 @@ impl<A: Application> DibProcessor<A> {
             }
             State::Active { search, runnable } => {
                 task.updates.push(update.clone());
-                search.update(update, &mut fx);
-                *runnable = true;
                 if let Some(to) = task.given_to {
+                    // Being redone here while the first receiver may still be at it.
                     ctx.send(
                         to,
                         Message::Update {
                             task: id,
-                            update: task.updates[task.updates.len() - 1].clone(),
+                            update: update.clone(),
                         },
                     );
                 }
+                search.update(update, &mut fx);
+                *runnable = true;
                 self.apply(ctx, id, fx);
             }
         }
