@@ -291,3 +291,57 @@ fn run_parallel<G: Game>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input_error::InputError;
+
+    fn args(extra: &[&str]) -> PerftArgs {
+        use clap::Parser;
+        let mut argv = vec!["runner", "perft", "--game", "tictactoe3", "--depth", "3"];
+        argv.extend_from_slice(extra);
+        match crate::cli::Cli::parse_from(argv).command {
+            crate::cli::Command::Perft(a) => a,
+            crate::cli::Command::List(_) => unreachable!("parsed perft"),
+        }
+    }
+
+    fn input_error(extra: &[&str]) -> String {
+        match parallel_args(&args(extra)) {
+            Err(e) => {
+                assert!(e.downcast_ref::<InputError>().is_some(), "{e}");
+                e.to_string()
+            }
+            Ok(_) => panic!("{extra:?} was accepted"),
+        }
+    }
+
+    #[test]
+    fn parallel_flags_are_checked_with_one_line_errors() {
+        assert!(parallel_args(&args(&[])).unwrap().is_none());
+        let p = parallel_args(&args(&["--procs", "3", "--backend", "sim", "--seed", "9"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!((p.procs, p.seed, p.backend.name()), (3, 9, "sim"));
+        assert!(input_error(&["--seed", "1"]).starts_with("--seed"));
+        assert!(input_error(&["--procs", "0"]).starts_with("--procs"));
+        assert!(input_error(&["--procs", "2", "--backend", "mpi2"]).starts_with("--backend"));
+        assert!(input_error(&["--procs", "2", "--faults", "drop=1/2"]).contains("--backend sim"));
+        assert!(
+            input_error(&["--procs", "2", "--backend", "sim", "--faults", "drop=3/2"])
+                .starts_with("--faults")
+        );
+        assert!(
+            input_error(&["--procs", "2", "--backend", "sim", "--faults", "crash=0@1"])
+                .contains("processor 0")
+        );
+        assert!(
+            input_error(&["--procs", "2", "--backend", "sim", "--sim-preset", "x"])
+                .starts_with("--sim-preset")
+        );
+        for e in [input_error(&["--procs", "2", "--divide"])] {
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+}
