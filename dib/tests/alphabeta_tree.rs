@@ -95,3 +95,32 @@ fn exact_value_under_faults_over_hundreds_of_seeds() {
         );
     }
 }
+
+/// The long sweep: 3,000 faulty seeds on larger trees and up to 96 processors.
+/// `cargo test --release -p dib --test alphabeta_tree -- --ignored`
+#[test]
+#[ignore = "long sweep; run with --ignored"]
+fn long_sweep_under_faults() {
+    let plans = [
+        "drop=1/5,dup=1/5,delay=1/5,corrupt=1/5",
+        "crash=1@100,crash=2@200,crash=3@300+5000,drop=1/20",
+        "crash=4@1000+1000,crash=5@3000,dup=1/3,delay=1/3",
+    ];
+    for seed in 0..3_000u64 {
+        let root = TreeNode::root(seed, 6 + (seed % 2) as u32);
+        let want = negamax(&root, &SHAPE).0;
+        let plan = plans[seed as usize % plans.len()];
+        let procs = 6 + (seed as usize % 91);
+        let preset = ["shared-memory", "network", "pdp11"][seed as usize % 3];
+        let r = common::run(
+            app(seed % 2 == 0),
+            problem(root),
+            procs,
+            &common::sim(preset, seed, plan),
+        );
+        assert_eq!(
+            r.value, want,
+            "{procs} processors, {preset}, faults {plan}, seed {seed}"
+        );
+    }
+}
