@@ -5,4 +5,6 @@
 //! This crate is being built issue by issue; see the workspace README for what exists today.
 #![forbid(unsafe_code)]
 
+pub mod parallel_perft;
+
 pub use games::Game;
