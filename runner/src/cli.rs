@@ -48,9 +48,28 @@ pub struct PerftArgs {
     /// Also print the count below each root move.
     #[arg(long)]
     pub divide: bool,
-    /// Print exactly one JSON object on stdout.
+    /// Print exactly one JSON object on stdout (with --procs: plus the runtime's accounting).
     #[arg(long)]
     pub json: bool,
+    /// Count in parallel with this many DIB processors (1 to 4096); sequential if absent.
+    #[arg(long)]
+    pub procs: Option<usize>,
+    /// Where the processors run: `threads` (one OS thread each) or `sim` (the deterministic
+    /// simulator; time is virtual). Needs --procs; default threads.
+    #[arg(long)]
+    pub backend: Option<String>,
+    /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulator cost model: shared-memory, network or pdp11 (default shared-memory). Needs
+    /// --backend sim.
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Faults to inject on the simulator, e.g.
+    /// `crash=3@1000,drop=1/100,dup=1/200,delay=1/50,corrupt=1/100` (times in virtual
+    /// microseconds). Needs --backend sim.
+    #[arg(long)]
+    pub faults: Option<String>,
 }
 
 /// Arguments of `runner search`.

@@ -1,0 +1,453 @@
+//! The deterministic discrete-event simulator: `N` virtual processors on one core.
+//!
+//! See `dib/README.md` for the event order, the cost model and the fault model. In short: a
+//! processor's slice ([`Processor::run`]) executes atomically at the virtual time its `Ready`
+//! event pops; during it, charged nodes and message overheads advance that processor's clock;
+//! messages it sends arrive `L` later (plus injected delays); a message is visible to `poll`
+//! once its arrival event has popped. Everything random comes from sub-seeds of one seed.
+
+mod cost;
+mod event_queue;
+mod faults;
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+pub use cost::{CostModel, PRESET_NAMES, UnknownPreset};
+pub use faults::{Crash, FaultPlan, FaultSpecError};
+
+use crate::accounting::BackendCounters;
+use crate::backend::RunOutcome;
+use crate::context::{Context, Envelope, Nanos, ProcId};
+use crate::processor::{Activity, Factory, Processor};
+use crate::rng::{Rng, STREAM_FAULTS, STREAM_PROCESSOR, sub_seed};
+use crate::trace::{TraceHash, fnv1a};
+use event_queue::EventQueue;
+
+/// Settings of a simulated run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SimConfig {
+    /// Costs of nodes and messages.
+    pub cost: CostModel,
+    /// The master seed: every random choice of the run derives from it.
+    pub seed: u64,
+    /// Injected faults.
+    pub faults: FaultPlan,
+    /// A run processing more events than this stops with [`SimError::TooManyEvents`].
+    pub max_events: u64,
+}
+
+impl SimConfig {
+    /// A fault-free run with the given cost model and seed.
+    #[must_use]
+    pub fn new(cost: CostModel, seed: u64) -> SimConfig {
+        SimConfig {
+            cost,
+            seed,
+            faults: FaultPlan::default(),
+            max_events: 500_000_000,
+        }
+    }
+}
+
+/// Figures only the simulator has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SimFigures {
+    /// The seed of the run (rerun with it to reproduce).
+    pub seed: u64,
+    /// Hash of the event trace.
+    pub trace_hash: u64,
+    /// Events processed.
+    pub events: u64,
+    /// Messages dropped on purpose.
+    pub dropped: u64,
+    /// Messages delivered twice.
+    pub duplicated: u64,
+    /// Messages delayed.
+    pub delayed: u64,
+    /// Messages corrupted (all caught by the checksum and discarded).
+    pub corrupted: u64,
+    /// Messages lost because the receiver was down.
+    pub lost_to_crashes: u64,
+    /// Processors crashed.
+    pub crashes: u64,
+    /// Processors restarted.
+    pub restarts: u64,
+}
+
+/// Why a simulated run failed. Every variant carries the seed that reproduces it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    /// The fault plan crashes a processor that does not exist or holds the root.
+    #[error(
+        "cannot crash processor {proc}: use 1 to {} (processor 0 holds the root) (seed {seed})",
+        procs.saturating_sub(1)
+    )]
+    BadCrash {
+        /// The processor named.
+        proc: ProcId,
+        /// Processors in the run.
+        procs: usize,
+        /// The run's seed.
+        seed: u64,
+    },
+    /// No event left and nobody finished: the protocol deadlocked.
+    #[error("simulation stalled at {time_ns} ns with no event left (seed {seed})")]
+    Stalled {
+        /// Virtual time of the stall.
+        time_ns: Nanos,
+        /// The run's seed.
+        seed: u64,
+    },
+    /// The event limit was reached.
+    #[error("simulation passed {events} events without finishing (seed {seed})")]
+    TooManyEvents {
+        /// Events processed.
+        events: u64,
+        /// The run's seed.
+        seed: u64,
+    },
+}
+
+/// A message on the simulated wire: typed, or encoded with a checksum when corruption is
+/// being injected.
+#[derive(Debug)]
+enum Frame<M> {
+    Plain(M),
+    Encoded { bytes: Vec<u8>, checksum: u64 },
+}
+
+#[derive(Debug)]
+enum Event<M> {
+    Ready {
+        proc: ProcId,
+        generation: u64,
+    },
+    Arrive {
+        to: ProcId,
+        from: ProcId,
+        frame: Frame<M>,
+    },
+    Crash {
+        proc: ProcId,
+        restart_after: Option<Nanos>,
+    },
+    Restart {
+        proc: ProcId,
+    },
+}
+
+struct Slot<M> {
+    clock: Nanos,
+    generation: u64,
+    waiting: bool,
+    crashed: bool,
+    inbox: VecDeque<Envelope<M>>,
+    rng: Rng,
+    counters: BackendCounters,
+}
+
+struct SimCtx<'a, M> {
+    id: ProcId,
+    procs: usize,
+    cost: &'a CostModel,
+    slot: &'a mut Slot<M>,
+    outbox: &'a mut Vec<(ProcId, M, Nanos)>,
+    finished: &'a mut bool,
+}
+
+impl<M> Context<M> for SimCtx<'_, M> {
+    fn id(&self) -> ProcId {
+        self.id
+    }
+    fn procs(&self) -> usize {
+        self.procs
+    }
+    fn now(&self) -> Nanos {
+        self.slot.clock
+    }
+    fn rng(&mut self) -> &mut Rng {
+        &mut self.slot.rng
+    }
+    fn send(&mut self, to: ProcId, msg: M) {
+        let o = self.cost.send_overhead_ns;
+        self.slot.clock += o;
+        self.slot.counters.messaging_ns += o;
+        self.slot.counters.messages_sent += 1;
+        self.outbox.push((to, msg, self.slot.clock));
+    }
+    fn poll(&mut self) -> Option<Envelope<M>> {
+        let env = self.slot.inbox.pop_front()?;
+        let o = self.cost.recv_overhead_ns;
+        self.slot.clock += o;
+        self.slot.counters.messaging_ns += o;
+        self.slot.counters.messages_received += 1;
+        Some(env)
+    }
+    fn charge(&mut self, nodes: u64) {
+        let t = self.cost.nodes_ns(self.id, nodes);
+        self.slot.clock += t;
+        self.slot.counters.busy_ns += t;
+        self.slot.counters.nodes += nodes;
+    }
+    fn finish(&mut self) {
+        *self.finished = true;
+    }
+}
+
+const TAG_READY: u64 = 1;
+const TAG_ARRIVE: u64 = 2;
+const TAG_CRASH: u64 = 3;
+const TAG_RESTART: u64 = 4;
+const TAG_DISCARD: u64 = 5;
+
+/// Runs `procs` simulated processors built by `factory` until one calls [`Context::finish`].
+///
+/// # Errors
+/// [`SimError`] (with the seed) when the fault plan is invalid or the run stalls.
+pub fn run<P: Processor>(
+    procs: usize,
+    config: &SimConfig,
+    factory: &dyn Factory<P>,
+) -> Result<RunOutcome<P>, SimError> {
+    let procs = procs.max(1);
+    let seed = config.seed;
+    for c in &config.faults.crashes {
+        if c.proc == 0 || c.proc >= procs {
+            return Err(SimError::BadCrash {
+                proc: c.proc,
+                procs,
+                seed,
+            });
+        }
+    }
+    let cost = &config.cost;
+    let faults = &config.faults;
+    let encode = !faults.corrupt.is_never();
+    let mut fault_rng = Rng::new(sub_seed(seed, STREAM_FAULTS, 0));
+    let mut processors: Vec<P> = (0..procs).map(|id| factory.build(id)).collect();
+    let mut slots: Vec<Slot<P::Msg>> = (0..procs)
+        .map(|id| Slot {
+            clock: 0,
+            generation: 0,
+            waiting: false,
+            crashed: false,
+            inbox: VecDeque::new(),
+            rng: Rng::new(sub_seed(seed, STREAM_PROCESSOR, id as u64)),
+            counters: BackendCounters::default(),
+        })
+        .collect();
+    let mut queue: EventQueue<Event<P::Msg>> = EventQueue::new();
+    for id in 0..procs {
+        queue.push(
+            0,
+            Event::Ready {
+                proc: id,
+                generation: 0,
+            },
+        );
+    }
+    for c in &faults.crashes {
+        queue.push(
+            c.at_ns,
+            Event::Crash {
+                proc: c.proc,
+                restart_after: c.restart_after_ns,
+            },
+        );
+    }
+    let mut figures = SimFigures {
+        seed,
+        ..SimFigures::default()
+    };
+    let mut trace = TraceHash::default();
+    let mut outbox: Vec<(ProcId, P::Msg, Nanos)> = Vec::new();
+    let mut finished = false;
+    let mut end_time = 0;
+    let mut now = 0;
+    while !finished {
+        let Some((time, seq, event)) = queue.pop() else {
+            return Err(SimError::Stalled { time_ns: now, seed });
+        };
+        now = time;
+        if trace.events() >= config.max_events {
+            return Err(SimError::TooManyEvents {
+                events: trace.events(),
+                seed,
+            });
+        }
+        match event {
+            Event::Ready { proc, generation } => {
+                let slot = &mut slots[proc];
+                if slot.crashed || generation != slot.generation {
+                    trace.record(&[time, seq, TAG_DISCARD, proc as u64]);
+                    continue;
+                }
+                if time > slot.clock {
+                    slot.counters.idle_ns += time - slot.clock;
+                    slot.clock = time;
+                }
+                slot.waiting = false;
+                let start = slot.clock;
+                let activity = {
+                    let mut ctx = SimCtx {
+                        id: proc,
+                        procs,
+                        cost,
+                        slot,
+                        outbox: &mut outbox,
+                        finished: &mut finished,
+                    };
+                    processors[proc].run(&mut ctx)
+                };
+                let slot = &mut slots[proc];
+                trace.record(&[time, seq, TAG_READY, proc as u64, start, slot.clock]);
+                if finished {
+                    end_time = slot.clock;
+                }
+                slot.generation += 1;
+                let generation = slot.generation;
+                match activity {
+                    Activity::Busy => queue.push(slot.clock, Event::Ready { proc, generation }),
+                    Activity::Idle { wake_at } => {
+                        if !slot.inbox.is_empty() {
+                            queue.push(slot.clock, Event::Ready { proc, generation });
+                        } else {
+                            slot.waiting = true;
+                            if let Some(w) = wake_at {
+                                queue.push(w.max(slot.clock), Event::Ready { proc, generation });
+                            }
+                        }
+                    }
+                }
+                for (to, msg, sent_at) in outbox.drain(..) {
+                    let mut arrive = sent_at + cost.latency_ns;
+                    if fault_rng.chance(faults.drop) {
+                        figures.dropped += 1;
+                        continue;
+                    }
+                    if fault_rng.chance(faults.delay) {
+                        figures.delayed += 1;
+                        let spread = (100 * cost.latency_ns).max(1_000_000);
+                        arrive += 1 + fault_rng.below(spread);
+                    }
+                    let copies = if fault_rng.chance(faults.duplicate) {
+                        figures.duplicated += 1;
+                        2
+                    } else {
+                        1
+                    };
+                    for copy in 0..copies {
+                        let frame = if encode {
+                            let mut bytes = serde_json::to_vec(&msg).unwrap_or_default();
+                            let checksum = fnv1a(&bytes);
+                            if fault_rng.chance(faults.corrupt) && !bytes.is_empty() {
+                                figures.corrupted += 1;
+                                let bit = fault_rng.below(bytes.len() as u64 * 8);
+                                bytes[(bit / 8) as usize] ^= 1 << (bit % 8);
+                            }
+                            Frame::Encoded { bytes, checksum }
+                        } else {
+                            Frame::Plain(msg.clone())
+                        };
+                        let at = arrive + copy * (1 + fault_rng.below(cost.latency_ns + 1));
+                        queue.push(
+                            at,
+                            Event::Arrive {
+                                to,
+                                from: proc,
+                                frame,
+                            },
+                        );
+                    }
+                }
+            }
+            Event::Arrive { to, from, frame } => {
+                trace.record(&[time, seq, TAG_ARRIVE, to as u64, from as u64]);
+                let slot = &mut slots[to];
+                if slot.crashed {
+                    figures.lost_to_crashes += 1;
+                    continue;
+                }
+                let msg = match frame {
+                    Frame::Plain(m) => m,
+                    Frame::Encoded { bytes, checksum } => {
+                        if fnv1a(&bytes) != checksum {
+                            continue; // detected corruption: treated as a drop
+                        }
+                        match serde_json::from_slice(&bytes) {
+                            Ok(m) => m,
+                            Err(_) => continue,
+                        }
+                    }
+                };
+                slot.inbox.push_back(Envelope { from, msg });
+                if slot.waiting {
+                    slot.waiting = false;
+                    slot.generation += 1;
+                    queue.push(
+                        time.max(slot.clock),
+                        Event::Ready {
+                            proc: to,
+                            generation: slot.generation,
+                        },
+                    );
+                }
+            }
+            Event::Crash {
+                proc,
+                restart_after,
+            } => {
+                trace.record(&[time, seq, TAG_CRASH, proc as u64]);
+                let slot = &mut slots[proc];
+                if slot.crashed {
+                    continue;
+                }
+                figures.crashes += 1;
+                slot.crashed = true;
+                slot.counters.crashed = true;
+                slot.inbox.clear();
+                slot.generation += 1;
+                if time > slot.clock {
+                    slot.counters.idle_ns += time - slot.clock;
+                    slot.clock = time;
+                }
+                if let Some(r) = restart_after {
+                    queue.push(time + r, Event::Restart { proc });
+                }
+            }
+            Event::Restart { proc } => {
+                trace.record(&[time, seq, TAG_RESTART, proc as u64]);
+                figures.restarts += 1;
+                processors[proc] = factory.build(proc);
+                let slot = &mut slots[proc];
+                slot.crashed = false;
+                slot.counters.crashed = false;
+                slot.waiting = false;
+                slot.clock = slot.clock.max(time);
+                slot.generation += 1;
+                queue.push(
+                    slot.clock,
+                    Event::Ready {
+                        proc,
+                        generation: slot.generation,
+                    },
+                );
+            }
+        }
+    }
+    for slot in &mut slots {
+        if !slot.crashed && slot.clock < end_time {
+            slot.counters.idle_ns += end_time - slot.clock;
+        }
+    }
+    figures.trace_hash = trace.value();
+    figures.events = trace.events();
+    Ok(RunOutcome {
+        processors,
+        counters: slots.into_iter().map(|s| s.counters).collect(),
+        elapsed_ns: end_time,
+        sim: Some(figures),
+    })
+}

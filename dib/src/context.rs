@@ -1,0 +1,56 @@
+//! What a processor sees of the machine: the [`Context`] that every backend implements.
+//!
+//! Application code reads time and randomness only through it, so the same code runs on real
+//! threads and in the deterministic simulator.
+
+use crate::rng::Rng;
+
+/// A processor's number, `0..procs`. Processor 0 holds the root problem.
+pub type ProcId = usize;
+
+/// Time in nanoseconds since the run started: wall-clock on the threads backend, virtual in the
+/// simulator.
+pub type Nanos = u64;
+
+/// A message with its sender.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Envelope<M> {
+    /// Who sent it.
+    pub from: ProcId,
+    /// What was sent.
+    pub msg: M,
+}
+
+/// The services a backend gives the processor it runs: identity and peers, time, a seeded RNG,
+/// message passing and node charging.
+pub trait Context<M> {
+    /// This processor.
+    fn id(&self) -> ProcId;
+    /// How many processors take part (peers are `0..procs()` other than [`Context::id`]).
+    fn procs(&self) -> usize;
+    /// The current time of this processor.
+    fn now(&self) -> Nanos;
+    /// This processor's seeded RNG.
+    fn rng(&mut self) -> &mut Rng;
+    /// Sends `msg` to processor `to` (not to itself). Delivery is not guaranteed when the
+    /// simulator injects faults.
+    fn send(&mut self, to: ProcId, msg: M);
+    /// The next message that has arrived, if any (never blocks).
+    fn poll(&mut self) -> Option<Envelope<M>>;
+    /// Records `nodes` nodes really searched; the simulator advances this processor's clock by
+    /// their cost.
+    fn charge(&mut self, nodes: u64);
+    /// Ends the whole run (called by the processor that completed the root).
+    fn finish(&mut self);
+
+    /// A peer chosen uniformly at random, or `None` when this processor is alone.
+    fn random_peer(&mut self) -> Option<ProcId> {
+        let n = self.procs();
+        if n < 2 {
+            return None;
+        }
+        let id = self.id();
+        let pick = self.rng().below(n as u64 - 1) as usize;
+        Some(if pick >= id { pick + 1 } else { pick })
+    }
+}

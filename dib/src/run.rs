@@ -1,0 +1,141 @@
+//! Solving a problem with DIB on a chosen backend, and the report of the run.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::accounting::ProcAccounts;
+use crate::application::Application;
+use crate::backend::sim::{SimConfig, SimError, SimFigures};
+use crate::backend::{RunOutcome, sim, threads};
+use crate::context::{Nanos, ProcId};
+use crate::worker::{DibConfig, DibProcessor};
+
+/// Where processors run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// One OS thread per processor; `seed` seeds the processors' RNGs.
+    Threads {
+        /// The seed of the processors' RNGs.
+        seed: u64,
+    },
+    /// The deterministic simulator.
+    Sim(SimConfig),
+}
+
+impl Backend {
+    /// `threads` or `sim`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Threads { .. } => "threads",
+            Backend::Sim(_) => "sim",
+        }
+    }
+
+    /// The protocol settings that suit this backend.
+    #[must_use]
+    pub fn default_config(&self) -> DibConfig {
+        match self {
+            Backend::Threads { .. } => DibConfig::for_threads(),
+            Backend::Sim(c) => DibConfig::for_sim(&c.cost),
+        }
+    }
+}
+
+/// Why a DIB run failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DibError {
+    /// Zero processors asked for.
+    #[error("a run needs at least 1 processor")]
+    NoProcessors,
+    /// The simulator failed (the message carries the seed that reproduces it).
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// The run ended without the root's value (a bug in the runtime or the application).
+    #[error("the run ended without a value for the root{}", seed.map(|s| format!(" (seed {s})")).unwrap_or_default())]
+    NoValue {
+        /// The simulator seed, if simulated.
+        seed: Option<u64>,
+    },
+}
+
+/// The result of a run with its accounting.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report<V> {
+    /// The root's value.
+    pub value: V,
+    /// The backend's name.
+    pub backend: &'static str,
+    /// Processors.
+    pub procs: usize,
+    /// Time to the root's value (virtual on the simulator).
+    pub elapsed_ns: Nanos,
+    /// Per-processor accounting.
+    pub accounts: Vec<ProcAccounts>,
+    /// Their sum.
+    pub total: ProcAccounts,
+    /// Simulator figures (seed, trace hash, faults injected).
+    pub sim: Option<SimFigures>,
+    /// The protocol settings used.
+    pub config: DibConfig,
+}
+
+impl<V> Report<V> {
+    /// Elapsed time in seconds.
+    #[must_use]
+    pub fn seconds(&self) -> f64 {
+        self.elapsed_ns as f64 / 1e9
+    }
+}
+
+/// Solves `root` with `procs` DIB processors on `backend` (`config`: the backend's default
+/// when `None`). Processor 0 holds the root.
+///
+/// # Errors
+/// [`DibError`] when the run cannot start or the simulator stalls.
+pub fn solve<A: Application>(
+    app: Arc<A>,
+    root: A::Problem,
+    procs: usize,
+    backend: &Backend,
+    config: Option<DibConfig>,
+) -> Result<Report<A::Value>, DibError> {
+    if procs == 0 {
+        return Err(DibError::NoProcessors);
+    }
+    let config = config.unwrap_or_else(|| backend.default_config());
+    let factory = |id: ProcId| {
+        let root = (id == 0).then(|| root.clone());
+        DibProcessor::new(Arc::clone(&app), config, root)
+    };
+    let outcome: RunOutcome<DibProcessor<A>> = match backend {
+        Backend::Threads { seed } => threads::run(procs, *seed, &factory),
+        Backend::Sim(sim_config) => sim::run(procs, sim_config, &factory)?,
+    };
+    let seed = outcome.sim.map(|s| s.seed);
+    let value = outcome
+        .processors
+        .iter()
+        .find_map(|p| p.result().cloned())
+        .ok_or(DibError::NoValue { seed })?;
+    let accounts: Vec<ProcAccounts> = outcome
+        .processors
+        .iter()
+        .zip(&outcome.counters)
+        .map(|(p, c)| ProcAccounts {
+            backend: *c,
+            dib: p.counters(),
+        })
+        .collect();
+    Ok(Report {
+        value,
+        backend: backend.name(),
+        procs,
+        elapsed_ns: outcome.elapsed_ns,
+        total: ProcAccounts::total(&accounts),
+        accounts,
+        sim: outcome.sim,
+        config,
+    })
+}
