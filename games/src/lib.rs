@@ -7,12 +7,14 @@
 //! | name | module | what |
 //! | --- | --- | --- |
 //! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
+//! | `othello`, `othello6` | [`othello`] | Othello on 8x8 and 6x6 bitboards, endgame solver |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
 #![forbid(unsafe_code)]
 
 mod game;
+pub mod othello;
 pub mod perft;
 pub mod registry;
 pub mod score;
