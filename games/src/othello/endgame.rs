@@ -9,14 +9,20 @@
 //! # Search
 //! - **Fail-soft alpha-beta with principal-variation search** (null windows after the first
 //!   move, re-searched on a fail-high), on the two bitboards directly (no hash, no move list).
-//! - **Fastest-first ordering** with 9 or more empties: moves that leave the opponent the
-//!   fewest replies first (corners in the reply set count double), with the transposition
-//!   table's move before them.
+//! - **Fastest-first ordering** with 7 or more empties: moves that leave the opponent the
+//!   fewest replies first (weight 16 per reply, corners among them counting double), then
+//!   the opponent's potential mobility (4 per empty square next to the mover's discs), then
+//!   the static square weight of the move (corners early, X-squares late); the
+//!   transposition table's move before all.
 //! - **A transposition table of its own** with 9 or more empties: one entry per slot, always
 //!   replaced, holding the full position (both bitboards, so no false hits), a lower and an
-//!   upper bound and the best move.
-//! - **Parity ordering** with 5 to 8 empties: moves in regions (board quadrants) with an odd
+//!   upper bound and the best move. Its entries are facts about positions, valid for any
+//!   window, so a [`Solver`] keeps them between calls.
+//! - **Parity ordering** with 5 and 6 empties: moves in regions (board quadrants) with an odd
 //!   number of empties first, since the last move in a region is an advantage.
+//!
+//! The thresholds (7 and 9) were picked on node counts of 20-empties positions; moving the
+//! table to 12 empties cost 15-25% more nodes.
 //! - **The last four empties** are solved by a specialised routine over an explicit list of the
 //!   empty squares (no move generation: each square is tried with the flip routine), ordered by
 //!   parity once; the last square needs no search at all (try the side to move, then the
@@ -211,8 +217,8 @@ impl<const N: usize> Solver<N> {
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
         let replies = moves::<N>(np, no);
         let corners = replies & corner_mask::<N>();
-        let frontier = super::eval::neighbours::<N>(np) & Geometry::<N>::VALID & !(np | no);
-        16 * (replies.count_ones() + corners.count_ones()) as i32 + 2 * frontier.count_ones() as i32
+        let frontier = super::eval::neighbours::<N>(no) & Geometry::<N>::VALID & !(np | no);
+        16 * (replies.count_ones() + corners.count_ones()) as i32 + 4 * frontier.count_ones() as i32
             - super::eval::square_weight::<N>(sq) / 8
     }
 
