@@ -30,6 +30,26 @@
 //!
 //! Every call of the recursive routines counts one node (the last-square evaluation
 //! included), which [`SolveResult::nodes`] reports.
+//!
+//! # Speed
+//! Full-window solves of 8x8 positions from uniformly random play from the start (the tests'
+//! LCG, seeds 1-3, stopped at k empties), `2^20` table entries, on the shared 2-core machine
+//! (`SOLVE_EMPTIES=20,22,24 cargo test --release -p games --lib report_solver_speed --
+//! --ignored --nocapture`):
+//!
+//! | empties | nodes (seeds 1, 2, 3) | seconds | M nodes/s |
+//! | --- | --- | --- | --- |
+//! | 20 | 19.8 M, 5.8 M, 158 M | 0.78, 0.23, 5.1 | 25-31 |
+//! | 22 | 29.7 M, 213 M, 322 M | 1.2, 8.2, 13.6 | 24-26 |
+//! | 24 | 248 M, 1085 M, 1827 M | 14, 56, 90 | 17-20 |
+//!
+//! Random play leaves scattered empties and high mobility, and the big margins (+26, +36)
+//! must be proved exactly; a narrow window is much cheaper (20 empties, seed 3: 16 M nodes
+//! for the window (-1, 1) against 158 M for the full window). The solver lacks what strong
+//! programs add (stability cutoffs, shallow-search ordering near the root, enhanced
+//! transposition cutoffs), which is why it is 10-100x slower than they are in nodes. Ordering
+//! by a shallow (2- or 3-ply) midgame search from 14 or 17 empties on was tried and not kept:
+//! it saved nodes on some 20-empties positions and cost up to 2x on 22-empties ones.
 
 use super::bitboard::{Geometry, flips, moves};
 use super::{Move, Othello};
@@ -291,7 +311,7 @@ impl<const N: usize> Solver<N> {
             let sq = list.trailing_zeros() as usize;
             list &= list - 1;
             let weight = if sq == table_move {
-                -1000
+                i32::MIN
             } else {
                 Self::reply_weight(p, o, sq)
             };
