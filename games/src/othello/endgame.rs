@@ -42,6 +42,7 @@
 //! | 20 | 19.8 M, 5.8 M, 158 M | 0.78, 0.23, 5.1 | 25-31 |
 //! | 22 | 29.7 M, 213 M, 322 M | 1.2, 8.2, 13.6 | 24-26 |
 //! | 24 | 248 M, 1085 M, 1827 M | 14, 56, 90 | 17-20 |
+//! | 26 | 4434 M (seed 1 only; the run was stopped there) | 390 (other jobs running) | 11 |
 //!
 //! Random play leaves scattered empties and high mobility, and the big margins (+26, +36)
 //! must be proved exactly; a narrow window is much cheaper (20 empties, seed 3: 16 M nodes
