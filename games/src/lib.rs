@@ -7,11 +7,13 @@
 //! | name | module | what |
 //! | --- | --- | --- |
 //! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
+//! | `chess` | [`chess`] | chess, complete rules, magic-bitboard legal move generator |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
 #![forbid(unsafe_code)]
 
+pub mod chess;
 mod game;
 pub mod perft;
 pub mod registry;

@@ -94,6 +94,13 @@ games! {
         move_format: "a cell such as c3",
         notes: "perft counts move sequences of exactly d plies; won games stop",
     };
+    Chess => crate::chess::Chess, GameInfo {
+        name: "chess",
+        description: "chess (FIDE rules: castling, en passant, promotions, 50-move rule, threefold repetition, insufficient material)",
+        position_format: "FEN with 4 to 6 fields, e.g. 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
+        move_format: "printed in UCI (e2e4, e7e8q, castling e1g1); read in UCI or SAN (e4, Nf3, O-O, e8=Q+)",
+        notes: "perft counts move sequences of exactly d plies; checkmate, stalemate and draws by rule (50 moves, threefold repetition, insufficient material) end the game, which published depths never reach",
+    };
 }
 
 impl GameId {
