@@ -1,11 +1,12 @@
 //! [`Board`]: the rules state of a chess position (pieces, side to move, castling rights,
 //! en-passant square, move counters, hash) and how a move changes it.
 //!
-//! A `Board` is `Copy` (96 bytes) and [`Board::play`] updates it in place, so the move
+//! A `Board` is `Copy` (80 bytes) and [`Board::play`] updates it in place, so the move
 //! generator's own perft uses copy-make; the `Game` implementation on
 //! [`super::Chess`] keeps the previous `Board` as its undo token (see the module docs of
-//! [`super`]). After every move the board also caches the pieces giving check and the pieces of
-//! the side to move that are pinned to their king, which legal move generation needs.
+//! [`super`]). Checkers and pins are not stored: move generation computes them once per node
+//! ([`Board::checks_and_pins`]), so playing a move that is never expanded (a perft leaf, a
+//! pruned child) does not pay for them.
 
 use super::attacks;
 use super::bitboard::Bitboard;
@@ -55,10 +56,6 @@ pub struct Board {
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
     pub(crate) hash: u64,
-    /// Pieces giving check to the side to move.
-    pub(crate) checkers: Bitboard,
-    /// Pieces of the side to move pinned to their king.
-    pub(crate) pinned: Bitboard,
 }
 
 impl Board {
@@ -74,8 +71,6 @@ impl Board {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
-            checkers: Bitboard::EMPTY,
-            pinned: Bitboard::EMPTY,
         }
     }
 
@@ -85,10 +80,9 @@ impl Board {
         self.by_color[piece.color.index()] |= sq.bb();
     }
 
-    /// Recomputes the cached hash, checkers and pins after the fields were set directly.
+    /// Recomputes the hash after the fields were set directly.
     pub(crate) fn finish(&mut self) {
         self.hash = self.compute_hash();
-        self.update_checks();
     }
 
     /// The initial position.
@@ -221,14 +215,15 @@ impl Board {
 
     /// Pieces giving check to the side to move.
     #[must_use]
-    pub const fn checkers(&self) -> Bitboard {
-        self.checkers
+    pub fn checkers(&self) -> Bitboard {
+        self.checks_and_pins().0
     }
 
     /// Whether the side to move is in check.
     #[must_use]
-    pub const fn in_check(&self) -> bool {
-        self.checkers.any()
+    pub fn in_check(&self) -> bool {
+        let us = self.side;
+        self.attacked(self.king(us), !us, self.occupied())
     }
 
     /// Whether `sq` is attacked by `by`'s pieces, with `occ` as the blockers.
@@ -260,9 +255,11 @@ impl Board {
             | (attacks::bishop(sq, occ) & (self.role(Role::Bishop) | queens))
     }
 
-    /// Recomputes [`Board::checkers`] and the pins of the side to move.
+    /// The pieces giving check to the side to move, and the pieces of the side to move pinned
+    /// to their king (by a slider with exactly that one piece in between).
     #[inline]
-    pub(crate) fn update_checks(&mut self) {
+    #[must_use]
+    pub fn checks_and_pins(&self) -> (Bitboard, Bitboard) {
         let us = self.side;
         let ksq = self.king(us);
         let them = self.by_color[(!us).index()];
@@ -285,8 +282,7 @@ impl Board {
                 pinned |= blockers;
             }
         }
-        self.checkers = checkers;
-        self.pinned = pinned & self.by_color[us.index()];
+        (checkers, pinned & self.by_color[us.index()])
     }
 
     /// Whether a pawn of the side to move could capture en passant on `ep` (pseudo-legally):
@@ -319,7 +315,6 @@ impl Board {
         if mv.is_null() {
             // A pass is irreversible for repetition purposes (see the module docs of `chess`).
             self.halfmove = 0;
-            self.update_checks();
             return;
         }
         let (from, to) = (mv.from(), mv.to());
@@ -368,7 +363,6 @@ impl Board {
                 zobrist::CASTLING[usize::from(self.castling)] ^ zobrist::CASTLING[usize::from(rights)];
             self.castling = rights;
         }
-        self.update_checks();
     }
 
     /// The hash computed from scratch (equal to [`Board::hash`] at all times).

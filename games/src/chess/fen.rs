@@ -71,10 +71,9 @@ pub fn parse(text: &str) -> Result<Board, ChessError> {
     if board.attacked(board.king(them), board.side, board.occupied()) {
         return Err(ChessError::OpponentInCheck);
     }
-    if board.checkers.count() > 2 {
-        return Err(ChessError::TooManyCheckers {
-            count: board.checkers.count(),
-        });
+    let checkers = board.checkers().count();
+    if checkers > 2 {
+        return Err(ChessError::TooManyCheckers { count: checkers });
     }
     Ok(board)
 }

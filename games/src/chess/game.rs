@@ -11,7 +11,7 @@ use crate::{Game, Outcome, Side};
 
 impl Game for Chess {
     type Move = Move;
-    /// The board before the move (96 bytes): make copies it out, unmake copies it back (see the
+    /// The board before the move (80 bytes): make copies it out, unmake copies it back (see the
     /// module docs of `chess` for why this beats an incremental unmake here).
     type Undo = Board;
     type Error = ChessError;

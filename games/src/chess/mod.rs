@@ -5,7 +5,7 @@
 //! | --- | --- |
 //! | [`square`], [`color`], [`piece`], [`bitboard`] | typed squares, colours, pieces, square sets |
 //! | [`attacks`], `magic` | attack tables (`static`s built by `const fn`; sliders by fancy magic bitboards, see `README.md`) |
-//! | [`board`] | the rules state and how a move changes it (incremental Zobrist hash, cached checkers and pins) |
+//! | [`board`] | the rules state and how a move changes it (incremental Zobrist hash) |
 //! | `movegen` | legal move generation (all moves, or captures and promotions for quiescence), bulk counting |
 //! | [`position`], `history` | [`Chess`], the `Game` type: board plus the repetition history |
 //! | [`fen`], [`san`], [`epd`] | text: FEN, UCI and SAN moves, EPD records |
@@ -27,13 +27,13 @@
 //! `parse_move` also accepts SAN. [`san::to_san`] prints SAN with `+`/`#`.
 //!
 //! # Make/unmake
-//! [`Chess`] is a [`Board`] (96 bytes, `Copy`) plus a ring of the last 128 position hashes
+//! [`Chess`] is a [`Board`] (80 bytes, `Copy`) plus a ring of the last 128 position hashes
 //! (1 KiB). `make_move` returns the old board as the undo token and pushes one hash;
 //! `unmake_move` copies the board back and pops. This copy-make of the board behind the
 //! make/unmake interface was chosen by benchmark over copying the whole position (which drags
 //! the 1 KiB history along): see the `make` group of `games/benches/chess.rs` and `README.md`.
 //! An incremental unmake would have to restore the same fields (castling rights, en-passant
-//! square, halfmove clock, hash, captured piece, checkers and pins) that the 96-byte copy
+//! square, halfmove clock, hash, captured piece) that the 80-byte copy
 //! restores at once.
 //!
 //! # Null move

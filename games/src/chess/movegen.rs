@@ -1,7 +1,7 @@
 //! Legal move generation.
 //!
 //! Moves are produced fully legal (no make-and-test), piece by piece, as sets of destination
-//! squares. With the checkers and pins that [`Board::play`] caches:
+//! squares. With the checkers and pins computed once per node ([`Board::checks_and_pins`]):
 //!
 //! - in double check only the king moves;
 //! - in single check the other pieces may only capture the checker or block its ray
@@ -47,7 +47,8 @@ impl Board {
         let theirs = self.by_color[them.index()];
         let occ = ours | theirs;
         let ksq = self.king(us);
-        let in_check = self.checkers.any();
+        let (checkers, pinned) = self.checks_and_pins();
+        let in_check = checkers.any();
         let captures_only = kind == Kind::Tactical && !in_check;
 
         // King moves.
@@ -68,11 +69,11 @@ impl Board {
         if king_moves.any() && sink(Role::King, ksq, king_moves) {
             return true;
         }
-        if self.checkers.more_than_one() {
+        if checkers.more_than_one() {
             return false;
         }
 
-        let check_mask = match self.checkers.first() {
+        let check_mask = match checkers.first() {
             Some(checker) => attacks::between(ksq, checker) | checker.bb(),
             None => Bitboard::FULL,
         };
@@ -80,7 +81,6 @@ impl Board {
         if captures_only {
             target &= theirs;
         }
-        let pinned = self.pinned;
 
         for from in self.pieces(us, Role::Knight) & !pinned {
             let to = attacks::knight(from) & target;

@@ -33,6 +33,24 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
     }
 }
 
+/// Leaves of the legal-move tree of exactly `depth` plies, playing every leaf move (no bulk
+/// counting).
+#[must_use]
+pub fn perft_full(board: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    board.generate(Kind::All, |mv| list.push(mv));
+    let mut total = 0;
+    for &mv in list.as_slice() {
+        let mut child = *board;
+        child.play(mv);
+        total += perft_full(&child, depth - 1);
+    }
+    total
+}
+
 /// Like [`perft`], but positions drawn by rule have no moves (the `Game` trait's convention).
 #[must_use]
 pub fn perft_with_rules(pos: &Chess, depth: u32) -> u64 {
