@@ -79,7 +79,7 @@ fn shakmaty_full(pos: &shakmaty::Chess, depth: u32) -> u64 {
         .iter()
         .map(|m| {
             let mut child = pos.clone();
-            child.play_unchecked(m.clone());
+            child.play_unchecked(*m);
             shakmaty_full(&child, depth - 1)
         })
         .sum()
@@ -93,7 +93,7 @@ fn shakmaty_pos(fen: &str) -> shakmaty::Chess {
 }
 
 /// Full perft that clones the whole `Chess` (board and history) per move.
-fn clone_whole(pos: &Chess, depth: u32, buffers: &mut [Vec<games::chess::Move>]) -> u64 {
+fn clone_whole(pos: &Chess, buffers: &mut [Vec<games::chess::Move>]) -> u64 {
     let Some((moves, rest)) = buffers.split_first_mut() else {
         return 1;
     };
@@ -102,7 +102,7 @@ fn clone_whole(pos: &Chess, depth: u32, buffers: &mut [Vec<games::chess::Move>])
     for &mv in moves.iter() {
         let mut child = pos.clone();
         child.play(mv);
-        n += clone_whole(&child, depth - 1, rest);
+        n += clone_whole(&child, rest);
     }
     n
 }
@@ -171,12 +171,12 @@ fn bench_make(c: &mut Criterion) {
     let pos = Chess::from_fen(fen).unwrap();
     let mut buffers: Vec<Vec<games::chess::Move>> =
         (0..depth).map(|_| Vec::with_capacity(256)).collect();
-    assert_eq!(clone_whole(&pos, depth, &mut buffers), leaves);
+    assert_eq!(clone_whole(&pos, &mut buffers), leaves);
     g.bench_function(BenchmarkId::new("undo_is_board_copy", name), |b| {
         b.iter(|| games::perft::perft_full(&mut black_box(&pos).clone(), depth));
     });
     g.bench_function(BenchmarkId::new("clone_whole_position", name), |b| {
-        b.iter(|| clone_whole(black_box(&pos), depth, &mut buffers));
+        b.iter(|| clone_whole(black_box(&pos), &mut buffers));
     });
     g.finish();
 }
@@ -195,7 +195,8 @@ fn bench_attacks(c: &mut Criterion) {
     let ray_sum: u64 = occs
         .iter()
         .flat_map(|&o| {
-            Square::all().map(move |s| (attacks::rook_by_rays(s, o) | attacks::bishop_by_rays(s, o)).0)
+            Square::all()
+                .map(move |s| (attacks::rook_by_rays(s, o) | attacks::bishop_by_rays(s, o)).0)
         })
         .fold(0, |a, b| a ^ b);
     assert_eq!(magic_sum, ray_sum);

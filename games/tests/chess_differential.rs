@@ -63,9 +63,18 @@ const CORNER_CASES: &[(&str, u32)] = &[
     ("8/8/2k5/5q2/5n2/8/5K2/8 b - - 0 1", 4),
     ("4r2k/8/8/8/8/5n2/8/R3K3 w - - 0 1", 4),
     // A crowded middlegame with every special move nearby (a well-known test position).
-    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4),
-    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3),
-    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3),
+    (
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        4,
+    ),
+    (
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        3,
+    ),
+    (
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        3,
+    ),
 ];
 
 #[test]
@@ -77,8 +86,16 @@ fn corner_case_perft_matches_shakmaty_and_cozy_chess() {
         for d in 1..=depth {
             let expected = shakmaty::perft(&shak, d);
             assert_eq!(perft::perft(ours.board(), d), expected, "{fen} depth {d}");
-            assert_eq!(perft::perft_full(ours.board(), d), expected, "{fen} depth {d}");
-            assert_eq!(cozy_perft(&cozy, d), expected, "cozy-chess on {fen} depth {d}");
+            assert_eq!(
+                perft::perft_full(ours.board(), d),
+                expected,
+                "{fen} depth {d}"
+            );
+            assert_eq!(
+                cozy_perft(&cozy, d),
+                expected,
+                "cozy-chess on {fen} depth {d}"
+            );
         }
     }
 }
@@ -111,7 +128,7 @@ fn legal_moves_and_san_match_shakmaty_along_random_games() {
                 .map(|m| {
                     (
                         m.to_uci(CastlingMode::Standard).to_string(),
-                        shakmaty::san::SanPlus::from_move(shak.clone(), m.clone()).to_string(),
+                        shakmaty::san::SanPlus::from_move(shak.clone(), *m).to_string(),
                     )
                 })
                 .collect();

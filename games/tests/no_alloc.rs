@@ -63,8 +63,9 @@ impl GameVisitor for NoAlloc {
 
     fn visit<G: Game>(self, info: &'static GameInfo) {
         let depth = 4;
-        let mut buffers: Vec<Vec<G::Move>> =
-            (0..depth).map(|_| Vec::with_capacity(G::MAX_MOVES)).collect();
+        let mut buffers: Vec<Vec<G::Move>> = (0..depth)
+            .map(|_| Vec::with_capacity(G::MAX_MOVES))
+            .collect();
         let mut tactical = Vec::with_capacity(G::MAX_MOVES);
         let mut pos = G::start();
         let before = ALLOCATIONS.load(Ordering::Relaxed);

@@ -160,14 +160,14 @@ mod tests {
         assert_eq!(knight(Square::A1).count(), 2);
         assert_eq!(knight(sq("e4")).count(), 8);
         assert_eq!(king(Square::H8).count(), 3);
-        assert_eq!(
-            pawn(Color::White, sq("e4")),
-            sq("d5").bb() | sq("f5").bb()
-        );
+        assert_eq!(pawn(Color::White, sq("e4")), sq("d5").bb() | sq("f5").bb());
         assert_eq!(pawn(Color::Black, sq("a7")), sq("b6").bb());
         assert_eq!(between(Square::A1, Square::H8).count(), 6);
         assert_eq!(between(Square::A1, sq("b3")), Bitboard::EMPTY);
-        assert_eq!(between(Square::E1, Square::H1), sq("f1").bb() | sq("g1").bb());
+        assert_eq!(
+            between(Square::E1, Square::H1),
+            sq("f1").bb() | sq("g1").bb()
+        );
         assert_eq!(line(Square::E1, Square::H1), Bitboard::RANK_1);
         assert_eq!(line(sq("c3"), sq("e5")).count(), 8);
         assert_eq!(line(Square::A1, sq("b3")), Bitboard::EMPTY);

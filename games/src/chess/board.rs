@@ -162,13 +162,22 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn role_on(&self, sq: Square) -> Option<Role> {
-        let b = sq.bb();
-        if (self.occupied() & b).is_empty() {
+        if !self.occupied().contains(sq) {
             return None;
         }
-        Role::ALL
-            .into_iter()
-            .find(|r| (self.by_role[r.index()] & b).any())
+        Some(self.role_on_occupied(sq))
+    }
+
+    /// The kind of piece on `sq`, which must be occupied; without branches (the index is the
+    /// sum of `role index * [role has sq]`, and exactly one role has it).
+    #[inline]
+    pub(crate) fn role_on_occupied(&self, sq: Square) -> Role {
+        let shift = sq.index();
+        let mut index = 0;
+        for (i, bb) in self.by_role.iter().enumerate().skip(1) {
+            index += i * ((bb.0 >> shift) & 1) as usize;
+        }
+        Role::from_index(index).unwrap_or(Role::Pawn)
     }
 
     /// The piece on `sq`, if any.
@@ -291,58 +300,68 @@ impl Board {
         (attacks::pawn(!self.side, ep) & self.pieces(self.side, Role::Pawn)).any()
     }
 
-    #[inline]
-    fn toggle(&mut self, color: Color, role: Role, sq: Square) {
-        self.by_role[role.index()] ^= sq.bb();
-        self.by_color[color.index()] ^= sq.bb();
-        self.hash ^= zobrist::piece(color, role, sq);
-    }
-
     /// Plays `mv`, which must be legal here (or [`Move::NULL`] when not in check). Updates
     /// every field, the hash included.
     pub fn play(&mut self, mv: Move) {
         let us = self.side;
         let them = !us;
-        self.hash ^= zobrist::BLACK_TO_MOVE;
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
         if let Some(ep) = self.ep.take() {
-            self.hash ^= zobrist::EP_FILE[usize::from(ep.file())];
+            hash ^= zobrist::EP_FILE[usize::from(ep.file())];
         }
-        self.halfmove = self.halfmove.saturating_add(1);
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
+        // Black's move completes a move pair (`Color::Black as u16` is 1).
+        self.fullmove = self.fullmove.saturating_add(us as u16);
         self.side = them;
         if mv.is_null() {
             // A pass is irreversible for repetition purposes (see the module docs of `chess`).
             self.halfmove = 0;
+            self.hash = hash;
             return;
         }
+        let mut halfmove = self.halfmove.saturating_add(1);
         let (from, to) = (mv.from(), mv.to());
-        let Some(role) = self.role_on(from) else {
-            debug_assert!(false, "no piece on {from} for {mv}");
-            return;
-        };
-        if self.by_color[them.index()].contains(to) {
-            if let Some(captured) = self.role_on(to) {
-                self.toggle(them, captured, to);
-            }
-            self.halfmove = 0;
-        } else if role == Role::Pawn && from.file() != to.file() {
-            // A diagonal pawn move to an empty square: en passant.
-            self.toggle(them, Role::Pawn, Square::from_coords(to.file(), from.rank()));
+        let (from_bb, to_bb) = (from.bb(), to.bb());
+        debug_assert!(
+            self.by_color[us.index()].contains(from),
+            "no piece on {from} for {mv}"
+        );
+        let role = self.role_on_occupied(from);
+        let captures = (self.by_color[them.index()] & to_bb).any();
+        if captures {
+            let captured = self.role_on_occupied(to);
+            self.by_role[captured.index()] ^= to_bb;
+            self.by_color[them.index()] ^= to_bb;
+            hash ^= zobrist::piece(them, captured, to);
+            halfmove = 0;
         }
-        self.toggle(us, role, from);
-        self.toggle(us, mv.promotion().unwrap_or(role), to);
+        self.by_color[us.index()] ^= from_bb | to_bb;
+        match mv.promotion() {
+            None => {
+                self.by_role[role.index()] ^= from_bb | to_bb;
+                hash ^= zobrist::piece(us, role, from) ^ zobrist::piece(us, role, to);
+            }
+            Some(promoted) => {
+                self.by_role[Role::Pawn.index()] ^= from_bb;
+                self.by_role[promoted.index()] ^= to_bb;
+                hash ^= zobrist::piece(us, Role::Pawn, from) ^ zobrist::piece(us, promoted, to);
+            }
+        }
         match role {
             Role::Pawn => {
-                self.halfmove = 0;
+                halfmove = 0;
                 if from.index().abs_diff(to.index()) == 16 {
                     let ep = Square::new_masked(((from.index() + to.index()) / 2) as u32);
                     // `self.side` is already the opponent: can one of its pawns take?
                     if self.ep_capturable(ep) {
                         self.ep = Some(ep);
-                        self.hash ^= zobrist::EP_FILE[usize::from(ep.file())];
+                        hash ^= zobrist::EP_FILE[usize::from(ep.file())];
                     }
+                } else if !captures && from.file() != to.file() {
+                    // A diagonal pawn move to an empty square: en passant.
+                    let victim = Square::from_coords(to.file(), from.rank());
+                    self.by_role[Role::Pawn.index()] ^= victim.bb();
+                    self.by_color[them.index()] ^= victim.bb();
+                    hash ^= zobrist::piece(them, Role::Pawn, victim);
                 }
             }
             Role::King if from.file().abs_diff(to.file()) == 2 => {
@@ -352,17 +371,22 @@ impl Board {
                 } else {
                     (Square::from_coords(0, rank), Square::from_coords(3, rank))
                 };
-                self.toggle(us, Role::Rook, rook_from);
-                self.toggle(us, Role::Rook, rook_to);
+                let rook_bb = rook_from.bb() | rook_to.bb();
+                self.by_role[Role::Rook.index()] ^= rook_bb;
+                self.by_color[us.index()] ^= rook_bb;
+                hash ^= zobrist::piece(us, Role::Rook, rook_from)
+                    ^ zobrist::piece(us, Role::Rook, rook_to);
             }
             _ => {}
         }
-        let rights = self.castling & KEEP_RIGHTS[from.index()] & KEEP_RIGHTS[to.index()];
-        if rights != self.castling {
-            self.hash ^=
-                zobrist::CASTLING[usize::from(self.castling)] ^ zobrist::CASTLING[usize::from(rights)];
+        if self.castling != 0 {
+            let rights = self.castling & KEEP_RIGHTS[from.index()] & KEEP_RIGHTS[to.index()];
+            hash ^= zobrist::CASTLING[usize::from(self.castling)]
+                ^ zobrist::CASTLING[usize::from(rights)];
             self.castling = rights;
         }
+        self.halfmove = halfmove;
+        self.hash = hash;
     }
 
     /// The hash computed from scratch (equal to [`Board::hash`] at all times).

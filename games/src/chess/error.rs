@@ -109,7 +109,9 @@ pub enum ChessError {
     #[error("the side not to move is in check; the position cannot arise (swap the side to move?)")]
     OpponentInCheck,
     /// Check by more pieces than any move can give.
-    #[error("the side to move is checked by {count} pieces; no move gives more than a double check")]
+    #[error(
+        "the side to move is checked by {count} pieces; no move gives more than a double check"
+    )]
     TooManyCheckers {
         /// Checkers found.
         count: u32,
@@ -121,9 +123,7 @@ pub enum ChessError {
         reason: String,
     },
     /// The move text is neither UCI nor SAN.
-    #[error(
-        "bad move '{text}': write UCI (e2e4, e7e8q) or SAN (e4, Nf3, exd5, O-O, e8=Q, Qxg7+)"
-    )]
+    #[error("bad move '{text}': write UCI (e2e4, e7e8q) or SAN (e4, Nf3, exd5, O-O, e8=Q, Qxg7+)")]
     BadMoveText {
         /// The text.
         text: String,

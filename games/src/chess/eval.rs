@@ -259,9 +259,8 @@ fn side_terms(board: &Board, us: Color, terms: &mut Terms, sign: i32) {
     let own = board.color(us);
     let own_pawns = board.pieces(us, Role::Pawn);
     let their_pawns = board.pieces(them, Role::Pawn);
-    let their_pawn_attacks = their_pawns.fold(Bitboard::EMPTY, |acc, sq| {
-        acc | attacks::pawn(them, sq)
-    });
+    let their_pawn_attacks =
+        their_pawns.fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn(them, sq));
     let their_king = board.king(them);
     let their_king_zone = attacks::king(their_king) | their_king.bb();
 
@@ -325,12 +324,17 @@ fn side_terms(board: &Board, us: Color, terms: &mut Terms, sign: i32) {
     let king = board.king(us);
     let rel_rank = relative(us, king) / 8;
     if rel_rank <= 1 {
-        let files = Bitboard::file(king.file()) | Bitboard(ADJACENT_FILES[usize::from(king.file())]);
+        let files =
+            Bitboard::file(king.file()) | Bitboard(ADJACENT_FILES[usize::from(king.file())]);
         let front = Bitboard(PASSED_SPAN[us.index()][king.index()]);
         let near = match us {
-            Color::White => front & (Bitboard::rank(king.rank() + 1) | Bitboard::rank(king.rank() + 2)),
+            Color::White => {
+                front & (Bitboard::rank(king.rank() + 1) | Bitboard::rank(king.rank() + 2))
+            }
             Color::Black => {
-                front & (Bitboard::rank(king.rank().saturating_sub(1)) | Bitboard::rank(king.rank().saturating_sub(2)))
+                front
+                    & (Bitboard::rank(king.rank().saturating_sub(1))
+                        | Bitboard::rank(king.rank().saturating_sub(2)))
             }
         };
         king_safety += SHIELD_PAWN * (near & own_pawns & files).count().min(3) as i32;

@@ -56,15 +56,15 @@ pub fn parse(text: &str) -> Result<Board, ChessError> {
         })?;
     }
     if let Some(text) = fields.get(5) {
-        board.fullmove = text
-            .parse()
-            .ok()
-            .filter(|&n: &u16| n >= 1)
-            .ok_or_else(|| ChessError::BadCounter {
-                field: "fullmove number",
-                text: (*text).to_string(),
-                range: " from 1 to 65535",
-            })?;
+        board.fullmove =
+            text.parse()
+                .ok()
+                .filter(|&n: &u16| n >= 1)
+                .ok_or_else(|| ChessError::BadCounter {
+                    field: "fullmove number",
+                    text: (*text).to_string(),
+                    range: " from 1 to 65535",
+                })?;
     }
     board.finish();
     let them = !board.side;
@@ -203,7 +203,10 @@ fn parse_ep(board: &Board, text: &str) -> Result<Option<Square>, ChessError> {
         ));
     }
     let pusher = !board.side;
-    if !board.pieces(pusher, Role::Pawn).contains(ep.offset(forward)) {
+    if !board
+        .pieces(pusher, Role::Pawn)
+        .contains(ep.offset(forward))
+    {
         return Err(impossible(
             "no pawn of the side that just moved stands in front of it",
         ));

@@ -74,7 +74,9 @@ pub fn parse_uci(board: &Board, text: &str) -> Result<Move, ChessError> {
     } else if mv.promotion().is_some() {
         illegal("only a pawn reaching the last rank promotes")
     } else {
-        illegal("that piece cannot go there (blocked, wrong pattern, or the king would be in check)")
+        illegal(
+            "that piece cannot go there (blocked, wrong pattern, or the king would be in check)",
+        )
     })
 }
 

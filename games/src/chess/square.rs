@@ -54,7 +54,11 @@ impl Square {
     /// The square with this index, if `index < 64`.
     #[must_use]
     pub const fn try_new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square with index `index & 63` (callers guarantee `index < 64`; checked in debug

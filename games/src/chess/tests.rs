@@ -57,18 +57,20 @@ fn promotions_all_four_pieces_and_capture_promotions() {
     // black king on h1 here.
     let p = pos("1n6/P7/8/8/8/8/8/2K4k w - - 0 1");
     let moves: Vec<String> = legal(&p).iter().map(ToString::to_string).collect();
-    for promo in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n"] {
-        assert!(moves.contains(&promo.to_string()), "{promo} missing: {moves:?}");
+    for promo in [
+        "a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n",
+    ] {
+        assert!(
+            moves.contains(&promo.to_string()),
+            "{promo} missing: {moves:?}"
+        );
     }
     // Kc1: b1, b2, c2, d1, d2 = 5.
     assert_eq!(moves.len(), 13, "{moves:?}");
     assert_eq!(perft::perft(p.board(), 1), 13);
     let mut q = p.clone();
     play_all(&mut q, "a7b8n");
-    assert_eq!(
-        q.to_string(),
-        "1N6/8/8/8/8/8/8/2K4k b - - 0 1"
-    );
+    assert_eq!(q.to_string(), "1N6/8/8/8/8/8/8/2K4k b - - 0 1");
 }
 
 #[test]
@@ -90,7 +92,11 @@ fn castling_rules() {
     // In check: no castling.
     let p = pos("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     assert!(p.in_check());
-    assert!(!legal(&p).iter().any(|m| m.to_string() == "e1g1" || m.to_string() == "e1c1"));
+    assert!(
+        !legal(&p)
+            .iter()
+            .any(|m| m.to_string() == "e1g1" || m.to_string() == "e1c1")
+    );
     // A piece between king and rook (b1) blocks queen-side castling.
     let p = pos("4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1");
     assert!(!legal(&p).iter().any(|m| m.to_string() == "e1c1"));
@@ -110,7 +116,11 @@ fn castling_rules() {
 fn pins_and_double_check() {
     // The e2 knight is pinned by the e8 rook: it has no moves.
     let p = pos("4r2k/8/8/8/8/8/4N3/4K3 w - - 0 1");
-    assert!(!legal(&p).iter().any(|m| m.from() == Square::parse("e2").unwrap()));
+    assert!(
+        !legal(&p)
+            .iter()
+            .any(|m| m.from() == Square::parse("e2").unwrap())
+    );
     // A pinned rook may slide along the pin line, capture included.
     let p = pos("4r2k/8/8/8/8/8/4R3/4K3 w - - 0 1");
     let rook: Vec<String> = legal(&p)
@@ -185,7 +195,11 @@ fn threefold_repetition_through_the_hash_history() {
     // Different castling rights make different positions.
     let mut r = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     play_all(&mut r, "Kf1 Kf8 Ke1 Ke8 Kf1 Kf8 Ke1 Ke8");
-    assert_eq!(r.outcome(), None, "rights lost: the start position never recurs");
+    assert_eq!(
+        r.outcome(),
+        None,
+        "rights lost: the start position never recurs"
+    );
     play_all(&mut r, "Kf1 Kf8");
     assert_eq!(r.outcome(), Some(Outcome::Draw));
 }
@@ -276,7 +290,11 @@ fn san_and_uci_round_trip_along_random_games() {
             }
             for &mv in &moves {
                 let text = san::to_san(p.board(), mv);
-                assert_eq!(san::parse_san(p.board(), &text).unwrap(), mv, "{text} in {p}");
+                assert_eq!(
+                    san::parse_san(p.board(), &text).unwrap(),
+                    mv,
+                    "{text} in {p}"
+                );
                 assert_eq!(p.parse_move(&text).unwrap(), mv, "{text} in {p}");
                 assert_eq!(p.parse_move(&mv.to_string()).unwrap(), mv);
             }
@@ -292,11 +310,16 @@ fn san_and_uci_round_trip_along_random_games() {
 fn bratko_kopec_best_moves_resolve_to_one_legal_move() {
     let text = include_str!("../../../testsets/bratko_kopec.epd");
     let mut n = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let record = epd::Epd::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
         let best = record.operands("bm").expect("bm operation");
         assert!(!best.is_empty());
-        let resolved = record.best_moves().unwrap_or_else(|e| panic!("{line}: {e}"));
+        let resolved = record
+            .best_moves()
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
         for (text, mv) in best.iter().zip(&resolved) {
             // SAN printing gives back the text of the suite.
             assert_eq!(&san::to_san(record.position.board(), *mv), text, "{line}");
@@ -318,72 +341,147 @@ fn malformed_fen_gives_specific_errors() {
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", |e| {
             matches!(e, E::FieldCount { found: 2 })
         }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", |e| {
-            matches!(e, E::FieldCount { found: 7 })
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+            |e| matches!(e, E::FieldCount { found: 7 }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            |e| matches!(e, E::RankCount { found: 7 }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            |e| matches!(e, E::BadPieceLetter { ch: 'X', rank: 1 }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/4x3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            |e| matches!(e, E::BadPieceLetter { ch: 'x', rank: 4 }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            |e| matches!(e, E::BadPieceLetter { ch: '9', rank: 6 }),
+        ),
+        (
+            "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            |e| {
+                matches!(
+                    e,
+                    E::RankLength {
+                        rank: 7,
+                        squares: 7
+                    }
+                )
+            },
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/44/PPPPPPPP/RNBQKBNRR w KQkq - 0 1",
+            |e| {
+                matches!(
+                    e,
+                    E::RankLength {
+                        rank: 1,
+                        squares: 9
+                    }
+                )
+            },
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w KQkq - 0 1",
+            |e| {
+                matches!(
+                    e,
+                    E::KingCount {
+                        color: "White",
+                        count: 2
+                    }
+                )
+            },
+        ),
+        (
+            "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+            |e| {
+                matches!(
+                    e,
+                    E::KingCount {
+                        color: "Black",
+                        count: 0
+                    }
+                )
+            },
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w - - 0 1",
+            |e| matches!(e, E::TooManyPieces { color: "White", .. }),
+        ),
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| {
+            matches!(e, E::PawnOnBackRank { .. })
         }),
-        ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| {
-            matches!(e, E::RankCount { found: 7 })
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            |e| matches!(e, E::BadSideToMove { .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1",
+            |e| matches!(e, E::BadCastling { .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKq - 0 1",
+            |e| matches!(e, E::BadCastling { .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            |e| matches!(e, E::ImpossibleCastling { right: 'K', .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1",
+            |e| matches!(e, E::KingCount { .. }),
+        ),
+        (
+            "rnbq1bnr/ppppkppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            |e| matches!(e, E::ImpossibleCastling { right: 'k', .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+            |e| matches!(e, E::BadEnPassant { .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1",
+            |e| matches!(e, E::ImpossibleEnPassant { .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
+            |e| matches!(e, E::ImpossibleEnPassant { .. }),
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            |e| {
+                matches!(
+                    e,
+                    E::BadCounter {
+                        field: "halfmove clock",
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+            |e| {
+                matches!(
+                    e,
+                    E::BadCounter {
+                        field: "fullmove number",
+                        ..
+                    }
+                )
+            },
+        ),
+        ("4k3/8/8/8/8/8/8/r3K3 b - - 0 1", |e| {
+            matches!(e, E::OpponentInCheck)
         }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", |e| {
-            matches!(e, E::BadPieceLetter { ch: 'X', rank: 1 })
+        ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", |e| {
+            matches!(e, E::OpponentInCheck)
         }),
-        ("rnbqkbnr/pppppppp/8/8/4x3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| {
-            matches!(e, E::BadPieceLetter { ch: 'x', rank: 4 })
-        }),
-        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| {
-            matches!(e, E::BadPieceLetter { ch: '9', rank: 6 })
-        }),
-        ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| {
-            matches!(e, E::RankLength { rank: 7, squares: 7 })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/44/PPPPPPPP/RNBQKBNRR w KQkq - 0 1", |e| {
-            matches!(e, E::RankLength { rank: 1, squares: 9 })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w KQkq - 0 1", |e| {
-            matches!(e, E::KingCount { color: "White", count: 2 })
-        }),
-        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", |e| {
-            matches!(e, E::KingCount { color: "Black", count: 0 })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNP w - - 0 1", |e| {
-            matches!(e, E::TooManyPieces { color: "White", .. })
-        }),
-        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| matches!(e, E::PawnOnBackRank { .. })),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", |e| {
-            matches!(e, E::BadSideToMove { .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1", |e| {
-            matches!(e, E::BadCastling { .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKq - 0 1", |e| {
-            matches!(e, E::BadCastling { .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", |e| {
-            matches!(e, E::ImpossibleCastling { right: 'K', .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", |e| {
-            matches!(e, E::KingCount { .. })
-        }),
-        ("rnbq1bnr/ppppkppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", |e| {
-            matches!(e, E::ImpossibleCastling { right: 'k', .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", |e| {
-            matches!(e, E::BadEnPassant { .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", |e| {
-            matches!(e, E::ImpossibleEnPassant { .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", |e| {
-            matches!(e, E::ImpossibleEnPassant { .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", |e| {
-            matches!(e, E::BadCounter { field: "halfmove clock", .. })
-        }),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", |e| {
-            matches!(e, E::BadCounter { field: "fullmove number", .. })
-        }),
-        ("4k3/8/8/8/8/8/8/r3K3 b - - 0 1", |e| matches!(e, E::OpponentInCheck)),
-        ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", |e| matches!(e, E::OpponentInCheck)),
         ("4k3/8/3N4/1B6/8/8/8/4R1K1 b - - 0 1", |e| {
             matches!(e, E::TooManyCheckers { count: 3 })
         }),
@@ -423,10 +521,7 @@ fn malformed_and_illegal_moves_give_specific_errors() {
     }
     // Ambiguous SAN.
     let q = pos("4k3/8/8/8/8/8/4K3/R6R w - - 0 1");
-    assert!(matches!(
-        q.parse_move("Rd1"),
-        Err(E::AmbiguousMove { .. })
-    ));
+    assert!(matches!(q.parse_move("Rd1"), Err(E::AmbiguousMove { .. })));
     assert_eq!(q.parse_move("Rhd1").unwrap().to_string(), "h1d1");
     // A pawn reaching the last rank must say what it becomes.
     let r = pos("7k/P7/8/8/8/8/8/K7 w - - 0 1");
@@ -443,7 +538,10 @@ fn malformed_and_illegal_moves_give_specific_errors() {
 fn tactical_moves_are_captures_and_promotions_or_all_evasions() {
     let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     let mut tactical = Vec::new();
-    assert!(p.generate_tactical(&mut tactical), "stand pat when not in check");
+    assert!(
+        p.generate_tactical(&mut tactical),
+        "stand pat when not in check"
+    );
     let all = legal(&p);
     let expected: Vec<Move> = all
         .iter()
