@@ -321,11 +321,11 @@ impl Board {
         let mut halfmove = self.halfmove.saturating_add(1);
         let (from, to) = (mv.from(), mv.to());
         let (from_bb, to_bb) = (from.bb(), to.bb());
+        let role = mv.role();
         debug_assert!(
-            self.by_color[us.index()].contains(from),
-            "no piece on {from} for {mv}"
+            self.pieces(us, role).contains(from),
+            "no {role:?} of the side to move on {from} for {mv}"
         );
-        let role = self.role_on_occupied(from);
         let captures = (self.by_color[them.index()] & to_bb).any();
         if captures {
             let captured = self.role_on_occupied(to);

@@ -125,7 +125,7 @@ impl Board {
     pub fn mvv_lva(&self, mv: Move) -> i32 {
         use super::piece::Role;
         let promo = mv.promotion().map_or(0, |r| r.value() * 10);
-        let attacker = self.role_on(mv.from()).unwrap_or(Role::Pawn);
+        let attacker = mv.role();
         let victim = if self.color(!self.side).contains(mv.to()) {
             self.role_on(mv.to())
         } else if attacker == Role::Pawn && mv.from().file() != mv.to().file() {

@@ -213,7 +213,7 @@ impl Board {
                 }
             } else {
                 for sq in to {
-                    push(Move::new(from, sq));
+                    push(Move::new(role, from, sq));
                 }
             }
             false
@@ -260,17 +260,7 @@ impl Board {
     #[must_use]
     pub fn is_legal(&self, mv: Move) -> bool {
         let mut found = false;
-        self.for_each_piece_moves(Kind::All, |role, from, to| {
-            if from == mv.from() && to.contains(mv.to()) {
-                let promotes = role == Role::Pawn && matches!(mv.to().rank(), 0 | 7);
-                found = match mv.promotion() {
-                    Some(r) => promotes && !matches!(r, Role::Pawn | Role::King),
-                    None => !promotes,
-                };
-                return true;
-            }
-            false
-        });
+        self.generate(Kind::All, |m| found |= m == mv);
         found
     }
 }

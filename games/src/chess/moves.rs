@@ -7,34 +7,46 @@ use serde::{Deserialize, Serialize};
 use super::piece::Role;
 use super::square::Square;
 
-/// A move as UCI writes it: origin, destination and promotion piece. Castling is the king's
-/// two-square move (`e1g1`), en passant the pawn's diagonal move to the empty square; the board
-/// tells them apart. Bits: 0-5 origin, 6-11 destination, 12-14 promotion role index (0 = none).
+/// A move: what UCI writes (origin, destination, promotion piece) plus the moving piece's role,
+/// which the generator knows for free and which spares [`super::Board::play`] a lookup. Castling
+/// is the king's two-square move (`e1g1`), en passant the pawn's diagonal move to the empty
+/// square; the board tells them apart. Bits: 0-5 origin, 6-11 destination, 12-14 promotion
+/// role index (0 = none), 15-17 the moving role's index.
 ///
-/// [`Move::NULL`] (origin = destination = a1) is the null move of null-move pruning; it is
+/// Moves come from the generator or from parsing (which looks them up among the legal moves);
+/// [`Move::NULL`] (origin = destination = a1) is the null move of null-move pruning and is
 /// never generated.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Move(u16);
+pub struct Move(u32);
 
 impl Move {
     /// The null move (a pass; printed `0000` as in UCI).
     pub const NULL: Move = Move(0);
 
-    /// A move without promotion.
+    /// A move of a `role` from `from` to `to`, without promotion.
     #[must_use]
-    pub const fn new(from: Square, to: Square) -> Move {
-        Move(from.index() as u16 | (to.index() as u16) << 6)
+    pub const fn new(role: Role, from: Square, to: Square) -> Move {
+        Move(from.index() as u32 | (to.index() as u32) << 6 | (role.index() as u32) << 15)
     }
 
-    /// A promotion to `role` (knight, bishop, rook or queen).
+    /// A pawn move promoting to `promotion` (knight, bishop, rook or queen).
     #[must_use]
-    pub const fn promotion_to(from: Square, to: Square, role: Role) -> Move {
+    pub const fn promotion_to(from: Square, to: Square, promotion: Role) -> Move {
         debug_assert!(matches!(
-            role,
+            promotion,
             Role::Knight | Role::Bishop | Role::Rook | Role::Queen
         ));
-        Move(Move::new(from, to).0 | (role.index() as u16) << 12)
+        Move(Move::new(Role::Pawn, from, to).0 | (promotion.index() as u32) << 12)
+    }
+
+    /// The role of the moving piece.
+    #[must_use]
+    pub const fn role(self) -> Role {
+        match Role::from_index(((self.0 >> 15) & 7) as usize) {
+            Some(r) => r,
+            None => Role::Pawn,
+        }
     }
 
     /// Where the moving piece starts.
@@ -52,7 +64,7 @@ impl Move {
     /// The promotion piece, if any.
     #[must_use]
     pub const fn promotion(self) -> Option<Role> {
-        match self.0 >> 12 {
+        match (self.0 >> 12) & 7 {
             0 => None,
             i => Role::from_index(i as usize),
         }
@@ -64,9 +76,9 @@ impl Move {
         self.0 == 0
     }
 
-    /// The raw 16 bits.
+    /// The raw bits.
     #[must_use]
-    pub const fn bits(self) -> u16 {
+    pub const fn bits(self) -> u32 {
         self.0
     }
 }

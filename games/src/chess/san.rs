@@ -25,22 +25,22 @@ fn is_capture(board: &Board, mv: Move) -> bool {
             && mv.from().file() != mv.to().file())
 }
 
-/// Parses UCI text (`e2e4`, `e7e8q`) into its parts, without checking legality; `None` unless
-/// the text has UCI form.
+/// Parses UCI text (`e2e4`, `e7e8q`) into origin, destination and promotion, without
+/// checking legality; `None` unless the text has UCI form.
 #[must_use]
-pub fn parse_uci_form(text: &str) -> Option<Move> {
+pub fn parse_uci_form(text: &str) -> Option<(Square, Square, Option<Role>)> {
     if !text.is_ascii() || !(4..=5).contains(&text.len()) {
         return None;
     }
     let from = Square::parse(&text[0..2])?;
     let to = Square::parse(&text[2..4])?;
     match text[4..].chars().next() {
-        None => Some(Move::new(from, to)),
+        None => Some((from, to, None)),
         Some(c) => match Role::from_char(c) {
             Some(r @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))
                 if c.is_ascii_lowercase() =>
             {
-                Some(Move::promotion_to(from, to, r))
+                Some((from, to, Some(r)))
             }
             _ => None,
         },
@@ -53,10 +53,13 @@ pub fn parse_uci_form(text: &str) -> Option<Move> {
 /// [`ChessError::BadMoveText`] if it is not UCI, [`ChessError::IllegalMove`] (saying why) if
 /// it is not legal here.
 pub fn parse_uci(board: &Board, text: &str) -> Result<Move, ChessError> {
-    let mv = parse_uci_form(text).ok_or_else(|| ChessError::BadMoveText {
+    let (from, to, promotion) = parse_uci_form(text).ok_or_else(|| ChessError::BadMoveText {
         text: text.to_string(),
     })?;
-    if board.is_legal(mv) {
+    if let Some(mv) = legal(board)
+        .into_iter()
+        .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
+    {
         return Ok(mv);
     }
     let illegal = |reason| ChessError::IllegalMove {
@@ -64,14 +67,14 @@ pub fn parse_uci(board: &Board, text: &str) -> Result<Move, ChessError> {
         reason,
     };
     let ours = board.color(board.side);
-    Err(if !ours.contains(mv.from()) {
+    Err(if !ours.contains(from) {
         illegal("no piece of the side to move on the origin square")
-    } else if board.pieces(board.side, Role::Pawn).contains(mv.from())
-        && matches!(mv.to().rank(), 0 | 7)
-        && mv.promotion().is_none()
+    } else if board.pieces(board.side, Role::Pawn).contains(from)
+        && matches!(to.rank(), 0 | 7)
+        && promotion.is_none()
     {
         illegal("a pawn reaching the last rank must promote: add q, r, b or n (e7e8q)")
-    } else if mv.promotion().is_some() {
+    } else if promotion.is_some() {
         illegal("only a pawn reaching the last rank promotes")
     } else {
         illegal(
@@ -84,7 +87,7 @@ pub fn parse_uci(board: &Board, text: &str) -> Result<Move, ChessError> {
 #[must_use]
 pub fn to_san(board: &Board, mv: Move) -> String {
     let mut s = String::with_capacity(8);
-    let role = board.role_on(mv.from()).unwrap_or(Role::Pawn);
+    let role = mv.role();
     if is_castling(board, mv) {
         s.push_str(if mv.to().file() == 6 { "O-O" } else { "O-O-O" });
     } else {
@@ -97,11 +100,7 @@ pub fn to_san(board: &Board, mv: Move) -> String {
             s.push(role.upper_char());
             let rivals: Vec<Square> = legal(board)
                 .into_iter()
-                .filter(|m| {
-                    m.to() == mv.to()
-                        && m.from() != mv.from()
-                        && board.role_on(m.from()) == Some(role)
-                })
+                .filter(|m| m.to() == mv.to() && m.from() != mv.from() && m.role() == role)
                 .map(Move::from)
                 .collect();
             if !rivals.is_empty() {
@@ -214,7 +213,7 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, ChessError> {
         moves
             .into_iter()
             .filter(|&m| {
-                board.role_on(m.from()) == Some(parts.role)
+                m.role() == parts.role
                     && m.to() == parts.to
                     && parts.from_file.is_none_or(|f| m.from().file() == f)
                     && parts.from_rank.is_none_or(|r| m.from().rank() == r)
