@@ -8,8 +8,9 @@
 //!   also checks the draw rules at every interior node), cozy-chess, shakmaty.
 //! - `perft_full`: every leaf move is made (initial position depth 5, Kiwipete depth 4): ours
 //!   through the `Game` trait's make/unmake, ours copy-make on `Board`, cozy-chess, shakmaty.
-//! - `make`: the make/unmake choice: `Game` make/unmake (board copy as undo token) against
-//!   cloning the whole position (board and repetition history) per move.
+//! - `make`: the make/unmake choice, full perft three ways: the `Game` make/unmake (the whole
+//!   80-byte board as the undo token), an incremental unmake with a 16-byte undo token, and
+//!   cloning the whole position (board and 1 KiB repetition history) per move.
 //! - `attacks`: magic-bitboard slider lookups against walking the rays.
 // `criterion_group!` defines an undocumented public function.
 #![allow(missing_docs)]
@@ -92,6 +93,21 @@ fn shakmaty_pos(fen: &str) -> shakmaty::Chess {
         .unwrap()
 }
 
+/// Full perft with the incremental unmake.
+fn incremental_undo(pos: &mut Chess, buffers: &mut [Vec<games::chess::Move>]) -> u64 {
+    let Some((moves, rest)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    pos.generate_moves(moves);
+    let mut n = 0;
+    for &mv in moves.iter() {
+        let undo = pos.make_incremental(mv);
+        n += incremental_undo(pos, rest);
+        pos.unmake_incremental(mv, undo);
+    }
+    n
+}
+
 /// Full perft that clones the whole `Chess` (board and history) per move.
 fn clone_whole(pos: &Chess, buffers: &mut [Vec<games::chess::Move>]) -> u64 {
     let Some((moves, rest)) = buffers.split_first_mut() else {
@@ -172,8 +188,12 @@ fn bench_make(c: &mut Criterion) {
     let mut buffers: Vec<Vec<games::chess::Move>> =
         (0..depth).map(|_| Vec::with_capacity(256)).collect();
     assert_eq!(clone_whole(&pos, &mut buffers), leaves);
-    g.bench_function(BenchmarkId::new("undo_is_board_copy", name), |b| {
+    assert_eq!(incremental_undo(&mut pos.clone(), &mut buffers), leaves);
+    g.bench_function(BenchmarkId::new("game_board_copy_undo", name), |b| {
         b.iter(|| games::perft::perft_full(&mut black_box(&pos).clone(), depth));
+    });
+    g.bench_function(BenchmarkId::new("incremental_unmake", name), |b| {
+        b.iter(|| incremental_undo(&mut black_box(&pos).clone(), &mut buffers));
     });
     g.bench_function(BenchmarkId::new("clone_whole_position", name), |b| {
         b.iter(|| clone_whole(black_box(&pos), &mut buffers));

@@ -16,6 +16,18 @@ use super::piece::{Piece, Role};
 use super::square::Square;
 use super::zobrist;
 
+/// What [`Board::unplay`] needs to take a move back: the captured piece and the fields a move
+/// cannot recompute backwards (16 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: Option<Role>,
+    castling: u8,
+    ep: Option<Square>,
+    halfmove: u16,
+    fullmove: u16,
+    hash: u64,
+}
+
 /// Castling rights as bits: White king side, White queen side, Black king side, Black queen side.
 pub(crate) mod rights {
     /// White may castle king side (e1g1).
@@ -301,8 +313,9 @@ impl Board {
     }
 
     /// Plays `mv`, which must be legal here (or [`Move::NULL`] when not in check). Updates
-    /// every field, the hash included.
-    pub fn play(&mut self, mv: Move) {
+    /// every field, the hash included. Returns the role of the piece captured on the
+    /// destination square (`None` for en passant, whose pawn stands elsewhere).
+    pub fn play(&mut self, mv: Move) -> Option<Role> {
         let us = self.side;
         let them = !us;
         let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
@@ -316,7 +329,7 @@ impl Board {
             // A pass is irreversible for repetition purposes (see the module docs of `chess`).
             self.halfmove = 0;
             self.hash = hash;
-            return;
+            return None;
         }
         let mut halfmove = self.halfmove.saturating_add(1);
         let (from, to) = (mv.from(), mv.to());
@@ -327,12 +340,14 @@ impl Board {
             "no {role:?} of the side to move on {from} for {mv}"
         );
         let captures = (self.by_color[them.index()] & to_bb).any();
+        let mut captured = None;
         if captures {
-            let captured = self.role_on_occupied(to);
-            self.by_role[captured.index()] ^= to_bb;
+            let victim = self.role_on_occupied(to);
+            self.by_role[victim.index()] ^= to_bb;
             self.by_color[them.index()] ^= to_bb;
-            hash ^= zobrist::piece(them, captured, to);
+            hash ^= zobrist::piece(them, victim, to);
             halfmove = 0;
+            captured = Some(victim);
         }
         self.by_color[us.index()] ^= from_bb | to_bb;
         match mv.promotion() {
@@ -387,6 +402,72 @@ impl Board {
         }
         self.halfmove = halfmove;
         self.hash = hash;
+        captured
+    }
+
+    /// Plays `mv` and returns what [`Board::unplay`] needs to take it back.
+    #[inline]
+    pub fn play_with_undo(&mut self, mv: Move) -> Undo {
+        let mut undo = Undo {
+            captured: None,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+            hash: self.hash,
+        };
+        undo.captured = self.play(mv);
+        undo
+    }
+
+    /// Takes back `mv`, the last move played, with the token [`Board::play_with_undo`]
+    /// returned: the inverse bit operations of [`Board::play`], then the saved fields.
+    pub fn unplay(&mut self, mv: Move, undo: Undo) {
+        let them = self.side;
+        let us = !them;
+        self.side = us;
+        self.fullmove = undo.fullmove;
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+        if mv.is_null() {
+            return;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let (from_bb, to_bb) = (from.bb(), to.bb());
+        let role = mv.role();
+        self.by_color[us.index()] ^= from_bb | to_bb;
+        match mv.promotion() {
+            None => self.by_role[role.index()] ^= from_bb | to_bb,
+            Some(promoted) => {
+                self.by_role[Role::Pawn.index()] ^= from_bb;
+                self.by_role[promoted.index()] ^= to_bb;
+            }
+        }
+        if let Some(victim) = undo.captured {
+            self.by_role[victim.index()] ^= to_bb;
+            self.by_color[them.index()] ^= to_bb;
+            return;
+        }
+        match role {
+            Role::Pawn if from.file() != to.file() => {
+                let victim = Square::from_coords(to.file(), from.rank()).bb();
+                self.by_role[Role::Pawn.index()] ^= victim;
+                self.by_color[them.index()] ^= victim;
+            }
+            Role::King if from.file().abs_diff(to.file()) == 2 => {
+                let rank = from.rank();
+                let rooks = if to.file() == 6 {
+                    Square::from_coords(7, rank).bb() | Square::from_coords(5, rank).bb()
+                } else {
+                    Square::from_coords(0, rank).bb() | Square::from_coords(3, rank).bb()
+                };
+                self.by_role[Role::Rook.index()] ^= rooks;
+                self.by_color[us.index()] ^= rooks;
+            }
+            _ => {}
+        }
     }
 
     /// The hash computed from scratch (equal to [`Board::hash`] at all times).

@@ -61,7 +61,7 @@ pub mod square;
 mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::Board;
+pub use board::{Board, Undo};
 pub use color::Color;
 pub use error::ChessError;
 pub use moves::{Move, MoveList};

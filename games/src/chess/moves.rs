@@ -52,13 +52,13 @@ impl Move {
     /// Where the moving piece starts.
     #[must_use]
     pub const fn from(self) -> Square {
-        Square::new_masked((self.0 & 63) as u32)
+        Square::new_masked(self.0 & 63)
     }
 
     /// Where it lands.
     #[must_use]
     pub const fn to(self) -> Square {
-        Square::new_masked(((self.0 >> 6) & 63) as u32)
+        Square::new_masked((self.0 >> 6) & 63)
     }
 
     /// The promotion piece, if any.

@@ -81,9 +81,38 @@ impl Chess {
     }
 
     /// Plays a legal move, remembering the position it leaves for repetition detection.
+    #[inline]
     pub fn play(&mut self, mv: Move) {
         self.history.push(self.board.hash);
         self.board.play(mv);
+    }
+
+    /// Plays `mv` keeping the whole board as the undo token (what `Game::make_move` does).
+    #[inline]
+    pub fn make_copying(&mut self, mv: Move) -> Board {
+        let undo = self.board;
+        self.play(mv);
+        undo
+    }
+
+    /// Plays `mv` returning a 16-byte token for the incremental [`Chess::unmake_incremental`]
+    /// (the alternative the `make` benchmark compares against copying the board).
+    pub fn make_incremental(&mut self, mv: Move) -> super::board::Undo {
+        self.history.push(self.board.hash);
+        self.board.play_with_undo(mv)
+    }
+
+    /// Takes back a move made with [`Chess::make_incremental`].
+    pub fn unmake_incremental(&mut self, mv: Move, undo: super::board::Undo) {
+        self.board.unplay(mv, undo);
+        self.history.pop();
+    }
+
+    /// Takes back a move made with [`Chess::make_copying`].
+    #[inline]
+    pub fn unmake_copying(&mut self, undo: Board) {
+        self.board = undo;
+        self.history.pop();
     }
 
     /// The draw rule that ends the game here, if any (checked in the order 50-move rule,

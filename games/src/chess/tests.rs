@@ -654,3 +654,27 @@ fn perft_with_rules_stops_at_draws() {
     let k = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     assert_eq!(k.clone().perft(3), perft::perft(k.board(), 3));
 }
+
+#[test]
+fn incremental_unmake_restores_the_board_along_random_games() {
+    let mut seed = 0x5EED_0000_0000_0042u64;
+    for _ in 0..30 {
+        let mut p = Chess::new();
+        for _ in 0..150 {
+            let moves = legal(&p);
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                let before = p.clone();
+                let undo = p.make_incremental(mv);
+                assert_eq!(p.hash(), p.compute_hash());
+                p.unmake_incremental(mv, undo);
+                assert_eq!(p, before, "{mv} in {before}");
+                assert_eq!(p.board(), before.board());
+            }
+            seed = crate::zobrist::mix64(seed);
+            p.make_move(moves[(seed % moves.len() as u64) as usize]);
+        }
+    }
+}
