@@ -1,4 +1,4 @@
-//! Attack sets: leaper tables, sliders (through [`super::magic`]), and the `between` / `line`
+//! Attack sets: leaper tables, sliders (through the private `magic` module), and the `between` / `line`
 //! tables that legal move generation uses for checks and pins. Every table is a `static`
 //! filled by a `const fn`.
 
