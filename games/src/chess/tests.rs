@@ -678,3 +678,32 @@ fn incremental_unmake_restores_the_board_along_random_games() {
         }
     }
 }
+
+mod never_panics {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Arbitrary text (and FEN-like text) gives a position or an error, never a panic.
+        #[test]
+        fn on_any_fen(text in ".{0,80}", fen in "[1-8pnbrqkPNBRQKx/]{8,40} [wbx] [KQkq-]{1,4} [a-h1-8-]{1,2}( [0-9]{1,3} [0-9]{1,3})?") {
+            let _ = Chess::from_fen(&text);
+            let _ = Chess::from_fen(&fen);
+            let _ = epd::Epd::parse(&text);
+        }
+
+        /// Arbitrary move text gives a move or an error, never a panic.
+        #[test]
+        fn on_any_move(text in ".{0,12}", san in "[NBRQKa-h1-8x=+#O0-]{1,8}") {
+            let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+            for t in [&text, &san] {
+                if let Ok(mv) = p.parse_move(t) {
+                    prop_assert!(legal(&p).contains(&mv));
+                }
+            }
+        }
+    }
+}
