@@ -315,6 +315,7 @@ impl Board {
     /// Plays `mv`, which must be legal here (or [`Move::NULL`] when not in check). Updates
     /// every field, the hash included. Returns the role of the piece captured on the
     /// destination square (`None` for en passant, whose pawn stands elsewhere).
+    #[inline]
     pub fn play(&mut self, mv: Move) -> Option<Role> {
         let us = self.side;
         let them = !us;
