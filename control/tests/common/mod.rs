@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use control::search::minimax_value;
+use control::search::minimax_value_within;
 use games::Game;
 
 /// A small deterministic generator (tests must not depend on an unseeded source).
@@ -35,20 +35,20 @@ pub fn random_position<G: Game>(rng: &mut Lcg, plies: usize) -> G {
     pos
 }
 
-/// The deepest depth (1 to `max_depth`) whose minimax tree has at most `budget` nodes, with its
-/// minimax value (depth 1 is always allowed).
-pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> (u32, i32) {
-    let (mut value, _) = minimax_value(pos, 1);
-    let mut depth = 1;
-    for d in 2..=max_depth {
-        let (v, nodes) = minimax_value(pos, d);
-        if nodes > budget {
-            break;
+/// The deepest depth (1 to `max_depth`) whose minimax tree (quiescence included) has at most
+/// `budget` nodes (depth 1: `50 * budget`), with its minimax value; `None` when even depth 1 is larger (tactical chess
+/// positions, where the unpruned capture tree explodes).
+pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> Option<(u32, i32)> {
+    let mut found = None;
+    for d in 1..=max_depth {
+        // Depth 1 gets a larger allowance: its tree is mostly the unpruned capture tree.
+        let allowance = if d == 1 { budget * 50 } else { budget };
+        match minimax_value_within(pos, d, allowance) {
+            Some((v, _)) => found = Some((d, v)),
+            None => break,
         }
-        depth = d;
-        value = v;
     }
-    (depth, value)
+    found
 }
 
 /// Plays `pv` from `pos`, checking each move is legal.
