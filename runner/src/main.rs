@@ -7,6 +7,7 @@
 mod cli;
 mod input_error;
 mod list;
+mod mpi;
 mod perft;
 
 use std::process::ExitCode;
@@ -29,6 +30,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::List(args) => list::run(&args),
         Command::Perft(args) => perft::run(&args),
+        #[cfg(feature = "mpi")]
+        Command::MpiBench(args) => mpi::run_bench(&args),
+        #[cfg(feature = "mpi")]
+        Command::MpiExample(args) => mpi::run_example(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
