@@ -159,11 +159,7 @@ impl Processor for Bench {
         while let Some(env) = ctx.poll() {
             match (self.id, env.msg) {
                 (1, BenchMsg::Ping(p)) => ctx.send(0, BenchMsg::Pong(p)),
-                (1, BenchMsg::Stream { last, .. }) => {
-                    if last {
-                        ctx.send(0, BenchMsg::Ack);
-                    }
-                }
+                (1, BenchMsg::Stream { last: true, .. }) => ctx.send(0, BenchMsg::Ack),
                 (0, msg) => self.on_reply(ctx, &msg),
                 _ => {}
             }
