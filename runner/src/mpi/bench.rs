@@ -22,6 +22,9 @@ pub struct BenchArgs {
     /// Messages per throughput burst.
     #[arg(long, default_value_t = 64)]
     pub burst: u32,
+    /// Bursts per size (throughput is the median burst's).
+    #[arg(long, default_value_t = 15)]
+    pub bursts: u32,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -46,9 +49,9 @@ struct Row {
     round_trip_median_ns: Nanos,
     /// Mean round trip (ns).
     round_trip_mean_ns: Nanos,
-    /// Payload bytes per second in a burst, until the receiver's acknowledgement.
+    /// Payload bytes per second in the median burst, until the receiver's acknowledgement.
     throughput_bytes_per_s: f64,
-    /// Messages per second in a burst.
+    /// Messages per second in the median burst.
     messages_per_s: f64,
 }
 
@@ -61,6 +64,7 @@ enum Phase {
     },
     Burst {
         size: usize,
+        round: u32,
         started: Nanos,
     },
 }
@@ -71,8 +75,10 @@ struct Bench {
     warmup: u32,
     trips: u32,
     burst: u32,
+    bursts: u32,
     phase: Phase,
     times: Vec<Nanos>,
+    burst_times: Vec<Nanos>,
     rows: Vec<Row>,
 }
 
@@ -87,7 +93,7 @@ impl Bench {
         };
     }
 
-    fn start_burst(&mut self, ctx: &mut dyn Context<BenchMsg>, size: usize) {
+    fn start_burst(&mut self, ctx: &mut dyn Context<BenchMsg>, size: usize, round: u32) {
         let started = ctx.now();
         for i in 0..self.burst {
             ctx.send(
@@ -98,7 +104,11 @@ impl Bench {
                 },
             );
         }
-        self.phase = Phase::Burst { size, started };
+        self.phase = Phase::Burst {
+            size,
+            round,
+            started,
+        };
     }
 
     /// Rank 0: the next step after a reply.
@@ -118,11 +128,25 @@ impl Bench {
                 if trip + 1 < self.warmup + self.trips {
                     self.ping(ctx, size, trip + 1);
                 } else {
-                    self.start_burst(ctx, size);
+                    self.start_burst(ctx, size, 0);
                 }
             }
-            (&Phase::Burst { size, started }, BenchMsg::Ack) => {
-                let seconds = (ctx.now() - started).max(1) as f64 / 1e9;
+            (
+                &Phase::Burst {
+                    size,
+                    round,
+                    started,
+                },
+                BenchMsg::Ack,
+            ) => {
+                self.burst_times.push((ctx.now() - started).max(1));
+                if round + 1 < self.bursts {
+                    self.start_burst(ctx, size, round + 1);
+                    return;
+                }
+                self.burst_times.sort_unstable();
+                let seconds = self.burst_times[self.burst_times.len() / 2] as f64 / 1e9;
+                self.burst_times.clear();
                 self.times.sort_unstable();
                 let n = self.times.len().max(1) as u64;
                 let bytes = self.sizes[size];
@@ -191,8 +215,11 @@ fn parse_sizes(text: &str) -> Result<Vec<usize>> {
 /// Runs `runner mpi-bench`; rank 0 prints the figures.
 pub fn run(args: &BenchArgs) -> Result<()> {
     let sizes = parse_sizes(&args.sizes)?;
-    if args.round_trips == 0 || args.burst == 0 {
-        return Err(input("--round-trips/--burst", "must be at least 1"));
+    if args.round_trips == 0 || args.burst == 0 || args.bursts == 0 {
+        return Err(input(
+            "--round-trips/--burst/--bursts",
+            "must be at least 1",
+        ));
     }
     let largest = sizes.iter().copied().max().unwrap_or(0);
     if largest.saturating_mul(args.burst as usize) > dib::backend::mpi::SEND_BUFFER_BYTES / 2 {
@@ -218,8 +245,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         warmup,
         trips: args.round_trips,
         burst: args.burst,
+        bursts: args.bursts,
         phase: Phase::Start,
         times: Vec::new(),
+        burst_times: Vec::new(),
         rows: Vec::new(),
     };
     let outcome = dib::backend::mpi::run(1, &factory).context("the MPI benchmark")?;
@@ -235,15 +264,17 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 "mpi_library": session.library(),
                 "round_trips": args.round_trips,
                 "burst": args.burst,
+                "bursts": args.bursts,
                 "rows": rows,
             })
         );
     } else {
         println!(
-            "mpi-bench: ranks 0 <-> 1 of {} ({}), {} round trips and bursts of {} messages per size",
+            "mpi-bench: ranks 0 <-> 1 of {} ({}); per size {} round trips, {} bursts of {} messages",
             outcome.procs,
             session.library(),
             args.round_trips,
+            args.bursts,
             args.burst
         );
         println!("   bytes  rtt median (us)  rtt mean (us)  throughput (MB/s)  messages/s");
