@@ -142,7 +142,7 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     }
     let mut parallel = parallel_args(args)?;
     // On MPI every rank runs this; the session lives until the count is printed.
-    let session = match &mut parallel {
+    let _session = match &mut parallel {
         Some(par) if matches!(par.backend, Backend::Mpi { .. }) => {
             let session = crate::mpi::start()?;
             let world = crate::mpi::world_size(&session);
@@ -160,12 +160,10 @@ pub fn run(args: &PerftArgs) -> Result<()> {
         }
         _ => None,
     };
-    let result = game.visit(PerftVisitor {
+    game.visit(PerftVisitor {
         args,
         parallel: parallel.as_ref(),
-    });
-    drop(session);
-    result
+    })
 }
 
 struct PerftVisitor<'a> {
