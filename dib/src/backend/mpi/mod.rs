@@ -203,3 +203,21 @@ fn library_version() -> String {
         .map(|s| s.lines().next().unwrap_or_default().trim().to_string())
         .unwrap_or_else(|_| "unknown MPI library".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_needs_a_launcher() {
+        let launched = SIZE_VARIABLES
+            .iter()
+            .chain(&LAUNCH_VARIABLES)
+            .any(|v| std::env::var_os(v).is_some());
+        if !launched {
+            let err = Session::init().expect_err("no launcher");
+            assert_eq!(err, MpiError::NoLauncher);
+            assert!(err.to_string().contains("mpirun -n N"));
+        }
+    }
+}

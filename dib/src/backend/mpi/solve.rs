@@ -170,3 +170,44 @@ pub(crate) fn solve_dib<A: Application>(
         rank,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accounts_survive_the_wire_field_by_field() {
+        let mut n = 0u64;
+        let mut next = || {
+            n += 1;
+            n
+        };
+        let a = ProcAccounts {
+            backend: BackendCounters {
+                busy_ns: next(),
+                idle_ns: next(),
+                messaging_ns: next(),
+                nodes: next(),
+                messages_sent: next(),
+                messages_received: next(),
+                crashed: false,
+            },
+            dib: DibCounters {
+                requests_sent: next(),
+                requests_received: next(),
+                requests_granted: next(),
+                requests_refused: next(),
+                requests_timed_out: next(),
+                problems_received: next(),
+                splits: next(),
+                work_redone: next(),
+                late_results: next(),
+                aborts: next(),
+                updates: next(),
+            },
+        };
+        let bytes = postcard::to_allocvec(&WireAccounts::from(a)).expect("encodes");
+        let back: WireAccounts = postcard::from_bytes(&bytes).expect("decodes");
+        assert_eq!(ProcAccounts::from(back), a);
+    }
+}
