@@ -109,12 +109,18 @@ fn dib_examples_over_three_ranks_equal_sequential() {
                     "7",
                     "--seed",
                     seed,
+                    "--repeat",
+                    "3",
                 ],
             ),
             &what,
         );
         assert_eq!(v["value"], v["sequential"], "{what}: {v}");
         assert_eq!(v["procs"], 3, "{what}");
+        // Three runs in one session: each starts clean after the last one's drain.
+        let values = v["values"].as_array().expect("values");
+        assert_eq!(values.len(), 3, "{what}: {v}");
+        assert!(values.iter().all(|x| *x == v["sequential"]), "{what}: {v}");
     }
 }
 

@@ -26,6 +26,9 @@ pub struct ExampleArgs {
     /// The seed of the processors' RNGs (and of the random tree).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Solve it this many times in one MPI session (processor seeds SEED, SEED+1, ...).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
 }
 
 /// The random tree's shape (as in dib's tests).
@@ -62,48 +65,32 @@ pub fn run(args: &ExampleArgs) -> Result<()> {
     }
     let session = super::start()?;
     let procs = super::world_size(&session);
-    let backend = Backend::Mpi { seed: args.seed };
-    let (value, sequential, report_root, seconds) = if args.example == "nqueens" {
-        let n = u8::try_from(args.size).unwrap_or(8);
-        let r = solve(
-            Arc::new(NQueens { min_rows: 2 }),
-            Board::empty(n),
-            procs,
-            &backend,
-            None,
-        )
-        .context("N-queens over MPI")?;
-        let root = r.is_root();
-        let seq = if root {
-            count_sequential(&Board::empty(n)).0
+    let mut values = Vec::new();
+    let mut seconds = Vec::new();
+    let mut root = true;
+    // Several runs in one MPI session: each must start clean after the last one's drain.
+    for run in 0..u64::from(args.repeat) {
+        let backend = Backend::Mpi {
+            seed: args.seed.wrapping_add(run),
+        };
+        let (value, is_root, secs) = solve_once(args, procs, &backend)?;
+        values.push(value);
+        seconds.push(secs);
+        root = is_root;
+    }
+    if root {
+        let sequential = if args.example == "nqueens" {
+            json!(count_sequential(&Board::empty(queens(args.size))).0)
         } else {
-            0
+            json!(negamax(&TreeNode::root(args.seed, args.size), &SHAPE).0)
         };
-        (json!(r.value), json!(seq), root, r.seconds())
-    } else {
-        let app = AlphaBetaTree {
-            shape: SHAPE,
-            min_height: 1,
-            eldest_first: true,
-        };
-        let node = TreeNode::root(args.seed, args.size);
-        let problem = AbProblem {
-            node,
-            window: Window::FULL,
-        };
-        let r = solve(Arc::new(app), problem, procs, &backend, None)
-            .context("alpha-beta tree over MPI")?;
-        let root = r.is_root();
-        let seq = if root { negamax(&node, &SHAPE).0 } else { 0 };
-        (json!(r.value), json!(seq), root, r.seconds())
-    };
-    if report_root {
         let out = json!({
             "example": args.example,
             "size": args.size,
             "seed": args.seed,
             "procs": procs,
-            "value": value,
+            "value": values[0],
+            "values": values,
             "sequential": sequential,
             "seconds": seconds,
         });
@@ -111,4 +98,41 @@ pub fn run(args: &ExampleArgs) -> Result<()> {
     }
     drop(session);
     Ok(())
+}
+
+fn queens(size: u32) -> u8 {
+    u8::try_from(size).unwrap_or(8)
+}
+
+/// One DIB run of the example over MPI: its value, whether this rank is the root, and the
+/// seconds it took.
+fn solve_once(
+    args: &ExampleArgs,
+    procs: usize,
+    backend: &Backend,
+) -> Result<(serde_json::Value, bool, f64)> {
+    if args.example == "nqueens" {
+        let r = solve(
+            Arc::new(NQueens { min_rows: 2 }),
+            Board::empty(queens(args.size)),
+            procs,
+            backend,
+            None,
+        )
+        .context("N-queens over MPI")?;
+        Ok((json!(r.value), r.is_root(), r.seconds()))
+    } else {
+        let app = AlphaBetaTree {
+            shape: SHAPE,
+            min_height: 1,
+            eldest_first: true,
+        };
+        let problem = AbProblem {
+            node: TreeNode::root(args.seed, args.size),
+            window: Window::FULL,
+        };
+        let r = solve(Arc::new(app), problem, procs, backend, None)
+            .context("alpha-beta tree over MPI")?;
+        Ok((json!(r.value), r.is_root(), r.seconds()))
+    }
 }
