@@ -188,6 +188,30 @@ fn usage_errors_are_one_line_with_status_2() {
     );
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--procs: 3 but the MPI launcher started 2 ranks"));
+    // Another MPI's launcher (MPICH's Hydra sets PMI_SIZE): this binary's Open MPI starts as a
+    // singleton, and the runner says the libraries differ.
+    let out = Command::new(RUNNER)
+        .args([
+            "perft",
+            "--game",
+            "tictactoe3",
+            "--depth",
+            "3",
+            "--backend",
+            "mpi",
+        ])
+        .env("PMI_SIZE", "3")
+        .env("PMI_RANK", "0")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("runner starts");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("started 3 processes but MPI sees a world of 1"),
+        "{}",
+        text(&out.stderr)
+    );
     // Simulator flags do not apply.
     let out = runner(&[
         "perft",
