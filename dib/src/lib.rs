@@ -13,9 +13,9 @@
 //!   cost model and injected faults).
 //! - [`Application`] + [`Search`]: DIB itself ([`DibProcessor`]), driven by [`solve`].
 //!
-//! A further transport (MPI, planned) is one more implementation of [`Context`] with a run
-//! loop like [`backend::threads::run`]; processors and applications do not change, since every
-//! message is serde-serializable.
+//! A third backend, `backend::mpi` (feature `mpi`), runs one processor per MPI rank across
+//! machines; processors and applications do not change, since every message is
+//! serde-serializable.
 //!
 //! This crate knows nothing about games. Its own examples ([`examples`]) are N-queens
 //! counting and a synthetic random min/max tree. The protocol, the simulator's event order and

@@ -21,15 +21,23 @@ pub enum Backend {
     },
     /// The deterministic simulator.
     Sim(SimConfig),
+    /// One MPI rank per processor (feature `mpi`; run under `mpirun`/`srun` with a live
+    /// `dib::backend::mpi::Session`). Every rank calls [`solve`] with the same arguments, and
+    /// `procs` must equal the world size; every rank gets the report (see [`Report::rank`]).
+    Mpi {
+        /// The seed of the processors' RNGs.
+        seed: u64,
+    },
 }
 
 impl Backend {
-    /// `threads` or `sim`.
+    /// `threads`, `sim` or `mpi`.
     #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             Backend::Threads { .. } => "threads",
             Backend::Sim(_) => "sim",
+            Backend::Mpi { .. } => "mpi",
         }
     }
 
@@ -39,6 +47,12 @@ impl Backend {
         match self {
             Backend::Threads { .. } => DibConfig::for_threads(),
             Backend::Sim(c) => DibConfig::for_sim(&c.cost),
+            // As on threads; a refused requester waits a little longer between messages that
+            // may cross a network.
+            Backend::Mpi { .. } => DibConfig {
+                retry_delay_ns: 50_000,
+                ..DibConfig::for_threads()
+            },
         }
     }
 }
@@ -52,6 +66,23 @@ pub enum DibError {
     /// The simulator failed (the message carries the seed that reproduces it).
     #[error(transparent)]
     Sim(#[from] SimError),
+    /// `Backend::Mpi` in a build without the `mpi` feature.
+    #[error("this build has no MPI backend: rebuild with `--features mpi` (see README.md)")]
+    MpiNotBuilt,
+    /// `Backend::Mpi` with a processor count other than the MPI world size.
+    #[error(
+        "{asked} processors asked for but MPI runs {world} ranks: launch with `mpirun -n {asked}` or ask for {world}"
+    )]
+    MpiProcs {
+        /// Processors asked for.
+        asked: usize,
+        /// Ranks in the MPI world.
+        world: usize,
+    },
+    /// The MPI backend failed.
+    #[cfg(feature = "mpi")]
+    #[error(transparent)]
+    Mpi(#[from] crate::backend::mpi::MpiError),
     /// The run ended without the root's value (a bug in the runtime or the application).
     #[error("the run ended without a value for the root{}", seed.map(|s| format!(" (seed {s})")).unwrap_or_default())]
     NoValue {
@@ -79,6 +110,10 @@ pub struct Report<V> {
     pub sim: Option<SimFigures>,
     /// The protocol settings used.
     pub config: DibConfig,
+    /// On MPI, this process's rank (every rank gets the same report; rank 0 is the one that
+    /// should print it); `None` on the other backends.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<ProcId>,
 }
 
 impl<V> Report<V> {
@@ -86,6 +121,12 @@ impl<V> Report<V> {
     #[must_use]
     pub fn seconds(&self) -> f64 {
         self.elapsed_ns as f64 / 1e9
+    }
+
+    /// Whether this process holds the root's report to print: always off MPI, rank 0 on MPI.
+    #[must_use]
+    pub fn is_root(&self) -> bool {
+        self.rank.is_none_or(|r| r == 0)
     }
 }
 
@@ -112,6 +153,9 @@ pub fn solve<A: Application>(
     let outcome: RunOutcome<DibProcessor<A>> = match backend {
         Backend::Threads { seed } => threads::run(procs, *seed, &factory),
         Backend::Sim(sim_config) => sim::run(procs, sim_config, &factory)?,
+        Backend::Mpi { seed } => {
+            return solve_mpi(Arc::clone(&app), root.clone(), procs, *seed, config);
+        }
     };
     let seed = outcome.sim.map(|s| s.seed);
     let value = outcome
@@ -137,5 +181,49 @@ pub fn solve<A: Application>(
         accounts,
         sim: outcome.sim,
         config,
+        rank: None,
     })
+}
+
+/// [`solve`] on [`Backend::Mpi`].
+#[cfg(feature = "mpi")]
+fn solve_mpi<A: Application>(
+    app: Arc<A>,
+    root: A::Problem,
+    procs: usize,
+    seed: u64,
+    config: DibConfig,
+) -> Result<Report<A::Value>, DibError> {
+    let (_, world) = crate::backend::mpi::rank_and_size()?;
+    if procs != world {
+        return Err(DibError::MpiProcs {
+            asked: procs,
+            world,
+        });
+    }
+    let run = crate::backend::mpi::solve::solve_dib(app, root, config, seed)?;
+    let value = run.value.ok_or(DibError::NoValue { seed: None })?;
+    Ok(Report {
+        value,
+        backend: "mpi",
+        procs,
+        elapsed_ns: run.elapsed_ns,
+        total: ProcAccounts::total(&run.accounts),
+        accounts: run.accounts,
+        sim: None,
+        config,
+        rank: Some(run.rank),
+    })
+}
+
+/// [`solve`] on [`Backend::Mpi`] in a build without MPI.
+#[cfg(not(feature = "mpi"))]
+fn solve_mpi<A: Application>(
+    _app: Arc<A>,
+    _root: A::Problem,
+    _procs: usize,
+    _seed: u64,
+    _config: DibConfig,
+) -> Result<Report<A::Value>, DibError> {
+    Err(DibError::MpiNotBuilt)
 }

@@ -23,6 +23,13 @@ pub enum Command {
     Search(SearchArgs),
     /// Solve a position exactly (search to the end of the game).
     Solve(SolveArgs),
+    /// Message latency and throughput between MPI ranks 0 and 1 (run under `mpirun -n 2`).
+    #[cfg(feature = "mpi")]
+    MpiBench(crate::mpi::BenchArgs),
+    /// dib's own examples (N-queens, alpha-beta tree) over MPI beside their sequential values
+    /// (run under `mpirun -n N`).
+    #[cfg(feature = "mpi")]
+    MpiExample(crate::mpi::ExampleArgs),
 }
 
 /// Arguments of `runner list`.
@@ -54,8 +61,10 @@ pub struct PerftArgs {
     /// Count in parallel with this many DIB processors (1 to 4096); sequential if absent.
     #[arg(long)]
     pub procs: Option<usize>,
-    /// Where the processors run: `threads` (one OS thread each) or `sim` (the deterministic
-    /// simulator; time is virtual). Needs --procs; default threads.
+    /// Where the processors run: `threads` (one OS thread each), `sim` (the deterministic
+    /// simulator; time is virtual) or `mpi` (one MPI rank each, under `mpirun`; --procs is
+    /// then the world size and may be left out). Needs --procs except for mpi; default
+    /// threads.
     #[arg(long)]
     pub backend: Option<String>,
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.

@@ -7,6 +7,7 @@
 mod cli;
 mod input_error;
 mod list;
+mod mpi;
 mod perft;
 mod search;
 mod solve;
@@ -35,6 +36,10 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Solve(args) => solve::run(&args),
+        #[cfg(feature = "mpi")]
+        Command::MpiBench(args) => mpi::run_bench(&args),
+        #[cfg(feature = "mpi")]
+        Command::MpiExample(args) => mpi::run_example(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

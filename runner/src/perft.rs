@@ -19,6 +19,7 @@ const MAX_PROCS: usize = 4096;
 
 /// A parallel run as asked for on the command line.
 struct Parallel {
+    /// Processors; on MPI 0 until the world size is known.
     procs: usize,
     backend: Backend,
     seed: u64,
@@ -29,7 +30,8 @@ struct Parallel {
 /// Reads --procs, --backend, --seed, --sim-preset and --faults; `None` when --procs is absent
 /// (the sequential path).
 fn parallel_args(args: &PerftArgs) -> Result<Option<Parallel>> {
-    let Some(procs) = args.procs else {
+    let on_mpi = args.backend.as_deref() == Some("mpi");
+    let Some(procs) = args.procs.or(on_mpi.then_some(0)) else {
         for (flag, given) in [
             ("--backend", args.backend.is_some()),
             ("--seed", args.seed.is_some()),
@@ -42,7 +44,7 @@ fn parallel_args(args: &PerftArgs) -> Result<Option<Parallel>> {
         }
         return Ok(None);
     };
-    if procs == 0 || procs > MAX_PROCS {
+    if (procs == 0 && !on_mpi) || procs > MAX_PROCS || args.procs == Some(0) {
         return Err(input(
             "--procs",
             format!("{procs} is out of range; use 1 to {MAX_PROCS}"),
@@ -105,9 +107,26 @@ fn parallel_args(args: &PerftArgs) -> Result<Option<Parallel>> {
                 faults: Some(faults),
             }))
         }
+        "mpi" => {
+            for (flag, given) in [
+                ("--sim-preset", args.sim_preset.is_some()),
+                ("--faults", args.faults.is_some()),
+            ] {
+                if given {
+                    return Err(input(flag, "needs --backend sim"));
+                }
+            }
+            Ok(Some(Parallel {
+                procs,
+                backend: Backend::Mpi { seed },
+                seed,
+                preset: None,
+                faults: None,
+            }))
+        }
         other => Err(input(
             "--backend",
-            format!("unknown backend '{other}'; use threads or sim"),
+            format!("unknown backend '{other}'; use threads, sim or mpi"),
         )),
     }
 }
@@ -121,7 +140,26 @@ pub fn run(args: &PerftArgs) -> Result<()> {
             format!("{} is too deep; use 0 to {MAX_DEPTH}", args.depth),
         ));
     }
-    let parallel = parallel_args(args)?;
+    let mut parallel = parallel_args(args)?;
+    // On MPI every rank runs this; the session lives until the count is printed.
+    let _session = match &mut parallel {
+        Some(par) if matches!(par.backend, Backend::Mpi { .. }) => {
+            let session = crate::mpi::start()?;
+            let world = crate::mpi::world_size(&session);
+            if par.procs != 0 && par.procs != world {
+                return Err(input(
+                    "--procs",
+                    format!(
+                        "{} but the MPI launcher started {world} ranks; launch with `mpirun -n {}` or drop --procs",
+                        par.procs, par.procs
+                    ),
+                ));
+            }
+            par.procs = world;
+            Some(session)
+        }
+        _ => None,
+    };
     game.visit(PerftVisitor {
         args,
         parallel: parallel.as_ref(),
@@ -205,6 +243,10 @@ fn run_parallel<G: Game>(
 ) -> Result<()> {
     let report: Report<u64> = parallel_perft(root, args.depth, par.procs, &par.backend, None)
         .with_context(|| format!("parallel perft of {} on {}", info.name, par.backend.name()))?;
+    if !report.is_root() {
+        // Another MPI rank: rank 0 prints.
+        return Ok(());
+    }
     let nodes = report.value;
     let seconds = report.seconds();
     let nps = if seconds > 0.0 {

@@ -1,5 +1,8 @@
-//! Backends that run processors: real OS threads, and the deterministic simulator.
+//! Backends that run processors: real OS threads, the deterministic simulator, and (feature
+//! `mpi`) MPI ranks.
 
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod sim;
 pub mod threads;
 

@@ -1,0 +1,223 @@
+//! The MPI backend: one processor per MPI rank, so the same processors and DIB applications
+//! that run on threads and on the simulator run across the machines of a cluster, launched with
+//! `mpirun` or `srun`.
+//!
+//! - [`Session`] initializes MPI for the process (once; it finalizes MPI when dropped) and checks
+//!   that the process was started by a launcher whose world size MPI agrees with.
+//! - [`run`] runs this rank's [`Processor`](crate::Processor) until some rank calls
+//!   [`Context::finish`](crate::Context::finish), then drains every message still in flight so
+//!   that the next run in the same process starts clean. Every rank must call it (SPMD).
+//! - [`broadcast_from_root`] and [`gather_at_root`] move serde values between ranks, as
+//!   [`crate::solve`] does with [`crate::Backend::Mpi`] to give every rank the report.
+//!
+//! Messages are serialized with postcard (a compact, non-self-describing serde format) and sent
+//! with `MPI_Bsend` into a buffer attached by the session, so a send never waits for its
+//! receiver and two ranks sending to each other cannot deadlock. Polling uses `MPI_Improbe`;
+//! an idle rank probes with a short back-off sleep (MPI has no probe with a timeout). All MPI
+//! calls happen on the thread that created the [`Session`] (`MPI_THREAD_FUNNELED`): the
+//! communicator is not `Send` under Open MPI, and the processor loop runs right there.
+//!
+//! See the "MPI" section of `dib/README.md` for building against a cluster's MPI, launching, and
+//! what happens when a rank dies.
+
+mod collect;
+pub(crate) mod solve;
+mod transport;
+
+use mpi::Threading;
+use mpi::environment::{self, Universe};
+use mpi::topology::{Communicator, SimpleCommunicator};
+
+pub use collect::{broadcast_from_root, gather_at_root};
+pub use transport::{RankOutcome, run};
+
+/// Bytes of the buffer attached for `MPI_Bsend`: the messages a rank may have sent and not yet
+/// seen delivered. DIB messages are tens to hundreds of bytes; 64 MiB leaves room for bursts.
+pub const SEND_BUFFER_BYTES: usize = 64 << 20;
+
+/// Environment variables through which launchers announce the world size: Open MPI's
+/// `mpirun`, and the PMI interface of MPICH's Hydra, Intel MPI and Slurm's `srun --mpi=pmi2`.
+const SIZE_VARIABLES: [&str; 2] = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"];
+
+/// Variables that only say a launcher started the process (PMIx: Open MPI 5, `srun --mpi=pmix`).
+const LAUNCH_VARIABLES: [&str; 2] = ["PMIX_RANK", "PMI_RANK"];
+
+/// Why the MPI backend cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MpiError {
+    /// The process was not started by an MPI launcher.
+    #[error(
+        "the MPI backend needs an MPI launcher: start the program with `mpirun -n N ...` or `srun -n N ...` (no launcher variable such as OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK is set)"
+    )]
+    NoLauncher,
+    /// MPI was already initialized in this process (a second [`Session`]).
+    #[error("MPI is already initialized in this process: create one MPI session and keep it")]
+    AlreadyInitialized,
+    /// A run was asked for without a live [`Session`].
+    #[error("MPI is not initialized (or already finalized): create a dib MPI session first")]
+    NotInitialized,
+    /// The launcher started `launcher` processes but MPI sees a world of `world`: the program
+    /// was linked against another MPI library than the launcher's.
+    #[error(
+        "the launcher started {launcher} processes but MPI sees a world of {world}: the program's MPI library ({library}) is not the one of this mpirun; use the mpirun of that library, or rebuild against yours (MPICC=<your mpicc> after cargo clean -p mpi-sys)"
+    )]
+    WorldMismatch {
+        /// Processes the launcher announced.
+        launcher: usize,
+        /// Ranks in MPI's world.
+        world: usize,
+        /// The linked MPI library's version line.
+        library: String,
+    },
+    /// A message could not be encoded or decoded (ranks running different builds, or a type
+    /// that postcard cannot encode).
+    #[error("MPI rank {rank}: {detail}")]
+    Codec {
+        /// The rank where it happened.
+        rank: usize,
+        /// What failed.
+        detail: String,
+    },
+    /// Another rank failed and stopped the run.
+    #[error("MPI rank {rank} failed and stopped the run: {detail}")]
+    PeerFailed {
+        /// The rank that failed.
+        rank: usize,
+        /// Its error.
+        detail: String,
+    },
+}
+
+/// MPI initialized for this process, with the send buffer attached. Dropping it finalizes MPI
+/// (after which MPI cannot be used again in this process). Not `Send`: keep it on the thread
+/// that made it, and make every MPI run from that thread.
+pub struct Session {
+    /// Finalizes MPI when dropped.
+    _universe: Universe,
+    world: SimpleCommunicator,
+    /// Makes the type `!Send` and `!Sync`.
+    _not_send: std::marker::PhantomData<*const ()>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Session(rank {} of {})", self.rank(), self.size())
+    }
+}
+
+impl Session {
+    /// Initializes MPI (`MPI_THREAD_FUNNELED`) and attaches the send buffer.
+    ///
+    /// # Errors
+    /// [`MpiError::NoLauncher`] when no MPI launcher started this process,
+    /// [`MpiError::AlreadyInitialized`] on a second session, and [`MpiError::WorldMismatch`]
+    /// when the launcher's process count differs from MPI's world size (mismatched MPI
+    /// libraries).
+    pub fn init() -> Result<Session, MpiError> {
+        let announced = launcher_size();
+        if announced.is_none()
+            && !LAUNCH_VARIABLES
+                .iter()
+                .any(|v| std::env::var_os(v).is_some())
+        {
+            return Err(MpiError::NoLauncher);
+        }
+        let Some((mut universe, _threading)) = mpi::initialize_with_threading(Threading::Funneled)
+        else {
+            return Err(MpiError::AlreadyInitialized);
+        };
+        universe.set_buffer_size(SEND_BUFFER_BYTES);
+        let world = universe.world();
+        let session = Session {
+            _universe: universe,
+            world,
+            _not_send: std::marker::PhantomData,
+        };
+        if let Some(launcher) = announced {
+            if launcher != session.size() {
+                return Err(MpiError::WorldMismatch {
+                    launcher,
+                    world: session.size(),
+                    library: library_version(),
+                });
+            }
+        }
+        Ok(session)
+    }
+
+    /// This process's rank, `0..size()`.
+    #[must_use]
+    pub fn rank(&self) -> usize {
+        usize::try_from(self.world.rank()).unwrap_or(0)
+    }
+
+    /// The number of ranks.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        usize::try_from(self.world.size()).unwrap_or(1)
+    }
+
+    /// Whether this is rank 0 (the one that should print).
+    #[must_use]
+    pub fn is_root(&self) -> bool {
+        self.rank() == 0
+    }
+
+    /// The linked MPI library's version line.
+    #[must_use]
+    pub fn library(&self) -> String {
+        library_version()
+    }
+}
+
+/// The world communicator, if MPI is initialized and not finalized.
+fn world() -> Result<SimpleCommunicator, MpiError> {
+    if environment::is_initialized() && !environment::is_finalized() {
+        Ok(SimpleCommunicator::world())
+    } else {
+        Err(MpiError::NotInitialized)
+    }
+}
+
+/// This process's rank and the world size, if MPI is initialized.
+///
+/// # Errors
+/// [`MpiError::NotInitialized`] without a live [`Session`].
+pub fn rank_and_size() -> Result<(usize, usize), MpiError> {
+    let w = world()?;
+    Ok((
+        usize::try_from(w.rank()).unwrap_or(0),
+        usize::try_from(w.size()).unwrap_or(1),
+    ))
+}
+
+/// The process count the launcher announced, if it did.
+fn launcher_size() -> Option<usize> {
+    SIZE_VARIABLES
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
+}
+
+fn library_version() -> String {
+    environment::library_version()
+        .map(|s| s.lines().next().unwrap_or_default().trim().to_string())
+        .unwrap_or_else(|_| "unknown MPI library".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_needs_a_launcher() {
+        let launched = SIZE_VARIABLES
+            .iter()
+            .chain(&LAUNCH_VARIABLES)
+            .any(|v| std::env::var_os(v).is_some());
+        if !launched {
+            let err = Session::init().expect_err("no launcher");
+            assert_eq!(err, MpiError::NoLauncher);
+            assert!(err.to_string().contains("mpirun -n N"));
+        }
+    }
+}

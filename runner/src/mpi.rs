@@ -1,0 +1,61 @@
+//! `--backend mpi` (feature `mpi`): the MPI session of a run under `mpirun`/`srun`, and the
+//! `runner mpi-bench` and `runner mpi-example` subcommands.
+
+use anyhow::Result;
+
+#[cfg(feature = "mpi")]
+mod bench;
+#[cfg(feature = "mpi")]
+mod example;
+
+#[cfg(feature = "mpi")]
+pub use bench::{BenchArgs, run as run_bench};
+#[cfg(feature = "mpi")]
+pub use example::{ExampleArgs, run as run_example};
+
+/// MPI, initialized for this process (finalized when dropped).
+#[cfg(feature = "mpi")]
+pub type Session = dib::backend::mpi::Session;
+
+/// A stand-in in builds without MPI (never created).
+#[cfg(not(feature = "mpi"))]
+#[derive(Debug)]
+pub enum Session {}
+
+/// Initializes MPI for `--backend mpi` (every rank of the launch runs this).
+///
+/// # Errors
+/// An input error when the runner was built without the `mpi` feature; MPI's own error when
+/// no launcher started the process or the MPI libraries do not match.
+#[cfg(feature = "mpi")]
+pub fn start() -> Result<Session> {
+    use anyhow::Context as _;
+    use dib::backend::mpi::{MpiError, Session};
+    match Session::init() {
+        Err(e @ MpiError::NoLauncher) => Err(crate::input_error::input("--backend mpi", e)),
+        other => other.context("starting MPI"),
+    }
+}
+
+/// Initializes MPI for `--backend mpi`: impossible in this build.
+///
+/// # Errors
+/// Always: an input error naming the feature to build with.
+#[cfg(not(feature = "mpi"))]
+pub fn start() -> Result<Session> {
+    Err(crate::input_error::input(
+        "--backend",
+        "mpi needs a runner built with `cargo build --release -p runner --features mpi` (and an MPI library)",
+    ))
+}
+
+/// The number of ranks of the session.
+#[must_use]
+pub fn world_size(session: &Session) -> usize {
+    #[cfg(feature = "mpi")]
+    {
+        session.size()
+    }
+    #[cfg(not(feature = "mpi"))]
+    match *session {}
+}

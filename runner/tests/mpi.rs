@@ -1,0 +1,229 @@
+//! The MPI backend end to end: `mpirun --oversubscribe` launches the runner on 2 to 4 ranks, and
+//! parallel perft of every game and dib's own examples (N-queens, alpha-beta on the random
+//! tree) must give the sequential values. Needs `mpirun` on the PATH (Open MPI); run with
+//! `cargo test -p runner --features mpi --test mpi`.
+#![cfg(feature = "mpi")]
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const RUNNER: &str = env!("CARGO_BIN_EXE_runner");
+
+/// Runs the runner under `mpirun -n ranks --oversubscribe`.
+fn mpirun(ranks: usize, args: &[&str]) -> Output {
+    Command::new("mpirun")
+        .args(["-n", &ranks.to_string(), "--oversubscribe", RUNNER])
+        .args(args)
+        // Open MPI refuses root without these (CI containers run as root).
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("mpirun starts: install Open MPI (openmpi-bin) to run this test")
+}
+
+fn runner(args: &[&str]) -> Output {
+    Command::new(RUNNER)
+        .args(args)
+        .env_remove("OMPI_COMM_WORLD_SIZE")
+        .env_remove("PMI_SIZE")
+        .env_remove("PMIX_RANK")
+        .env_remove("PMI_RANK")
+        .output()
+        .expect("runner starts")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The one JSON object that rank 0 printed (and only rank 0: one line).
+fn json_of(out: &Output, what: &str) -> Value {
+    assert!(
+        out.status.success(),
+        "{what} failed: {}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "{what}: rank 0 alone prints:\n{stdout}");
+    serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{what}: {e}: {stdout}"))
+}
+
+#[test]
+fn parallel_perft_over_mpi_equals_sequential_for_every_game() {
+    let depth = "5";
+    for game in games::GameId::ALL.iter().map(|g| g.name()) {
+        let seq = runner(&["perft", "--game", game, "--depth", depth, "--json"]);
+        let want = json_of(&seq, game)["nodes"].clone();
+        assert!(want.as_u64().is_some_and(|n| n > 0), "{game}: {want}");
+        for ranks in [2, 3, 4] {
+            let what = format!("{game} on {ranks} ranks");
+            let out = mpirun(
+                ranks,
+                &[
+                    "perft",
+                    "--game",
+                    game,
+                    "--depth",
+                    depth,
+                    "--backend",
+                    "mpi",
+                    "--json",
+                ],
+            );
+            let v = json_of(&out, &what);
+            assert_eq!(v["nodes"], want, "{what}");
+            assert_eq!(v["backend"], "mpi", "{what}");
+            assert_eq!(v["procs"], ranks, "{what}");
+            let per = v["accounting"]["per_processor"]
+                .as_array()
+                .expect("accounts");
+            assert_eq!(per.len(), ranks, "{what}: one account per rank");
+        }
+    }
+}
+
+#[test]
+fn dib_examples_over_three_ranks_equal_sequential() {
+    for size in ["6", "8", "9"] {
+        let what = format!("{size} queens");
+        let v = json_of(
+            &mpirun(3, &["mpi-example", "--example", "nqueens", "--size", size]),
+            &what,
+        );
+        assert_eq!(v["value"], v["sequential"], "{what}: {v}");
+        assert!(v["value"].as_u64().is_some_and(|n| n > 0), "{what}: {v}");
+    }
+    for seed in ["0", "1", "2", "3"] {
+        let what = format!("alpha-beta tree, seed {seed}");
+        let v = json_of(
+            &mpirun(
+                3,
+                &[
+                    "mpi-example",
+                    "--example",
+                    "alphabeta",
+                    "--size",
+                    "7",
+                    "--seed",
+                    seed,
+                    "--repeat",
+                    "3",
+                ],
+            ),
+            &what,
+        );
+        assert_eq!(v["value"], v["sequential"], "{what}: {v}");
+        assert_eq!(v["procs"], 3, "{what}");
+        // Three runs in one session: each starts clean after the last one's drain.
+        let values = v["values"].as_array().expect("values");
+        assert_eq!(values.len(), 3, "{what}: {v}");
+        assert!(values.iter().all(|x| *x == v["sequential"]), "{what}: {v}");
+    }
+}
+
+#[test]
+fn mpi_bench_reports_latency_and_throughput() {
+    let v = json_of(
+        &mpirun(
+            2,
+            &[
+                "mpi-bench",
+                "--sizes",
+                "0,10000",
+                "--round-trips",
+                "50",
+                "--burst",
+                "8",
+                "--json",
+            ],
+        ),
+        "mpi-bench",
+    );
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{v}");
+    for r in rows {
+        assert!(
+            r["round_trip_median_ns"].as_u64().is_some_and(|t| t > 0),
+            "{r}"
+        );
+        assert!(r["messages_per_s"].as_f64().is_some_and(|m| m > 0.0), "{r}");
+    }
+}
+
+#[test]
+fn usage_errors_are_one_line_with_status_2() {
+    // No launcher: a pointer to mpirun, before MPI starts.
+    let out = runner(&[
+        "perft",
+        "--game",
+        "tictactoe3",
+        "--depth",
+        "3",
+        "--backend",
+        "mpi",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("mpirun"),
+        "{}",
+        text(&out.stderr)
+    );
+    // --procs must match the world size (every rank says so and exits 2).
+    let out = mpirun(
+        2,
+        &[
+            "perft",
+            "--game",
+            "tictactoe3",
+            "--depth",
+            "3",
+            "--backend",
+            "mpi",
+            "--procs",
+            "3",
+        ],
+    );
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--procs: 3 but the MPI launcher started 2 ranks"));
+    // Another MPI's launcher (MPICH's Hydra sets PMI_SIZE): this binary's Open MPI starts as a
+    // singleton, and the runner says the libraries differ.
+    let out = Command::new(RUNNER)
+        .args([
+            "perft",
+            "--game",
+            "tictactoe3",
+            "--depth",
+            "3",
+            "--backend",
+            "mpi",
+        ])
+        .env("PMI_SIZE", "3")
+        .env("PMI_RANK", "0")
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("runner starts");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("started 3 processes but MPI sees a world of 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Simulator flags do not apply.
+    let out = runner(&[
+        "perft",
+        "--game",
+        "tictactoe3",
+        "--depth",
+        "3",
+        "--backend",
+        "mpi",
+        "--faults",
+        "drop=1/2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--backend sim"));
+}
