@@ -76,10 +76,14 @@ impl GameVisitor for Differential {
         ))
         .unwrap();
 
+        let mut skipped = 0;
         for i in 0..POSITIONS {
             let plies = rng.below(40);
             let pos: G = random_position(&mut rng, plies);
-            let (depth, expected) = depth_within_budget(&pos, MAX_TEST_DEPTH, BUDGET);
+            let Some((depth, expected)) = depth_within_budget(&pos, MAX_TEST_DEPTH, BUDGET) else {
+                skipped += 1;
+                continue;
+            };
             let here = format!("{}, position {i} ({pos}), depth {depth}", info.name);
             for (name, s) in &mut searchers {
                 let r = s.search_window(&pos, depth, -INFINITY, INFINITY, &mut Unlimited);
@@ -96,6 +100,11 @@ impl GameVisitor for Differential {
                 assert_pv_legal(&pos, &r.pv, &here);
             }
         }
+        assert!(
+            skipped * 4 <= POSITIONS,
+            "{}: {skipped} of {POSITIONS} positions have a depth-1 tree over the budget",
+            info.name
+        );
     }
 }
 
@@ -124,7 +133,9 @@ impl GameVisitor for FailSoft {
             for i in 0..POSITIONS / 2 {
                 let plies = rng.below(30);
                 let pos: G = random_position(&mut rng, plies);
-                let (depth, exact) = depth_within_budget(&pos, MAX_TEST_DEPTH, BUDGET);
+                let Some((depth, exact)) = depth_within_budget(&pos, MAX_TEST_DEPTH, BUDGET) else {
+                    continue;
+                };
                 let here = format!(
                     "{} {algorithm}, position {i} ({pos}), depth {depth}",
                     info.name

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use control::search::minimax_value;
+use control::search::{Algorithm, Limits, SearchConfig, Searcher, TtMode, Unlimited};
 use games::Game;
 
 /// A small deterministic generator (tests must not depend on an unseeded source).
@@ -35,20 +35,58 @@ pub fn random_position<G: Game>(rng: &mut Lcg, plies: usize) -> G {
     pos
 }
 
-/// The deepest depth (1 to `max_depth`) whose minimax tree has at most `budget` nodes, with its
-/// minimax value (depth 1 is always allowed).
-pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> (u32, i32) {
-    let (mut value, _) = minimax_value(pos, 1);
-    let mut depth = 1;
-    for d in 2..=max_depth {
-        let (v, nodes) = minimax_value(pos, d);
-        if nodes > budget {
-            break;
+/// A position a few plies (`back`) before the end of a random game, or `None` when the random
+/// game did not end within `max_plies`.
+pub fn near_the_end<G: Game>(rng: &mut Lcg, max_plies: usize, back: usize) -> Option<G> {
+    let mut line = vec![G::start()];
+    let mut moves = Vec::with_capacity(G::MAX_MOVES);
+    for _ in 0..max_plies {
+        let mut pos = line.last()?.clone();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            let i = line.len().saturating_sub(1 + back);
+            return Some(line.swap_remove(i));
         }
-        depth = d;
-        value = v;
+        let mv = moves[rng.below(moves.len())];
+        let _ = pos.make_move(mv);
+        line.push(pos);
     }
-    (depth, value)
+    None
+}
+
+/// The minimax value of `pos` at `depth`, or `None` when its tree (quiescence included) has more
+/// than `budget` nodes.
+pub fn minimax_within<G: Game>(pos: &G, depth: u32, budget: u64) -> Option<i32> {
+    let config = SearchConfig {
+        algorithm: Algorithm::Minimax,
+        tt_mode: TtMode::Off,
+        ..SearchConfig::research()
+    };
+    let mut oracle = Searcher::<G>::new(config).ok()?;
+    let inf = games::score::INFINITY;
+    let r = oracle.search_window_limited(
+        pos,
+        depth,
+        -inf,
+        inf,
+        &Limits::nodes(budget),
+        &mut Unlimited,
+    );
+    r.completed.then_some(r.value)
+}
+
+/// The deepest depth (1 to `max_depth`) whose minimax tree has at most `budget` nodes, with its
+/// minimax value; `None` when even depth 1 is larger (a quiescence explosion), so the caller
+/// skips the position.
+pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> Option<(u32, i32)> {
+    let mut found = None;
+    for d in 1..=max_depth {
+        match minimax_within(pos, d, budget) {
+            Some(v) => found = Some((d, v)),
+            None => break,
+        }
+    }
+    found
 }
 
 /// Plays `pv` from `pos`, checking each move is legal.
