@@ -8,6 +8,7 @@
 //!   parallel modules.
 #![forbid(unsafe_code)]
 
+pub mod parallel;
 pub mod parallel_perft;
 pub mod search;
 

@@ -1,0 +1,248 @@
+//! The parallel control modules: one interface for every parallel alpha-beta algorithm.
+//!
+//! Every algorithm is a module of this folder with one entry point of the same shape,
+//!
+//! ```text
+//! pub fn search<G: Game>(root: &G, options: &ParallelOptions) -> Result<ParallelResult<G::Move>, ParallelError>
+//! ```
+//!
+//! registered once in the `algorithms!` list below with its command-line name, a one-line
+//! description and its paper. [`search`] dispatches on [`ParallelAlgo`], so the runner, the
+//! experiments and the value-agreement tests never name a concrete algorithm. Every algorithm
+//! runs on every `dib` backend and must return exactly the value of sequential alpha-beta at the
+//! same depth (research setting; table off or exact-depth).
+
+use std::fmt;
+use std::str::FromStr;
+
+use dib::{Backend, DibConfig, DibError, ProcAccounts, SimFigures};
+use games::Game;
+use serde::Serialize;
+
+use crate::search::{SearchConfig, SearchError};
+
+/// Options shared by every parallel algorithm.
+#[derive(Clone, Debug)]
+pub struct ParallelOptions {
+    /// Search depth in plies from the root (fixed depth: the research setting).
+    pub depth: u32,
+    /// Number of processors.
+    pub procs: usize,
+    /// Where the processors run.
+    pub backend: Backend,
+    /// Runtime parameters (quantum, timeouts); `None` takes the backend's defaults.
+    pub dib: Option<DibConfig>,
+    /// The sequential search each processor runs below the parallel part (its table mode,
+    /// sorting regime, ordering). Parallel runs use the research setting.
+    pub search: SearchConfig,
+    /// Problems with fewer plies left than this are searched where they are, never split or
+    /// given away (granularity).
+    pub min_split_depth: u32,
+    /// Tree splitting: how many plies below the root the processor tree reaches.
+    pub split_depth: u32,
+    /// DMWF: children of a type-1 node whose static value is at or above this percentile of
+    /// their siblings' are treated as type-1 (seed 003 section 6: 90).
+    pub dmwf_percentile: u32,
+}
+
+impl ParallelOptions {
+    /// Defaults for `depth` plies on `procs` processors of `backend`.
+    #[must_use]
+    pub fn new(depth: u32, procs: usize, backend: Backend) -> Self {
+        ParallelOptions {
+            depth,
+            procs,
+            backend,
+            dib: None,
+            search: SearchConfig::research(),
+            min_split_depth: 2,
+            split_depth: 2,
+            dmwf_percentile: 90,
+        }
+    }
+}
+
+/// What a parallel search returns.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParallelResult<M> {
+    /// The minimax value of the root at the requested depth, from the side to move.
+    pub value: i32,
+    /// A best move at the root (`None` when the root has no moves).
+    pub best_move: Option<M>,
+    /// The principal variation as far as the algorithm knows it (at least the best move).
+    pub pv: Vec<M>,
+    /// Nodes searched by all processors together (real nodes, also on the simulator).
+    pub nodes: u64,
+    /// Seconds: virtual on the simulator, wall clock on threads.
+    pub seconds: f64,
+    /// The backend's name.
+    pub backend: &'static str,
+    /// Number of processors.
+    pub procs: usize,
+    /// Per-processor accounting (busy, idle, messaging time; nodes; messages; requests).
+    pub accounts: Vec<ProcAccounts>,
+    /// The sum of `accounts`.
+    pub total: ProcAccounts,
+    /// Simulator figures (seed, trace hash, ...); `None` on threads.
+    pub sim: Option<SimFigures>,
+    /// Named algorithm-specific figures (for example speculative nodes), for the comparison
+    /// tables.
+    pub extra: Vec<(&'static str, f64)>,
+}
+
+/// Why a parallel search failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ParallelError {
+    /// The runtime failed (no processors, a simulator error, no value).
+    #[error(transparent)]
+    Dib(#[from] DibError),
+    /// The sequential search could not be set up (for example a bad table size).
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// An option is outside what the algorithm supports.
+    #[error("bad option for {algo}: {message}")]
+    BadOption {
+        /// The algorithm.
+        algo: &'static str,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+}
+
+/// The error of naming an algorithm that does not exist.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown parallel algorithm '{name}'; the algorithms are: {known}")]
+pub struct UnknownAlgorithm {
+    /// The name given.
+    pub name: String,
+    /// The valid names, comma-separated.
+    pub known: String,
+}
+
+/// What the user sees of an algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlgoInfo {
+    /// The command-line name.
+    pub name: &'static str,
+    /// Other accepted names (`ybw` for delay splitting).
+    pub aliases: &'static [&'static str],
+    /// One line on what it does.
+    pub description: &'static str,
+    /// The paper it comes from.
+    pub paper: &'static str,
+}
+
+macro_rules! algorithms {
+    ($( $id:ident => $module:ident, $info:expr; )*) => {
+        /// A parallel control module.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ParallelAlgo {
+            $(
+                #[doc = concat!("See [`", stringify!($module), "`].")]
+                $id,
+            )*
+        }
+
+        impl ParallelAlgo {
+            /// Every parallel algorithm, in the order `runner list` shows them.
+            pub const ALL: &'static [ParallelAlgo] = &[$(ParallelAlgo::$id),*];
+
+            /// Name, description and paper.
+            #[must_use]
+            pub fn info(self) -> &'static AlgoInfo {
+                match self {
+                    $(ParallelAlgo::$id => {
+                        static INFO: AlgoInfo = $info;
+                        &INFO
+                    })*
+                }
+            }
+        }
+
+        /// Runs `algo` on `root` to `options.depth` plies.
+        ///
+        /// # Errors
+        /// [`ParallelError`] when the runtime or the search setup fails or an option is out of
+        /// range.
+        pub fn search<G: Game>(
+            algo: ParallelAlgo,
+            root: &G,
+            options: &ParallelOptions,
+        ) -> Result<ParallelResult<G::Move>, ParallelError> {
+            // (Keeps the list compiling while it is empty.)
+            let _ = (root, options);
+            match algo {
+                $(ParallelAlgo::$id => $module::search(root, options),)*
+            }
+        }
+    };
+}
+
+// Each algorithm: `Variant => module, AlgoInfo { .. };` (modules declared below the list).
+algorithms! {}
+
+impl ParallelAlgo {
+    /// The command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Every name, comma-separated.
+    #[must_use]
+    pub fn names() -> String {
+        ParallelAlgo::ALL
+            .iter()
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl FromStr for ParallelAlgo {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        ParallelAlgo::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name() == name || a.info().aliases.contains(&name))
+            .ok_or_else(|| UnknownAlgorithm {
+                name: name.to_string(),
+                known: ParallelAlgo::names(),
+            })
+    }
+}
+
+impl fmt::Display for ParallelAlgo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Builds a [`ParallelResult`] from a runtime report and the root's value and principal
+/// variation; shared by the DIB-based algorithms.
+#[must_use]
+pub fn result_from_report<V, M>(
+    report: dib::Report<V>,
+    value: i32,
+    pv: Vec<M>,
+    extra: Vec<(&'static str, f64)>,
+) -> ParallelResult<M>
+where
+    M: Copy,
+{
+    ParallelResult {
+        value,
+        best_move: pv.first().copied(),
+        pv,
+        nodes: report.total.backend.nodes,
+        seconds: report.seconds(),
+        backend: report.backend,
+        procs: report.procs,
+        accounts: report.accounts,
+        total: report.total,
+        sim: report.sim,
+        extra,
+    }
+}
