@@ -9,6 +9,7 @@
 //! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
 //! | `synthetic` | [`synthetic`] | artificial trees with controlled branching and ordering |
 //! | `checkers` | [`checkers`] | English checkers (8x8 draughts) on bitboards |
+//! | `othello`, `othello6` | [`othello`] | Othello on 8x8 and 6x6 bitboards, endgame solver |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
@@ -16,6 +17,7 @@
 
 pub mod checkers;
 mod game;
+pub mod othello;
 pub mod perft;
 pub mod registry;
 pub mod score;

@@ -94,6 +94,20 @@ games! {
         move_format: "a cell such as c3",
         notes: "perft counts move sequences of exactly d plies; won games stop",
     };
+    Othello8 => crate::othello::Othello8, GameInfo {
+        name: "othello",
+        description: "Othello (Reversi) on 8x8 from the standard centre start, black (X) first",
+        position_format: "64 cells row by row from a1 (a1 b1 ... h1 a2 ...): X black, O white, - empty; then a space and the side to move, X or O",
+        move_format: "a square such as d3 (file letter, rank number), or pass",
+        notes: "perft counts move sequences of exactly d plies; a pass is a ply (legal only when the mover has no move and the opponent has one); finished games count 0 (convention B: Edax; Bik's table counts them and differs from depth 10)",
+    };
+    Othello6 => crate::othello::Othello6, GameInfo {
+        name: "othello6",
+        description: "Othello (Reversi) on 6x6 from the standard centre start, black (X) first",
+        position_format: "36 cells row by row from a1 (a1 b1 ... f1 a2 ...): X black, O white, - empty; then a space and the side to move, X or O",
+        move_format: "a square such as c2 (file letter, rank number), or pass",
+        notes: "perft counts move sequences of exactly d plies; a pass is a ply (legal only when the mover has no move and the opponent has one); finished games count 0",
+    };
     Checkers => crate::checkers::Checkers, GameInfo {
         name: "checkers",
         description: "English checkers / American checkers (8x8 draughts): compulsory captures, kings one square, Black moves first",

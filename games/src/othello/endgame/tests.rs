@@ -1,0 +1,191 @@
+//! The solver against a brute-force minimax over the `Game` interface.
+
+use super::*;
+use crate::Game;
+
+/// Plain minimax to the end of the game through `generate_moves`/`make_move`, scoring the
+/// final position with the empties to the winner (independent of the solver's code).
+fn brute_force<const N: usize>(pos: &mut Othello<N>) -> i32 {
+    let mut moves = Vec::with_capacity(64);
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        let (p, o) = pos.bitboards();
+        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+        let empties = (N * N) as i32 - mine - theirs;
+        return if mine > theirs {
+            mine - theirs + empties
+        } else if mine < theirs {
+            mine - theirs - empties
+        } else {
+            0
+        };
+    }
+    let mut best = i32::MIN;
+    for mv in moves {
+        let undo = pos.make_move(mv);
+        best = best.max(-brute_force(pos));
+        pos.unmake_move(mv, undo);
+    }
+    best
+}
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// A position reached by random play from the start with `empties` empty squares left, or
+/// `None` if the game ended first.
+fn random_position<const N: usize>(seed: u64, empties: u32) -> Option<Othello<N>> {
+    let mut rng = Lcg(seed);
+    let mut pos = Othello::<N>::start();
+    let mut moves = Vec::new();
+    while pos.empties().count_ones() > empties {
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        pos.make_move(moves[rng.below(moves.len())]);
+    }
+    Some(pos)
+}
+
+fn check<const N: usize>(pos: &Othello<N>, solver: &mut Solver<N>, rng: &mut Lcg) {
+    let exact = brute_force(&mut pos.clone());
+    let max = (N * N) as i32;
+    let result = solver.solve(pos, -max, max);
+    assert_eq!(result.score, exact, "{pos}");
+    assert!(result.nodes > 0);
+    // The best move reaches the score.
+    match result.best_move {
+        Some(mv) => {
+            let mut child = pos.played(mv);
+            assert_eq!(-brute_force(&mut child), exact, "best move of {pos}");
+        }
+        None => assert!(pos.is_over()),
+    }
+    // Windows: exact inside, correct bounds outside (fail-soft).
+    for _ in 0..4 {
+        let a = rng.below(2 * max as usize) as i32 - max;
+        let b = a + 1 + rng.below(12) as i32;
+        let r = solver.solve(pos, a, b).score;
+        if exact <= a {
+            assert!(
+                r <= a && r >= exact,
+                "{pos} ({a},{b}) gave {r}, exact {exact}"
+            );
+        } else if exact >= b {
+            assert!(
+                r >= b && r <= exact,
+                "{pos} ({a},{b}) gave {r}, exact {exact}"
+            );
+        } else {
+            assert_eq!(r, exact, "{pos} ({a},{b})");
+        }
+    }
+    // A fresh solver agrees (no table carried over).
+    assert_eq!(solve(pos).score, exact);
+}
+
+#[test]
+fn solver_matches_brute_force_8x8() {
+    let mut solver = Solver::<8>::new(12);
+    let mut rng = Lcg(7);
+    let mut checked = 0;
+    for seed in 0..24 {
+        let empties = 6 + (seed % 6) as u32;
+        if let Some(pos) = random_position::<8>(seed, empties) {
+            check(&pos, &mut solver, &mut rng);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20);
+}
+
+#[test]
+fn solver_matches_brute_force_6x6() {
+    let mut solver = Solver::<6>::new(12);
+    let mut rng = Lcg(11);
+    let mut checked = 0;
+    for seed in 100..130 {
+        let empties = 4 + (seed % 9) as u32;
+        if let Some(pos) = random_position::<6>(seed, empties) {
+            check(&pos, &mut solver, &mut rng);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20);
+}
+
+#[test]
+fn finished_games_and_passes() {
+    // Black holds everything but the last row's three squares, white one disc: over, with
+    // the empties going to black.
+    let text = format!("-O{}---- O", "X".repeat(58));
+    let pos = Othello8::parse_position(&text).unwrap_or_else(|e| panic!("{e}"));
+    // White must pass; black then plays a1.
+    let r = solve(&pos);
+    assert_eq!(r.best_move, Some(Move::PASS));
+    assert_eq!(r.score, brute_force(&mut pos.clone()));
+    let full = Othello6::parse_position(&format!("{}{} X", "X".repeat(20), "O".repeat(16)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = solve(&full);
+    assert_eq!((r.score, r.best_move), (4, None));
+}
+
+use super::super::{Othello6, Othello8};
+
+#[test]
+#[ignore = "slow: solves the 6x6 start (32 empties); run with --release -- --ignored"]
+fn six_by_six_start_is_a_white_win_by_four() {
+    // Feinstein (1993) solved 6x6 Othello: with perfect play white wins 20-16
+    // (https://www.maths.nottingham.ac.uk/plp/pmzjff/Othello/6x6sol.html).
+    // Two null-window searches prove value >= -4 and value <= -4 (much cheaper than one
+    // full-window solve).
+    let mut solver = Solver::<6>::new(22);
+    let low = solver.solve(&Othello6::start(), -5, -4);
+    println!(
+        "6x6 start, window (-5,-4): {} in {} nodes",
+        low.score, low.nodes
+    );
+    assert!(low.score >= -4);
+    let high = solver.solve(&Othello6::start(), -4, -3);
+    println!(
+        "6x6 start, window (-4,-3): {} in {} nodes",
+        high.score, high.nodes
+    );
+    assert!(high.score <= -4);
+}
+
+#[test]
+#[ignore = "prints solver speed on 20-26 empties; run with --release -- --ignored --nocapture"]
+fn report_solver_speed() {
+    // Positions from uniformly random play from the start (the test's LCG, seeds 1..=3),
+    // stopped at k empties. SOLVE_EMPTIES=20,22 picks the empties counts (default 20 to 26).
+    let counts: Vec<u32> = std::env::var("SOLVE_EMPTIES").map_or(vec![20, 22, 24, 26], |v| {
+        v.split(',').filter_map(|x| x.parse().ok()).collect()
+    });
+    for empties in counts {
+        for seed in 1..=3 {
+            let Some(pos) = random_position::<8>(seed, empties) else {
+                continue;
+            };
+            let started = std::time::Instant::now();
+            let r = Solver::<8>::new(20).solve(&pos, -64, 64);
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "{empties} empties, seed {seed}: score {:+}, {} nodes, {secs:.3} s, {:.2} M nodes/s  {pos}",
+                r.score,
+                r.nodes,
+                r.nodes as f64 / secs / 1e6
+            );
+        }
+    }
+}
