@@ -102,7 +102,7 @@ impl GameVisitor for Differential {
         }
         assert!(
             skipped * 4 <= POSITIONS,
-            "{}: {skipped} of {POSITIONS} positions have a depth-1 tree over the budget",
+            "{}: {skipped} of {POSITIONS} positions had an oracle tree over the budget",
             info.name
         );
     }

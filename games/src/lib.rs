@@ -10,12 +10,14 @@
 //! | `synthetic` | [`synthetic`] | artificial trees with controlled branching and ordering |
 //! | `checkers` | [`checkers`] | English checkers (8x8 draughts) on bitboards |
 //! | `othello`, `othello6` | [`othello`] | Othello on 8x8 and 6x6 bitboards, endgame solver |
+//! | `chess` | [`chess`] | chess, complete rules, magic-bitboard legal move generator |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
 #![forbid(unsafe_code)]
 
 pub mod checkers;
+pub mod chess;
 mod game;
 pub mod othello;
 pub mod perft;

@@ -115,6 +115,13 @@ games! {
         move_format: "PDN: 11-15 for a step, 22x15x8 for captures with every landing square (22x8 accepted when only one sequence fits)",
         notes: "capture sequences taking the same pieces in another order are distinct moves (as in the published perft counts); drawn after 80 plies without a capture or man move",
     };
+    Chess => crate::chess::Chess, GameInfo {
+        name: "chess",
+        description: "chess (FIDE rules: castling, en passant, promotions, 50-move rule, threefold repetition, insufficient material)",
+        position_format: "FEN with 4 to 6 fields, e.g. 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
+        move_format: "printed in UCI (e2e4, e7e8q, castling e1g1); read in UCI or SAN (e4, Nf3, O-O, e8=Q+)",
+        notes: "perft counts move sequences of exactly d plies; checkmate, stalemate and draws by rule (50 moves, threefold repetition, insufficient material) end the game, which published depths never reach",
+    };
     Synthetic => crate::synthetic::Synthetic, GameInfo {
         name: "synthetic",
         description: "artificial game trees: branching, depth and ordering quality under control, exact values known",

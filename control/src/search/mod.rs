@@ -23,7 +23,7 @@ pub mod tt;
 pub use context::{Abortable, NodeClock, POLL_INTERVAL, SearchContext, Signal, Unlimited};
 pub use iterative::SearchResult;
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY};
-pub use minimax::minimax_value;
+pub use minimax::{minimax_value, minimax_value_within};
 pub use searcher::{SearchError, Searcher, WindowResult};
 pub use settings::{Algorithm, SearchConfig, Setting, TtMode, UnknownName};
 pub use solve::{Solution, solve};

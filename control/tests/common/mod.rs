@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use control::search::{Algorithm, Limits, SearchConfig, Searcher, TtMode, Unlimited};
+use control::search::minimax_value_within;
 use games::Game;
 
 /// A small deterministic generator (tests must not depend on an unseeded source).
@@ -57,32 +57,19 @@ pub fn near_the_end<G: Game>(rng: &mut Lcg, max_plies: usize, back: usize) -> Op
 /// The minimax value of `pos` at `depth`, or `None` when its tree (quiescence included) has more
 /// than `budget` nodes.
 pub fn minimax_within<G: Game>(pos: &G, depth: u32, budget: u64) -> Option<i32> {
-    let config = SearchConfig {
-        algorithm: Algorithm::Minimax,
-        tt_mode: TtMode::Off,
-        ..SearchConfig::research()
-    };
-    let mut oracle = Searcher::<G>::new(config).ok()?;
-    let inf = games::score::INFINITY;
-    let r = oracle.search_window_limited(
-        pos,
-        depth,
-        -inf,
-        inf,
-        &Limits::nodes(budget),
-        &mut Unlimited,
-    );
-    r.completed.then_some(r.value)
+    minimax_value_within(pos, depth, budget).map(|(v, _)| v)
 }
 
-/// The deepest depth (1 to `max_depth`) whose minimax tree has at most `budget` nodes, with its
-/// minimax value; `None` when even depth 1 is larger (a quiescence explosion), so the caller
-/// skips the position.
+/// The deepest depth (1 to `max_depth`) whose minimax tree (quiescence included) has at most
+/// `budget` nodes (depth 1: `50 * budget`), with its minimax value; `None` when even depth 1 is
+/// larger.
 pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> Option<(u32, i32)> {
     let mut found = None;
     for d in 1..=max_depth {
-        match minimax_within(pos, d, budget) {
-            Some(v) => found = Some((d, v)),
+        // Depth 1 gets a larger allowance: its tree is mostly the unpruned capture tree.
+        let allowance = if d == 1 { budget * 50 } else { budget };
+        match minimax_value_within(pos, d, allowance) {
+            Some((v, _)) => found = Some((d, v)),
             None => break,
         }
     }
