@@ -4,10 +4,8 @@
 
 mod common;
 
-use common::{Lcg, assert_pv_legal, random_position};
-use control::search::{
-    Limits, SearchConfig, Searcher, Setting, SortRegime, Unlimited, minimax_value,
-};
+use common::{Lcg, assert_pv_legal, minimax_within, random_position};
+use control::search::{Limits, SearchConfig, Searcher, Setting, SortRegime, Unlimited};
 use games::score::is_decisive;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
@@ -40,7 +38,9 @@ impl GameVisitor for PlayRuns {
                 assert!(a.best_move.is_some(), "{here}");
             }
             // A win or loss proven by plain minimax at depth 3 is found by play as well.
-            let (exact, _) = minimax_value(&pos, 3);
+            let Some(exact) = minimax_within(&pos, 3, 200_000) else {
+                continue;
+            };
             if is_decisive(exact) && a.depth >= 3 {
                 assert_eq!(a.value.signum(), exact.signum(), "{here}");
                 assert!(is_decisive(a.value), "{here}: {} vs {exact}", a.value);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Lcg, assert_pv_legal, random_position};
+use common::{Lcg, assert_pv_legal, near_the_end};
 use control::search::{
     Algorithm, Limits, SearchConfig, Searcher, TtMode, Unlimited, minimax_value, solve,
 };
@@ -73,12 +73,14 @@ impl GameVisitor for NearTheEnd {
     fn visit<G: Game>(self, info: &'static GameInfo) {
         let mut rng = Lcg(0x5017E ^ info.name.len() as u64);
         let mut checked = 0;
-        for i in 0..2000 {
+        for i in 0..200 {
             if checked == 40 {
                 break;
             }
-            let plies = 5 + rng.below(200);
-            let pos: G = random_position(&mut rng, plies);
+            let back = 1 + rng.below(12);
+            let Some(pos) = near_the_end::<G>(&mut rng, 1000, back) else {
+                continue;
+            };
             let Some(value) = minimax_to_the_end(&pos, 20_000) else {
                 continue;
             };

@@ -89,7 +89,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub game: String,
     /// The root position in the game's text format; the start position if absent.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
     /// A file of positions (one per line, `#` comments; trailing fields such as EPD operations
     /// are ignored) to search one after the other, with totals: the benchmark mode.
@@ -147,9 +147,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub game: String,
     /// The position in the game's text format; the start position if absent.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
-    /// Transposition table size in MiB (generic solver).
+    /// Transposition table size in MiB (of whichever solver runs).
     #[arg(long, default_value_t = 64)]
     pub tt_mb: usize,
     /// Print exactly one JSON object on stdout.

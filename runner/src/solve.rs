@@ -2,8 +2,10 @@
 //! one, else by the generic search to the end of the game.
 
 use anyhow::{Result, bail};
-use control::search::{Solution, solve, tt::MAX_TT_MIB};
-use games::{Game, GameId, GameInfo, GameVisitor};
+use control::search::{solve, tt::MAX_TT_MIB};
+use games::othello::endgame::Solver;
+use games::othello::{self, Othello};
+use games::{Game, GameId, GameInfo, GameVisitor, score};
 use serde_json::json;
 
 use crate::cli::SolveArgs;
@@ -38,17 +40,65 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     game.visit(GenericSolve { args })
 }
 
-/// The hook for games with their own exact solver (faster than the generic search, and with
-/// exact final scores such as Othello's disc difference). Returns `None` for games solved by
-/// the generic search.
-///
-/// To wire Othello's endgame solver (`games::othello::endgame`), add a `match` arm for
-/// `GameId::Othello` (and `GameId::Othello6`) that parses `args.position`, runs the solver and
-/// prints the same keys as [`print_solution`]: game, position, value, value_text, best_move, pv,
-/// exact, nodes, seconds, nodes_per_second, solver.
+/// Games with their own exact solver (faster than the generic search, and with exact final
+/// scores such as Othello's disc difference). Returns `None` for games solved by the generic
+/// search. A new specialised solver gets one arm here and prints a [`Report`].
 fn specialised_solver(game: GameId, args: &SolveArgs) -> Option<Result<()>> {
-    let _ = (game, args);
-    None
+    match game {
+        GameId::Othello8 => Some(solve_othello::<8>(game.info(), args)),
+        GameId::Othello6 => Some(solve_othello::<6>(game.info(), args)),
+        _ => None,
+    }
+}
+
+/// Othello's endgame solver (`games::othello::endgame`): the exact final disc difference, with
+/// the empties going to the winner. The principal variation is found afterwards by solving each
+/// successor with the same solver (its table keeps exact facts), outside the timed solve.
+fn solve_othello<const N: usize>(info: &'static GameInfo, args: &SolveArgs) -> Result<()>
+where
+    Othello<N>: Game<Move = othello::Move>,
+{
+    let root: Othello<N> = parse_position(args.position.as_deref(), info)?;
+    // 24-byte entries: the largest power of two that fits in --tt-mb.
+    let entries = (args.tt_mb as u64 * (1 << 20) / 24).max(16);
+    let bits = 63 - entries.leading_zeros();
+    let mut solver = Solver::<N>::new(bits);
+    let full = (N * N) as i32;
+    let clock = WallClock::start();
+    let first = solver.solve(&root, -full, full);
+    let seconds = clock_seconds(&clock);
+    let mut pv = Vec::new();
+    let mut pos = root;
+    let mut step = first;
+    while let Some(mv) = step.best_move {
+        pv.push(mv);
+        let _ = pos.make_move(mv);
+        if pos.outcome().is_some() {
+            break;
+        }
+        step = solver.solve(&pos, -full, full);
+    }
+    let value = first.score;
+    let (result, words) = match value.signum() {
+        1 => ("win", format!("win by {value} discs")),
+        -1 => ("loss", format!("loss by {} discs", -value)),
+        _ => ("draw", "draw".to_string()),
+    };
+    Report {
+        info,
+        root: &root,
+        value,
+        value_text: words,
+        result,
+        best_move: first.best_move,
+        pv: &pv,
+        exact: true,
+        nodes: first.nodes,
+        seconds,
+        solver: "othello endgame solver (disc difference)",
+    }
+    .print(args.json);
+    Ok(())
 }
 
 struct GenericSolve<'a> {
@@ -71,74 +121,112 @@ impl GameVisitor for GenericSolve<'_> {
                 control::search::MAX_DEPTH
             );
         }
-        print_solution(
+        let value = solution.value;
+        let result = if value > 0 && score::is_decisive(value) {
+            "win"
+        } else if value < 0 && score::is_decisive(value) {
+            "loss"
+        } else if value == 0 {
+            "draw"
+        } else {
+            "value"
+        };
+        let value_text = if result == "draw" {
+            "draw".to_string()
+        } else {
+            describe_value(value)
+        };
+        Report {
             info,
-            &root,
-            &solution,
+            root: &root,
+            value,
+            value_text,
+            result,
+            best_move: solution.best_move,
+            pv: &solution.pv,
+            exact: solution.exact,
+            nodes: solution.stats.nodes(),
             seconds,
-            "generic alpha-beta (PVS + table)",
-            args.json,
-        );
+            solver: "generic alpha-beta (PVS + table)",
+        }
+        .print(args.json);
         Ok(())
     }
 }
 
-/// Prints a solution as text or as one JSON object.
-pub fn print_solution<G: Game>(
-    info: &GameInfo,
-    root: &G,
-    solution: &Solution<G::Move>,
-    seconds: f64,
-    solver: &str,
-    as_json: bool,
-) {
-    let nodes = solution.stats.nodes();
-    let nps = if seconds > 0.0 {
-        nodes as f64 / seconds
-    } else {
-        0.0
-    };
-    let pv = format_line(root, &solution.pv);
-    let best_move = solution.best_move.map(|m| root.format_move(m));
-    let result = match solution.value {
-        v if v > 0 && games::score::is_decisive(v) => "win",
-        v if v < 0 && games::score::is_decisive(v) => "loss",
-        0 => "draw",
-        _ => "value",
-    };
-    if as_json {
-        let out = json!({
-            "game": info.name,
-            "position": root.to_string(),
-            "solver": solver,
-            "value": solution.value,
-            "value_text": describe_value(solution.value),
-            "result": result,
-            "plies_to_end": games::score::plies_to_end(solution.value),
-            "best_move": best_move,
-            "pv": pv,
-            "exact": solution.exact,
-            "nodes": nodes,
-            "seconds": seconds,
-            "nodes_per_second": nps,
-        });
-        println!("{out}");
-        return;
+/// What `runner solve` prints, whichever solver produced it.
+pub struct Report<'a, G: Game> {
+    /// The game.
+    pub info: &'static GameInfo,
+    /// The solved position.
+    pub root: &'a G,
+    /// The exact value for the side to move.
+    pub value: i32,
+    /// The value in words.
+    pub value_text: String,
+    /// `win`, `loss`, `draw` or `value`.
+    pub result: &'static str,
+    /// A best move.
+    pub best_move: Option<G::Move>,
+    /// A principal variation.
+    pub pv: &'a [G::Move],
+    /// Whether the value is proven.
+    pub exact: bool,
+    /// Nodes of the solve.
+    pub nodes: u64,
+    /// Seconds of the solve.
+    pub seconds: f64,
+    /// Which solver.
+    pub solver: &'static str,
+}
+
+impl<G: Game> Report<'_, G> {
+    /// Prints the report as text or as one JSON object.
+    pub fn print(&self, as_json: bool) {
+        let nps = if self.seconds > 0.0 {
+            self.nodes as f64 / self.seconds
+        } else {
+            0.0
+        };
+        let pv = format_line(self.root, self.pv);
+        let best_move = self.best_move.map(|m| self.root.format_move(m));
+        if as_json {
+            let out = json!({
+                "game": self.info.name,
+                "position": self.root.to_string(),
+                "solver": self.solver,
+                "value": self.value,
+                "value_text": self.value_text,
+                "result": self.result,
+                "plies_to_end": score::plies_to_end(self.value),
+                "best_move": best_move,
+                "pv": pv,
+                "exact": self.exact,
+                "nodes": self.nodes,
+                "seconds": self.seconds,
+                "nodes_per_second": nps,
+            });
+            println!("{out}");
+            return;
+        }
+        println!(
+            "solve {} from {} ({})",
+            self.info.name, self.root, self.solver
+        );
+        println!(
+            "value: {} ({}) for the side to move",
+            self.value, self.value_text
+        );
+        println!(
+            "best move: {}",
+            best_move.as_deref().unwrap_or("none (game over)")
+        );
+        println!("pv: {}", pv.join(" "));
+        println!(
+            "nodes: {}, time: {:.3} s, {:.2} M nodes/s",
+            self.nodes,
+            self.seconds,
+            nps / 1e6
+        );
     }
-    println!("solve {} from {} ({solver})", info.name, root);
-    let words = if result == "draw" {
-        "draw".to_string()
-    } else {
-        describe_value(solution.value)
-    };
-    println!("value: {} ({words}) for the side to move", solution.value);
-    println!(
-        "best move: {}",
-        best_move.as_deref().unwrap_or("none (game over)")
-    );
-    println!("pv: {}", pv.join(" "));
-    println!(
-        "nodes: {nodes}, time: {seconds:.3} s, {:.2} M nodes/s",
-        nps / 1e6
-    );
 }

@@ -282,3 +282,69 @@ fn a_test_set_is_searched_position_by_position_with_totals() {
     assert_eq!(out.status.code(), Some(2), "4x4 positions are not 3x3 ones");
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 3"));
 }
+
+/// An Othello position `empties` empty squares before the end of a seeded random game.
+fn othello_near_the_end(seed: u64, empties: u32) -> String {
+    use games::Game;
+    let mut pos = games::othello::Othello8::start();
+    let mut moves = Vec::new();
+    let mut state = seed;
+    loop {
+        let filled = pos
+            .to_string()
+            .chars()
+            .filter(|c| *c == 'X' || *c == 'O')
+            .count() as u32;
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() || 64 - filled <= empties {
+            return pos.to_string();
+        }
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let mv = moves[((state >> 33) % moves.len() as u64) as usize];
+        let _ = pos.make_move(mv);
+    }
+}
+
+#[test]
+fn othello_is_solved_by_its_endgame_solver_and_agrees_with_the_generic_search() {
+    for seed in 1..=3 {
+        let position = othello_near_the_end(seed, 10);
+        let solved = json_of(&[
+            "solve",
+            "--game",
+            "othello",
+            "--position",
+            &position,
+            "--json",
+        ]);
+        assert_eq!(solved["exact"], true);
+        let value = solved["value"].as_i64().expect("value");
+        assert!(value.abs() <= 64);
+        assert!(solved["pv"].as_array().is_some_and(|pv| !pv.is_empty()));
+        // The generic search to the end gives the same result (win, loss or draw).
+        let searched = json_of(&[
+            "search",
+            "--game",
+            "othello",
+            "--position",
+            &position,
+            "--depth",
+            "30",
+            "--json",
+        ]);
+        let v = searched["value"].as_i64().expect("value");
+        assert_eq!(
+            v.signum(),
+            value.signum(),
+            "{position}: {solved} vs {searched}"
+        );
+        if value != 0 {
+            assert!(
+                v.abs() >= i64::from(games::score::WIN_THRESHOLD),
+                "{searched}"
+            );
+        }
+    }
+}

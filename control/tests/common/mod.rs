@@ -35,9 +35,34 @@ pub fn random_position<G: Game>(rng: &mut Lcg, plies: usize) -> G {
     pos
 }
 
+/// A position a few plies (`back`) before the end of a random game, or `None` when the random
+/// game did not end within `max_plies`.
+pub fn near_the_end<G: Game>(rng: &mut Lcg, max_plies: usize, back: usize) -> Option<G> {
+    let mut line = vec![G::start()];
+    let mut moves = Vec::with_capacity(G::MAX_MOVES);
+    for _ in 0..max_plies {
+        let mut pos = line.last()?.clone();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            let i = line.len().saturating_sub(1 + back);
+            return Some(line.swap_remove(i));
+        }
+        let mv = moves[rng.below(moves.len())];
+        let _ = pos.make_move(mv);
+        line.push(pos);
+    }
+    None
+}
+
+/// The minimax value of `pos` at `depth`, or `None` when its tree (quiescence included) has more
+/// than `budget` nodes.
+pub fn minimax_within<G: Game>(pos: &G, depth: u32, budget: u64) -> Option<i32> {
+    minimax_value_within(pos, depth, budget).map(|(v, _)| v)
+}
+
 /// The deepest depth (1 to `max_depth`) whose minimax tree (quiescence included) has at most
-/// `budget` nodes (depth 1: `50 * budget`), with its minimax value; `None` when even depth 1 is larger (tactical chess
-/// positions, where the unpruned capture tree explodes).
+/// `budget` nodes (depth 1: `50 * budget`), with its minimax value; `None` when even depth 1 is
+/// larger.
 pub fn depth_within_budget<G: Game>(pos: &G, max_depth: u32, budget: u64) -> Option<(u32, i32)> {
     let mut found = None;
     for d in 1..=max_depth {
