@@ -7,10 +7,10 @@
 //! | name | module | what |
 //! | --- | --- | --- |
 //! | `tictactoe3`, `tictactoe4` | [`tictactoe`] | m x n boards, k in a row |
-//! | `synthetic` | [`synthetic`] | artificial trees with controlled branching and ordering |
-//! | `checkers` | [`checkers`] | English checkers (8x8 draughts) on bitboards |
 //! | `othello`, `othello6` | [`othello`] | Othello on 8x8 and 6x6 bitboards, endgame solver |
+//! | `checkers` | [`checkers`] | English checkers (8x8 draughts) on bitboards |
 //! | `chess` | [`chess`] | chess, complete rules, magic-bitboard legal move generator |
+//! | `synthetic` | [`synthetic`] | artificial trees with controlled branching and ordering |
 //!
 //! Scores follow [`score`]: evaluations from the side to move inside `±score::MAX_EVAL`, wins
 //! and losses outside it, preferring faster wins.
