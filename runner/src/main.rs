@@ -5,8 +5,10 @@
 //! position), 1 for failures while running.
 
 mod cli;
+mod dib_flags;
 mod input_error;
 mod list;
+mod parallel_search;
 mod perft;
 mod search;
 mod solve;
