@@ -9,7 +9,7 @@ mod common;
 
 use common::{Lcg, depth_within_budget, random_position};
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
-use control::search::{Algorithm, SearchConfig, Searcher, Unlimited};
+use control::search::{Algorithm, SearchConfig, Searcher, Unlimited, shift_decisive};
 use dib::{Backend, CostModel, FaultPlan, SimConfig};
 use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
@@ -86,6 +86,13 @@ fn check<G: Game>(
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         assert!(moves.contains(&mv), "{name} {algo}: illegal best move");
+        let mut child = pos.clone();
+        let _ = child.make_move(mv);
+        let got = -shift_decisive(sequential(&child, depth - 1), 1);
+        assert_eq!(
+            got, want,
+            "{name} {algo}: the best move does not keep the value"
+        );
     }
     (r.total.dib.splits, r.total.dib.problems_received)
 }

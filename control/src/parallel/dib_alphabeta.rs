@@ -14,7 +14,8 @@
 //!
 //! Values are kept on the scale of the run's root (decisive scores count plies from the root):
 //! a problem carries its ply, and the leaf search's window and value are converted with
-//! [`value_to_tt`] / [`value_from_tt`] at that ply.
+//! [`value_to_tt`] / [`value_from_tt`] at that ply. `dib_alphabeta.md` beside this file explains
+//! why the values are exact and gives measurements.
 
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -82,6 +83,16 @@ pub enum SplitPolicy {
     EldestFirst,
 }
 
+/// The moves of `pos` in the order the frames try them: the game's generation order, stably
+/// sorted by [`Game::move_hint`] (larger first) when `ordering` is on. Move indices in problems
+/// and values refer to this order.
+fn ordered_moves<G: Game>(pos: &G, ordering: bool, moves: &mut Vec<G::Move>) {
+    pos.generate_moves(moves);
+    if ordering {
+        moves.sort_by_key(|&m| std::cmp::Reverse(pos.move_hint(m)));
+    }
+}
+
 /// What all searches of one run share: the settings and a pool of leaf searchers.
 struct Shared<G: Game> {
     min_split_depth: u32,
@@ -114,7 +125,7 @@ impl<G: Game> Shared<G> {
         let nodes = searcher.stats().nodes() - before;
         let best = r.pv.first().and_then(|&mv| {
             let mut moves = Vec::with_capacity(G::MAX_MOVES);
-            pos.generate_moves(&mut moves);
+            ordered_moves(pos, self.config.move_ordering, &mut moves);
             moves
                 .iter()
                 .position(|&m| m == mv)
@@ -195,9 +206,9 @@ struct Frame<G: Game> {
 }
 
 impl<G: Game> Frame<G> {
-    fn new(index: u16, pos: G, depth: u32, ply: u32, w: Window) -> Frame<G> {
+    fn new(index: u16, pos: G, depth: u32, ply: u32, w: Window, ordering: bool) -> Frame<G> {
         let mut moves = Vec::with_capacity(G::MAX_MOVES);
-        pos.generate_moves(&mut moves);
+        ordered_moves(&pos, ordering, &mut moves);
         Frame {
             index,
             pos,
@@ -346,7 +357,14 @@ impl<G: Game> AbSearch<G> {
             return 0;
         }
         if self.is_frame(&p.position, p.depth) {
-            let frame = Frame::new(p.index, p.position.clone(), p.depth, p.ply, w);
+            let frame = Frame::new(
+                p.index,
+                p.position.clone(),
+                p.depth,
+                p.ply,
+                w,
+                self.shared.config.move_ordering,
+            );
             if frame.moves.is_empty() {
                 let (v, b, n) = self.shared.leaf(&p.position, p.depth, p.ply, w);
                 self.finish(v, b);
@@ -379,7 +397,14 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                 let _ = child.make_move(mv);
                 let (depth, ply, w) = (f.depth - 1, f.ply + 1, f.child_window());
                 let child = if self.is_frame(&child, depth) {
-                    let frame = Frame::new(index, child, depth, ply, w);
+                    let frame = Frame::new(
+                        index,
+                        child,
+                        depth,
+                        ply,
+                        w,
+                        self.shared.config.move_ordering,
+                    );
                     if !frame.moves.is_empty() {
                         nodes += 1;
                         self.stack.push(frame);
@@ -509,7 +534,7 @@ pub fn run<G: Game>(
     )?;
     let value = report.value;
     let mut moves = Vec::with_capacity(G::MAX_MOVES);
-    root.generate_moves(&mut moves);
+    ordered_moves(root, options.search.move_ordering, &mut moves);
     let pv: Vec<G::Move> = value
         .best
         .and_then(|i| moves.get(usize::from(i)).copied())
