@@ -19,7 +19,8 @@ pub enum Command {
     /// Count the leaves of the legal-move tree to a fixed depth (move-generator check and
     /// speed benchmark).
     Perft(PerftArgs),
-    /// Search a position with the sequential search core (alpha-beta, PVS or minimax).
+    /// Search a position with the sequential search core (alpha-beta, PVS or minimax), or with
+    /// a parallel algorithm on DIB processors (--procs).
     Search(SearchArgs),
     /// Solve a position exactly (search to the end of the game).
     Solve(SolveArgs),
@@ -104,9 +105,32 @@ pub struct SearchArgs {
     /// Node limit.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// The algorithm: alphabeta, pvs or minimax.
+    /// The algorithm: alphabeta, pvs or minimax (sequential); with --procs, a parallel
+    /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...).
     #[arg(long, default_value = "pvs")]
     pub algo: String,
+    /// Search in parallel with this many DIB processors (1 to 4096) with the parallel
+    /// algorithm --algo, to exactly --depth plies.
+    #[arg(long)]
+    pub procs: Option<usize>,
+    /// Where the processors run: `threads` (one OS thread each) or `sim` (the deterministic
+    /// simulator; time is virtual). Needs --procs; default threads.
+    #[arg(long)]
+    pub backend: Option<String>,
+    /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulator cost model: shared-memory, network or pdp11 (default shared-memory). Needs
+    /// --backend sim.
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Faults to inject on the simulator (see `runner perft --help`). Needs --backend sim.
+    #[arg(long)]
+    pub faults: Option<String>,
+    /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
+    /// are, never split (default 2). Needs --procs.
+    #[arg(long)]
+    pub min_split_depth: Option<u32>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16)]
     pub tt_mb: usize,

@@ -5,9 +5,11 @@
 //! position), 1 for failures while running.
 
 mod cli;
+mod dib_flags;
 mod input_error;
 mod list;
 mod mpi;
+mod parallel_search;
 mod perft;
 mod search;
 mod solve;

@@ -4,131 +4,33 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 use control::parallel_perft::parallel_perft;
-use dib::{Backend, CostModel, FaultPlan, Report, SimConfig};
+use dib::Report;
 use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::cli::PerftArgs;
+use crate::dib_flags::{self, DibFlags, Parallel};
 use crate::input_error::input;
 
 /// The deepest perft accepted (deeper runs would not finish anyway).
 const MAX_DEPTH: u32 = 64;
 
-/// The most DIB processors accepted.
-const MAX_PROCS: usize = 4096;
-
-/// A parallel run as asked for on the command line.
-struct Parallel {
-    /// Processors; on MPI 0 until the world size is known.
-    procs: usize,
-    backend: Backend,
-    seed: u64,
-    preset: Option<String>,
-    faults: Option<FaultPlan>,
-}
-
-/// Reads --procs, --backend, --seed, --sim-preset and --faults; `None` when --procs is absent
-/// (the sequential path).
+/// Reads the DIB flags; `None` when --procs is absent (the sequential path).
 fn parallel_args(args: &PerftArgs) -> Result<Option<Parallel>> {
-    let on_mpi = args.backend.as_deref() == Some("mpi");
-    let Some(procs) = args.procs.or(on_mpi.then_some(0)) else {
-        for (flag, given) in [
-            ("--backend", args.backend.is_some()),
-            ("--seed", args.seed.is_some()),
-            ("--sim-preset", args.sim_preset.is_some()),
-            ("--faults", args.faults.is_some()),
-        ] {
-            if given {
-                return Err(input(flag, "needs --procs N (a parallel run)"));
-            }
-        }
-        return Ok(None);
-    };
-    if (procs == 0 && !on_mpi) || procs > MAX_PROCS || args.procs == Some(0) {
-        return Err(input(
-            "--procs",
-            format!("{procs} is out of range; use 1 to {MAX_PROCS}"),
-        ));
-    }
-    if args.divide {
+    let par = dib_flags::parse(DibFlags {
+        procs: args.procs,
+        backend: args.backend.as_deref(),
+        seed: args.seed,
+        sim_preset: args.sim_preset.as_deref(),
+        faults: args.faults.as_deref(),
+    })?;
+    if par.is_some() && args.divide {
         return Err(input(
             "--divide",
             "is sequential only; drop --divide or --procs",
         ));
     }
-    let seed = args.seed.unwrap_or(1);
-    let backend_name = args.backend.as_deref().unwrap_or("threads");
-    match backend_name {
-        "threads" => {
-            for (flag, given) in [
-                ("--sim-preset", args.sim_preset.is_some()),
-                ("--faults", args.faults.is_some()),
-            ] {
-                if given {
-                    return Err(input(flag, "needs --backend sim"));
-                }
-            }
-            Ok(Some(Parallel {
-                procs,
-                backend: Backend::Threads { seed },
-                seed,
-                preset: None,
-                faults: None,
-            }))
-        }
-        "sim" => {
-            let preset = args.sim_preset.as_deref().unwrap_or("shared-memory");
-            let cost: CostModel = preset.parse().map_err(|e| input("--sim-preset", e))?;
-            let faults: FaultPlan = match &args.faults {
-                Some(spec) => spec.parse().map_err(|e| input("--faults", e))?,
-                None => FaultPlan::default(),
-            };
-            if let Some(c) = faults
-                .crashes
-                .iter()
-                .find(|c| c.proc == 0 || c.proc >= procs)
-            {
-                return Err(input(
-                    "--faults",
-                    format!(
-                        "cannot crash processor {}; use 1 to {} (processor 0 holds the root)",
-                        c.proc,
-                        procs.saturating_sub(1)
-                    ),
-                ));
-            }
-            let mut config = SimConfig::new(cost, seed);
-            config.faults = faults.clone();
-            Ok(Some(Parallel {
-                procs,
-                backend: Backend::Sim(config),
-                seed,
-                preset: Some(preset.to_string()),
-                faults: Some(faults),
-            }))
-        }
-        "mpi" => {
-            for (flag, given) in [
-                ("--sim-preset", args.sim_preset.is_some()),
-                ("--faults", args.faults.is_some()),
-            ] {
-                if given {
-                    return Err(input(flag, "needs --backend sim"));
-                }
-            }
-            Ok(Some(Parallel {
-                procs,
-                backend: Backend::Mpi { seed },
-                seed,
-                preset: None,
-                faults: None,
-            }))
-        }
-        other => Err(input(
-            "--backend",
-            format!("unknown backend '{other}'; use threads, sim or mpi"),
-        )),
-    }
+    Ok(par)
 }
 
 /// Runs `runner perft`.
@@ -143,22 +45,8 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     let mut parallel = parallel_args(args)?;
     // On MPI every rank runs this; the session lives until the count is printed.
     let _session = match &mut parallel {
-        Some(par) if matches!(par.backend, Backend::Mpi { .. }) => {
-            let session = crate::mpi::start()?;
-            let world = crate::mpi::world_size(&session);
-            if par.procs != 0 && par.procs != world {
-                return Err(input(
-                    "--procs",
-                    format!(
-                        "{} but the MPI launcher started {world} ranks; launch with `mpirun -n {}` or drop --procs",
-                        par.procs, par.procs
-                    ),
-                ));
-            }
-            par.procs = world;
-            Some(session)
-        }
-        _ => None,
+        Some(par) => par.join_mpi()?,
+        None => None,
     };
     game.visit(PerftVisitor {
         args,
@@ -254,9 +142,6 @@ fn run_parallel<G: Game>(
     } else {
         0.0
     };
-    let t = &report.total;
-    let spent = (t.backend.busy_ns + t.backend.idle_ns + t.backend.messaging_ns).max(1) as f64;
-    let pct = |x: u64| 100.0 * x as f64 / spent;
     if args.json {
         let mut out = json!({
             "game": info.name,
@@ -266,10 +151,6 @@ fn run_parallel<G: Game>(
             "seconds": seconds,
             "nodes_per_second": nps,
             "notes": info.notes,
-            "backend": par.backend.name(),
-            "procs": par.procs,
-            "seed": par.seed,
-            "virtual_time": matches!(par.backend, Backend::Sim(_)),
             "accounting": {
                 "total": report.total,
                 "per_processor": report.accounts,
@@ -277,12 +158,7 @@ fn run_parallel<G: Game>(
                 "config": report.config,
             },
         });
-        if let Some(p) = &par.preset {
-            out["sim_preset"] = json!(p);
-        }
-        if let Some(f) = &par.faults {
-            out["faults"] = json!(f.to_string());
-        }
+        par.add_json(&mut out);
         println!("{out}");
         return Ok(());
     }
@@ -293,41 +169,7 @@ fn run_parallel<G: Game>(
         args.depth,
         nps / 1e6
     );
-    println!(
-        "dib: {} x{}, seed {}{}{}",
-        par.backend.name(),
-        par.procs,
-        par.seed,
-        par.preset
-            .as_ref()
-            .map(|p| format!(", preset {p}"))
-            .unwrap_or_default(),
-        par.faults
-            .as_ref()
-            .map(|f| format!(", faults {f}"))
-            .unwrap_or_default(),
-    );
-    println!(
-        "     nodes {}, messages {}, requests {} granted / {} refused / {} timed out, work redone {}",
-        t.backend.nodes,
-        t.backend.messages_sent,
-        t.dib.requests_granted,
-        t.dib.requests_refused,
-        t.dib.requests_timed_out,
-        t.dib.work_redone
-    );
-    println!(
-        "     time: busy {:.1}%, idle {:.1}%, messaging {:.1}%",
-        pct(t.backend.busy_ns),
-        pct(t.backend.idle_ns),
-        pct(t.backend.messaging_ns)
-    );
-    if let Some(f) = &report.sim {
-        println!(
-            "sim: trace {:016x}, {} events; injected: {} dropped, {} duplicated, {} delayed, {} corrupted, {} crashes",
-            f.trace_hash, f.events, f.dropped, f.duplicated, f.delayed, f.corrupted, f.crashes
-        );
-    }
+    par.print_accounting(&report.total, &report.accounts, report.sim.as_ref());
     if !info.notes.is_empty() {
         println!("convention: {}", info.notes);
     }

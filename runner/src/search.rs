@@ -21,6 +21,15 @@ const MAX_EXPANSION: u32 = 16;
 /// Runs `runner search`.
 pub fn run(args: &SearchArgs) -> Result<()> {
     let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
+    if let Some(par) = crate::parallel_search::parse(args)? {
+        return crate::parallel_search::run(game, args, &par);
+    }
+    if args.min_split_depth.is_some() {
+        return Err(input(
+            "--min-split-depth",
+            "needs --procs N (a parallel run)",
+        ));
+    }
     let (config, limits) = parse_options(args)?;
     game.visit(SearchVisitor {
         args,
@@ -31,17 +40,30 @@ pub fn run(args: &SearchArgs) -> Result<()> {
 
 /// Checks every option and builds the search configuration and limits.
 fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
-    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
-    let mut config = SearchConfig::for_setting(setting);
-    config.algorithm = args
-        .algo
-        .parse::<Algorithm>()
-        .map_err(|e| input("--algo", e))?;
-    if let Some(mode) = &args.tt_mode {
-        config.tt_mode = mode.parse::<TtMode>().map_err(|e| input("--tt-mode", e))?;
-    }
+    let mut config = parse_config(args)?;
+    config.algorithm = args.algo.parse::<Algorithm>().map_err(|e| {
+        match args.algo.parse::<control::parallel::ParallelAlgo>() {
+            Ok(_) => input(
+                "--algo",
+                format!("{} is a parallel algorithm; give --procs N", args.algo),
+            ),
+            Err(_) => input("--algo", e),
+        }
+    })?;
     if config.algorithm == Algorithm::Minimax {
         config.tt_mode = TtMode::Off;
+    }
+    let limits = parse_limits(args)?;
+    Ok((config, limits))
+}
+
+/// The search settings common to the sequential and parallel paths (setting, table,
+/// sorting, ordering, aspiration); the algorithm stays the setting's default.
+pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
+    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
+    let mut config = SearchConfig::for_setting(setting);
+    if let Some(mode) = &args.tt_mode {
+        config.tt_mode = mode.parse::<TtMode>().map_err(|e| input("--tt-mode", e))?;
     }
     if args.tt_mb == 0 || args.tt_mb > MAX_TT_MIB {
         return Err(input(
@@ -82,6 +104,11 @@ fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
     if args.no_aspiration {
         config.aspiration = None;
     }
+    Ok(config)
+}
+
+/// Checks the depth, time and node limits.
+fn parse_limits(args: &SearchArgs) -> Result<Limits> {
     if let Some(d) = args.depth {
         if d == 0 || d > MAX_DEPTH {
             return Err(input(
@@ -99,12 +126,11 @@ fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
             "0 nodes leaves nothing to search; give at least 1",
         ));
     }
-    let limits = Limits {
+    Ok(Limits {
         depth: args.depth,
         nodes: args.nodes,
         time: args.time_ms.map(Duration::from_millis),
-    };
-    Ok((config, limits))
+    })
 }
 
 /// A score in words: "win in 5 plies", "loss in 2 plies", or the number with a sign.

@@ -179,7 +179,24 @@ macro_rules! algorithms {
 }
 
 // Each algorithm: `Variant => module, AlgoInfo { .. };` (modules declared below the list).
-algorithms! {}
+algorithms! {
+    AlphaBeta => alphabeta, AlgoInfo {
+        name: "alphabeta",
+        aliases: &[],
+        description: "fail-soft alpha-beta as one DIB search that never splits (the 1-processor baseline)",
+        paper: "Knuth and Moore 1975; Rezaie and Finkel (seed 003) section 3.1",
+    };
+    DelaySplit => delaysplit, AlgoInfo {
+        name: "delaysplit",
+        aliases: &["ybw"],
+        description: "delay splitting / Young Brothers Wait: younger children wait for the eldest, at every level; running searches split on request",
+        paper: "Feldmann et al. 1990 (YBW); Rezaie and Finkel (seed 003) section 3",
+    };
+}
+
+pub mod alphabeta;
+pub mod delaysplit;
+pub mod dib_alphabeta;
 
 impl ParallelAlgo {
     /// The command-line name.

@@ -1,0 +1,19 @@
+//! `alphabeta`: fail-soft alpha-beta run as one DIB search that never splits, the
+//! one-processor baseline of the runtime (same leaf search, same node accounting and the same
+//! runtime overheads as the parallel algorithms; with more processors the others stay idle).
+
+use games::Game;
+
+use super::dib_alphabeta::{SplitPolicy, run};
+use super::{ParallelError, ParallelOptions, ParallelResult};
+
+/// Searches `root` to `options.depth` plies on processor 0 alone.
+///
+/// # Errors
+/// [`ParallelError`] when the table cannot be built or the runtime fails.
+pub fn search<G: Game>(
+    root: &G,
+    options: &ParallelOptions,
+) -> Result<ParallelResult<G::Move>, ParallelError> {
+    run(root, options, SplitPolicy::Never)
+}

@@ -1,0 +1,192 @@
+//! `runner search --procs N`: one position searched by a parallel control module on DIB
+//! processors, with value, best move, nodes, time (virtual on sim) and the runtime's
+//! per-processor accounting.
+
+use anyhow::{Context as _, Result};
+use control::parallel::{self, ParallelAlgo, ParallelOptions};
+use control::search::{MAX_DEPTH, Setting};
+use games::{Game, GameId, GameInfo, GameVisitor};
+use serde_json::json;
+
+use crate::cli::SearchArgs;
+use crate::dib_flags::{self, DibFlags, Parallel};
+use crate::input_error::input;
+use crate::search::{describe_value, format_line, parse_config, parse_position};
+
+/// A checked parallel search request.
+pub struct ParallelSearch {
+    algo: ParallelAlgo,
+    dib: Parallel,
+    options: ParallelOptions,
+}
+
+/// Checks the flags of a parallel search; `None` without --procs.
+pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
+    let Some(dib) = dib_flags::parse(DibFlags {
+        procs: args.procs,
+        backend: args.backend.as_deref(),
+        seed: args.seed,
+        sim_preset: args.sim_preset.as_deref(),
+        faults: args.faults.as_deref(),
+    })?
+    else {
+        return Ok(None);
+    };
+    if matches!(dib.backend, dib::Backend::Mpi { .. }) {
+        return Err(input(
+            "--backend",
+            "mpi runs `runner perft` so far; search with --backend threads or sim",
+        ));
+    }
+    let algo: ParallelAlgo = args.algo.parse().map_err(|e| input("--algo", e))?;
+    for (flag, given) in [
+        ("--time-ms", args.time_ms.is_some()),
+        ("--nodes", args.nodes.is_some()),
+        ("--testset", args.testset.is_some()),
+    ] {
+        if given {
+            return Err(input(
+                flag,
+                "is not supported with --procs (parallel runs search to a fixed --depth)",
+            ));
+        }
+    }
+    let Some(depth) = args.depth else {
+        return Err(input("--depth", "a parallel run (--procs) needs --depth"));
+    };
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(input(
+            "--depth",
+            format!("{depth} is out of range; use 1 to {MAX_DEPTH}"),
+        ));
+    }
+    let search = parse_config(args)?;
+    if search.setting != Setting::Research {
+        return Err(input(
+            "--setting",
+            "parallel runs use the research setting (fixed depth, values independent of the window); drop --setting",
+        ));
+    }
+    let mut options = ParallelOptions::new(depth, dib.procs, dib.backend.clone());
+    options.search = search;
+    if let Some(m) = args.min_split_depth {
+        if m == 0 || m > MAX_DEPTH {
+            return Err(input(
+                "--min-split-depth",
+                format!("{m} is out of range; use 1 to {MAX_DEPTH}"),
+            ));
+        }
+        options.min_split_depth = m;
+    }
+    Ok(Some(ParallelSearch { algo, dib, options }))
+}
+
+/// Runs a checked parallel search on `game`.
+pub fn run(game: GameId, args: &SearchArgs, par: &ParallelSearch) -> Result<()> {
+    game.visit(Visitor { args, par })
+}
+
+struct Visitor<'a> {
+    args: &'a SearchArgs,
+    par: &'a ParallelSearch,
+}
+
+impl GameVisitor for Visitor<'_> {
+    type Output = Result<()>;
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
+        let (args, par) = (self.args, self.par);
+        let root: G = parse_position(args.position.as_deref(), info)?;
+        let o = &par.options;
+        let r = parallel::search(par.algo, &root, o).with_context(|| {
+            format!(
+                "{} on {} of {} x{}",
+                par.algo,
+                info.name,
+                par.dib.backend.name(),
+                par.dib.procs
+            )
+        })?;
+        let pv = format_line(&root, &r.pv);
+        let best_move = r.best_move.map(|m| root.format_move(m));
+        let nps = if r.seconds > 0.0 {
+            r.nodes as f64 / r.seconds
+        } else {
+            0.0
+        };
+        let c = &o.search;
+        if args.json {
+            let extra: serde_json::Map<String, serde_json::Value> = r
+                .extra
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), json!(v)))
+                .collect();
+            let mut out = json!({
+                "game": info.name,
+                "position": root.to_string(),
+                "algo": par.algo.name(),
+                "setting": c.setting.name(),
+                "tt_mode": c.tt_mode.name(),
+                "tt_mb": c.tt_mib,
+                "tt_min_depth": c.tt_min_depth,
+                "sort": c.sorting.regime.name(),
+                "expansion_depth": c.sorting.expansion_depth,
+                "min_split_depth": o.min_split_depth,
+                "depth": o.depth,
+                "value": r.value,
+                "value_text": describe_value(r.value),
+                "best_move": best_move,
+                "pv": pv,
+                "nodes": r.nodes,
+                "seconds": r.seconds,
+                "nodes_per_second": nps,
+                "stopped": false,
+                "extra": extra,
+                "accounting": {
+                    "total": r.total,
+                    "per_processor": r.accounts,
+                    "sim": r.sim,
+                },
+            });
+            par.dib.add_json(&mut out);
+            println!("{out}");
+            return Ok(());
+        }
+        println!(
+            "search {} with {} on {} x{} ({} setting, leaf table {} {} MiB, min split depth {}) from {}",
+            info.name,
+            par.algo,
+            par.dib.backend.name(),
+            par.dib.procs,
+            c.setting,
+            c.tt_mode,
+            c.tt_mib,
+            o.min_split_depth,
+            root
+        );
+        println!(
+            "depth {}: value {} ({})",
+            o.depth,
+            r.value,
+            describe_value(r.value)
+        );
+        println!(
+            "best move: {}",
+            best_move.as_deref().unwrap_or("none (game over)")
+        );
+        println!("pv: {}", pv.join(" "));
+        let clock = if r.sim.is_some() { "virtual " } else { "" };
+        println!(
+            "nodes: {}; time: {:.6} {clock}s, {:.2} M nodes/s",
+            r.nodes,
+            r.seconds,
+            nps / 1e6
+        );
+        for (k, v) in &r.extra {
+            println!("{k}: {v}");
+        }
+        par.dib
+            .print_accounting(&r.total, &r.accounts, r.sim.as_ref());
+        Ok(())
+    }
+}

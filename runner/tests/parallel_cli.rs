@@ -1,0 +1,212 @@
+//! `runner search --procs N` end to end: every parallel algorithm listed by `runner list`
+//! agrees with the sequential search, the JSON object carries the runtime's accounting, sim
+//! runs repeat exactly, and bad flags give a one-line error with exit status 2.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn runner(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runner"))
+        .args(args)
+        .output()
+        .expect("the runner binary runs")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = runner(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+fn parallel_names() -> Vec<String> {
+    let list = json_of(&["list", "--json"]);
+    let algos = list["parallel_algorithms"]
+        .as_array()
+        .expect("list --json has parallel_algorithms");
+    for a in algos {
+        for key in ["name", "description", "paper", "aliases"] {
+            assert!(!a[key].is_null(), "{key} missing in {a}");
+        }
+    }
+    algos
+        .iter()
+        .map(|a| a["name"].as_str().expect("a name").to_string())
+        .collect()
+}
+
+#[test]
+fn every_parallel_algorithm_agrees_with_the_sequential_search() {
+    let names = parallel_names();
+    assert!(names.iter().any(|n| n == "delaysplit"));
+    for (game, depth) in [("tictactoe4", "5"), ("othello6", "4")] {
+        let seq = json_of(&[
+            "search",
+            "--game",
+            game,
+            "--depth",
+            depth,
+            "--algo",
+            "alphabeta",
+            "--json",
+        ]);
+        for name in &names {
+            for backend in ["sim", "threads"] {
+                let v = json_of(&[
+                    "search",
+                    "--game",
+                    game,
+                    "--depth",
+                    depth,
+                    "--algo",
+                    name,
+                    "--procs",
+                    "3",
+                    "--backend",
+                    backend,
+                    "--seed",
+                    "7",
+                    "--json",
+                ]);
+                assert_eq!(v["value"], seq["value"], "{name} on {backend}, {game}");
+                assert_eq!(v["algo"], name.as_str());
+                assert_eq!(v["backend"], backend);
+                assert_eq!(v["procs"], 3);
+                assert_eq!(v["seed"], 7);
+                assert!(v["best_move"].is_string(), "{v}");
+                assert!(v["nodes"].as_u64().is_some_and(|n| n > 0));
+                assert!(v["seconds"].as_f64().is_some());
+                let per = v["accounting"]["per_processor"]
+                    .as_array()
+                    .expect("per-processor accounting");
+                assert_eq!(per.len(), 3);
+                let sum: u64 = per.iter().map(|p| p["nodes"].as_u64().unwrap_or(0)).sum();
+                assert_eq!(sum, v["nodes"].as_u64().unwrap_or(0), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn simulated_searches_repeat_exactly_and_accept_faults() {
+    let args = [
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "6",
+        "--algo",
+        "ybw",
+        "--procs",
+        "8",
+        "--backend",
+        "sim",
+        "--sim-preset",
+        "network",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let (a, b) = (json_of(&args), json_of(&args));
+    assert_eq!(a["algo"], "delaysplit");
+    assert_eq!(
+        a["accounting"]["sim"]["trace_hash"],
+        b["accounting"]["sim"]["trace_hash"]
+    );
+    assert_eq!(a["seconds"], b["seconds"]);
+    assert_eq!(a["nodes"], b["nodes"]);
+    let mut faulty = args.to_vec();
+    faulty.extend_from_slice(&["--faults", "crash=2@100,drop=1/20,dup=1/20"]);
+    let f = json_of(&faulty);
+    assert_eq!(f["value"], a["value"]);
+    assert!(f["faults"].is_string());
+    let text = runner(&args[..args.len() - 1]);
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("virtual s") && text.contains("proc   7"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_parallel_flags_exit_2_with_one_line() {
+    let base = ["search", "--game", "tictactoe4"];
+    for (extra, needle) in [
+        (&["--depth", "3", "--backend", "sim"][..], "--backend"),
+        (&["--depth", "3", "--algo", "ybw"][..], "--procs"),
+        (
+            &["--depth", "3", "--algo", "nosuch", "--procs", "2"][..],
+            "--algo",
+        ),
+        (
+            &["--nodes", "100", "--algo", "ybw", "--procs", "2"][..],
+            "--nodes",
+        ),
+        (
+            &["--depth", "3", "--algo", "ybw", "--procs", "0"][..],
+            "--procs",
+        ),
+        (
+            &[
+                "--depth", "3", "--algo", "ybw", "--procs", "2", "--faults", "drop=1/2",
+            ][..],
+            "--backend sim",
+        ),
+        (
+            &["--depth", "3", "--min-split-depth", "2"][..],
+            "--min-split-depth",
+        ),
+        (
+            &[
+                "--depth",
+                "3",
+                "--algo",
+                "ybw",
+                "--procs",
+                "2",
+                "--min-split-depth",
+                "0",
+            ][..],
+            "--min-split-depth",
+        ),
+        (
+            &[
+                "--depth",
+                "3",
+                "--algo",
+                "ybw",
+                "--procs",
+                "2",
+                "--setting",
+                "play",
+            ][..],
+            "--setting",
+        ),
+        (
+            &[
+                "--depth",
+                "3",
+                "--algo",
+                "ybw",
+                "--procs",
+                "2",
+                "--backend",
+                "mpi",
+            ][..],
+            "--backend",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let out = runner(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
