@@ -1,0 +1,122 @@
+//! MWF, DMWF and tree splitting return exactly the value of sequential alpha-beta at the same
+//! depth, for seeded random positions of every registered game, on the simulator with 1 to 32
+//! processors, on real threads with 1 to 4, and under injected faults.
+
+use control::parallel::{ParallelAlgo, ParallelOptions, search};
+use control::search::{SearchConfig, Searcher, Unlimited};
+use dib::{Backend, CostModel, FaultPlan, SimConfig};
+use games::score::INFINITY;
+use games::{Game, GameId, GameInfo, GameVisitor};
+
+/// Nodes allowed to the sequential search per test position: the depth grows until it passes.
+const NODE_BUDGET: u64 = 1_500;
+
+const ALGOS: [&str; 3] = ["mwf", "dmwf", "treesplit"];
+
+fn sim(seed: u64, faults: &str) -> Backend {
+    let mut c = SimConfig::new(CostModel::shared_memory(), seed);
+    c.faults = faults.parse::<FaultPlan>().unwrap();
+    Backend::Sim(c)
+}
+
+/// A position `plies` random moves from the start (fewer if the game ends), by a seeded
+/// generator.
+fn random_position<G: Game>(seed: u64, plies: u32) -> G {
+    let mut pos = G::start();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if pos.outcome().is_some() {
+            break;
+        }
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = moves[(state % moves.len() as u64) as usize];
+        let _ = pos.make_move(mv);
+    }
+    pos
+}
+
+/// The sequential value at `depth` and its node count.
+fn sequential<G: Game>(pos: &G, depth: u32) -> (i32, u64) {
+    let mut s = Searcher::<G>::new(SearchConfig::research()).unwrap();
+    let r = s.search_window(pos, depth, -INFINITY, INFINITY, &mut Unlimited);
+    assert!(r.completed);
+    let st = s.stats();
+    (r.value, st.interior + st.leaves + st.quiescence)
+}
+
+struct Check;
+
+impl GameVisitor for Check {
+    type Output = ();
+
+    fn visit<G: Game>(self, info: &'static GameInfo) {
+        let name = info.name;
+        // Work handed to other simulated processors, per algorithm (the test must split).
+        let granted = [const { std::cell::Cell::new(0u64) }; ALGOS.len()];
+        for pos_seed in 0..2u64 {
+            let root: G = random_position(pos_seed + 1, 2 + 3 * pos_seed as u32);
+            let mut depth = 1;
+            while depth < 12 && sequential(&root, depth + 1).1 <= NODE_BUDGET {
+                depth += 1;
+            }
+            let (want, _) = sequential(&root, depth);
+            for (ai, algo) in ALGOS.into_iter().enumerate() {
+                let granted = &granted;
+                let algo: ParallelAlgo = algo.parse().unwrap();
+                let check = |procs: usize, backend: Backend, what: &str| {
+                    let options = ParallelOptions::new(depth, procs, backend);
+                    let r = search(algo, &root, &options)
+                        .unwrap_or_else(|e| panic!("{name} {algo} {what}: {e}"));
+                    assert_eq!(
+                        r.value, want,
+                        "{name} position {pos_seed} depth {depth}, {algo} on {what}"
+                    );
+                    if what.starts_with("sim") && procs > 1 {
+                        granted[ai].set(granted[ai].get() + r.total.dib.requests_granted);
+                    }
+                    if let Some(mv) = r.best_move {
+                        // The best move's subtree has the root's value.
+                        let mut child = root.clone();
+                        let _ = child.make_move(mv);
+                        let (v, _) = sequential(&child, depth - 1);
+                        assert_eq!(
+                            -control::search::shift_decisive(v, 1),
+                            want,
+                            "{name} position {pos_seed}: {algo} on {what} best move"
+                        );
+                    }
+                };
+                for procs in [1, 2, 3, 5, 8, 16, 32] {
+                    let seed = 31 * procs as u64 + pos_seed;
+                    check(procs, sim(seed, ""), &format!("sim {procs} seed {seed}"));
+                }
+                for procs in [1, 2, 4] {
+                    check(
+                        procs,
+                        Backend::Threads { seed: 7 },
+                        &format!("threads {procs}"),
+                    );
+                }
+                let faults = "crash=2@500,drop=1/20,dup=1/20,delay=1/20,corrupt=1/20";
+                check(6, sim(5, faults), &format!("sim 6 faults {faults}"));
+            }
+        }
+        for (ai, algo) in ALGOS.into_iter().enumerate() {
+            assert!(granted[ai].get() > 0, "{name}: {algo} never shared work");
+        }
+    }
+}
+
+#[test]
+fn mwf_dmwf_treesplit_equal_sequential_alphabeta_for_every_game() {
+    for &g in GameId::ALL {
+        g.visit(Check);
+    }
+}
