@@ -120,3 +120,62 @@ fn mwf_dmwf_treesplit_equal_sequential_alphabeta_for_every_game() {
         g.visit(Check);
     }
 }
+
+/// Seed 003 figures 5 and 6: efficiency and relative node counts for 1 to 21 simulated
+/// processors (shared-memory preset) on 4x4 tic-tac-toe, depth 9, from a position with 15
+/// empty squares, unsorted. Run with `--ignored --nocapture`.
+#[test]
+#[ignore = "experiment: prints the efficiency table (seconds)"]
+fn efficiency_on_tictactoe4_depth9() {
+    use control::search::TtMode;
+    use games::tictactoe::TicTacToe4;
+    let mut root = TicTacToe4::start();
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let _ = root.make_move(moves[5]);
+    let mut config = SearchConfig::research();
+    config.move_ordering = false;
+    config.tt_mode = TtMode::Off;
+    let (want, seq_nodes) = {
+        let mut s = Searcher::<TicTacToe4>::new(config).unwrap();
+        let r = s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited);
+        let st = s.stats();
+        (r.value, st.interior + st.leaves + st.quiescence)
+    };
+    println!(
+        "sequential {:?}: value {want}, nodes {seq_nodes}",
+        config.algorithm
+    );
+    {
+        let mut c = config;
+        c.algorithm = control::search::Algorithm::AlphaBeta;
+        let mut s = Searcher::<TicTacToe4>::new(c).unwrap();
+        let r = s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited);
+        let st = s.stats();
+        println!(
+            "sequential AlphaBeta: value {}, nodes {}",
+            r.value,
+            st.interior + st.leaves + st.quiescence
+        );
+    }
+    for algo in ALGOS {
+        let algo: ParallelAlgo = algo.parse().unwrap();
+        let mut base = None;
+        println!("{algo}: procs, seconds, speedup, efficiency, nodes/nodes(1)");
+        for procs in [1, 2, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21] {
+            let mut options = ParallelOptions::new(9, procs, sim(procs as u64, ""));
+            options.search = config;
+            let r = search(algo, &root, &options).unwrap();
+            assert_eq!(r.value, want, "{algo} {procs}");
+            let (t1, n1) = *base.get_or_insert((r.seconds, r.nodes));
+            let speedup = t1 / r.seconds;
+            println!(
+                "{algo} {procs:2} {:9.4} {speedup:6.2} {:5.2} {:5.2} (nodes {})",
+                r.seconds,
+                speedup / procs as f64,
+                r.nodes as f64 / n1 as f64,
+                r.nodes
+            );
+        }
+    }
+}
