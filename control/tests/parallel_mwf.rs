@@ -132,7 +132,7 @@ fn efficiency_on_tictactoe4_depth9() {
     let mut root = TicTacToe4::start();
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);
-    let _ = root.make_move(moves[5]);
+    root.make_move(moves[5]);
     let mut config = SearchConfig::research();
     config.move_ordering = false;
     config.tt_mode = TtMode::Off;
