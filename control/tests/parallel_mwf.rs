@@ -106,6 +106,18 @@ impl GameVisitor for Check {
                 }
                 let faults = "crash=2@500,drop=1/20,dup=1/20,delay=1/20,corrupt=1/20";
                 check(6, sim(5, faults), &format!("sim 6 faults {faults}"));
+                // One seed gives one run, bit for bit.
+                let hash = |faults: &str| {
+                    let options = ParallelOptions::new(depth, 8, sim(3, faults));
+                    let r = search(algo, &root, &options).unwrap();
+                    (r.nodes, r.sim.map(|s| s.trace_hash))
+                };
+                assert_eq!(hash(""), hash(""), "{name} {algo}: two runs of seed 3");
+                assert_eq!(
+                    hash(faults),
+                    hash(faults),
+                    "{name} {algo}: two runs of seed 3 with faults"
+                );
             }
         }
         for (ai, algo) in ALGOS.into_iter().enumerate() {
