@@ -51,7 +51,11 @@ fn sequential<G: Game>(pos: &G, depth: u32) -> (i32, u64) {
     (r.value, st.interior + st.leaves + st.quiescence)
 }
 
-struct Check;
+/// Checks `positions` random positions of a game, with a sequential node budget of `budget`.
+struct Check {
+    positions: u64,
+    budget: u64,
+}
 
 impl GameVisitor for Check {
     type Output = ();
@@ -60,10 +64,10 @@ impl GameVisitor for Check {
         let name = info.name;
         // Work handed to other simulated processors, per algorithm (the test must split).
         let granted = [const { std::cell::Cell::new(0u64) }; ALGOS.len()];
-        for pos_seed in 0..2u64 {
-            let root: G = random_position(pos_seed + 1, 2 + 3 * pos_seed as u32);
+        for pos_seed in 0..self.positions {
+            let root: G = random_position(pos_seed + 1, 2 + 3 * (pos_seed % 8) as u32);
             let mut depth = 1;
-            while depth < 12 && sequential(&root, depth + 1).1 <= NODE_BUDGET {
+            while depth < 12 && sequential(&root, depth + 1).1 <= self.budget {
                 depth += 1;
             }
             let (want, _) = sequential(&root, depth);
@@ -129,7 +133,21 @@ impl GameVisitor for Check {
 #[test]
 fn mwf_dmwf_treesplit_equal_sequential_alphabeta_for_every_game() {
     for &g in GameId::ALL {
-        g.visit(Check);
+        g.visit(Check {
+            positions: 2,
+            budget: NODE_BUDGET,
+        });
+    }
+}
+
+#[test]
+#[ignore = "long: 24 positions per game, larger trees"]
+fn long_agreement_on_many_positions() {
+    for &g in GameId::ALL {
+        g.visit(Check {
+            positions: 24,
+            budget: 20 * NODE_BUDGET,
+        });
     }
 }
 
