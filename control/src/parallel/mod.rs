@@ -169,8 +169,6 @@ macro_rules! algorithms {
             root: &G,
             options: &ParallelOptions,
         ) -> Result<ParallelResult<G::Move>, ParallelError> {
-            // (Keeps the list compiling while it is empty.)
-            let _ = (root, options);
             match algo {
                 $(ParallelAlgo::$id => $module::search(root, options),)*
             }
@@ -192,11 +190,33 @@ algorithms! {
         description: "delay splitting / Young Brothers Wait: younger children wait for the eldest, at every level; running searches split on request",
         paper: "Feldmann et al. 1990 (YBW); Rezaie and Finkel (seed 003) section 3",
     };
+    Mwf => mwf, AlgoInfo {
+        name: "mwf",
+        aliases: &[],
+        description: "mandatory work first: type-1 and type-3 nodes fully in parallel, type-2 nodes eldest child first",
+        paper: "Akl, Barnard & Doran, IEEE PAMI-4(2), 1982; Finkel & Fishburn, AI 19, 1982 (via Rezaie & Finkel, seed 003)",
+    };
+    Dmwf => dmwf, AlgoInfo {
+        name: "dmwf",
+        aliases: &[],
+        description: "dynamic MWF: children of type-1 nodes with static value at or above the 90th percentile are type-1 too",
+        paper: "Rezaie & Finkel, A comparison of some parallel game-tree search algorithms, section 6 (seed 003)",
+    };
+    TreeSplit => treesplit, AlgoInfo {
+        name: "treesplit",
+        aliases: &[],
+        description: "tree splitting: nodes above the split depth split among processors with window updates and aborts",
+        paper: "Fishburn, Analysis of speedup in distributed algorithms, PhD thesis, Wisconsin, 1981 (via seed 003)",
+    };
 }
 
 pub mod alphabeta;
 pub mod delaysplit;
 pub mod dib_alphabeta;
+pub mod dmwf;
+pub mod mwf;
+pub mod split_ab;
+pub mod treesplit;
 
 impl ParallelAlgo {
     /// The command-line name.

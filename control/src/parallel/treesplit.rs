@@ -1,0 +1,30 @@
+//! Fishburn's tree splitting (seed 003 section 3): the processor tree reaches
+//! `options.split_depth` plies below the root. Every node above that depth splits its children
+//! among the processors that ask for work (DIB's request-driven load balancing stands in for
+//! the fixed processor tree of the original: an interior processor's "subordinates" are whoever
+//! took its pieces), sends each improvement of its bound to the children still working as a
+//! window update (information spreading), and aborts them on a cutoff. Below the split depth a
+//! processor searches sequentially (its own explicit stack, then the sequential `Searcher`
+//! below `options.min_split_depth` plies to go).
+
+use games::Game;
+
+use super::split_ab::{SplitPolicy, run};
+use super::{ParallelError, ParallelOptions, ParallelResult};
+
+/// Runs tree splitting on `root` to `options.depth` plies.
+///
+/// # Errors
+/// [`ParallelError`] when the runtime or the table fails.
+pub fn search<G: Game>(
+    root: &G,
+    options: &ParallelOptions,
+) -> Result<ParallelResult<G::Move>, ParallelError> {
+    run(
+        SplitPolicy::TreeSplit {
+            split_depth: options.split_depth,
+        },
+        root,
+        options,
+    )
+}

@@ -1,0 +1,211 @@
+//! MWF, DMWF and tree splitting return exactly the value of sequential alpha-beta at the same
+//! depth, for seeded random positions of every registered game, on the simulator with 1 to 32
+//! processors, on real threads with 1 to 4, and under injected faults.
+
+use control::parallel::{ParallelAlgo, ParallelOptions, search};
+use control::search::{SearchConfig, Searcher, Unlimited};
+use dib::{Backend, CostModel, FaultPlan, SimConfig};
+use games::score::INFINITY;
+use games::{Game, GameId, GameInfo, GameVisitor};
+
+/// Nodes allowed to the sequential search per test position: the depth grows until it passes.
+const NODE_BUDGET: u64 = 1_500;
+
+const ALGOS: [&str; 3] = ["mwf", "dmwf", "treesplit"];
+
+fn sim(seed: u64, faults: &str) -> Backend {
+    let mut c = SimConfig::new(CostModel::shared_memory(), seed);
+    c.faults = faults.parse::<FaultPlan>().unwrap();
+    Backend::Sim(c)
+}
+
+/// A position `plies` random moves from the start (fewer if the game ends), by a seeded
+/// generator.
+fn random_position<G: Game>(seed: u64, plies: u32) -> G {
+    let mut pos = G::start();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if pos.outcome().is_some() {
+            break;
+        }
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = moves[(state % moves.len() as u64) as usize];
+        let _ = pos.make_move(mv);
+    }
+    pos
+}
+
+/// The sequential value at `depth` and its node count.
+fn sequential<G: Game>(pos: &G, depth: u32) -> (i32, u64) {
+    let mut s = Searcher::<G>::new(SearchConfig::research()).unwrap();
+    let r = s.search_window(pos, depth, -INFINITY, INFINITY, &mut Unlimited);
+    assert!(r.completed);
+    let st = s.stats();
+    (r.value, st.interior + st.leaves + st.quiescence)
+}
+
+/// Checks `positions` random positions of a game, with a sequential node budget of `budget`.
+struct Check {
+    positions: u64,
+    budget: u64,
+}
+
+impl GameVisitor for Check {
+    type Output = ();
+
+    fn visit<G: Game>(self, info: &'static GameInfo) {
+        let name = info.name;
+        // Work handed to other simulated processors, per algorithm (the test must split).
+        let granted = [const { std::cell::Cell::new(0u64) }; ALGOS.len()];
+        for pos_seed in 0..self.positions {
+            let root: G = random_position(pos_seed + 1, 2 + 3 * (pos_seed % 8) as u32);
+            let mut depth = 1;
+            while depth < 12 && sequential(&root, depth + 1).1 <= self.budget {
+                depth += 1;
+            }
+            let (want, _) = sequential(&root, depth);
+            for (ai, algo) in ALGOS.into_iter().enumerate() {
+                let granted = &granted;
+                let algo: ParallelAlgo = algo.parse().unwrap();
+                let check = |procs: usize, backend: Backend, what: &str| {
+                    let options = ParallelOptions::new(depth, procs, backend);
+                    let r = search(algo, &root, &options)
+                        .unwrap_or_else(|e| panic!("{name} {algo} {what}: {e}"));
+                    assert_eq!(
+                        r.value, want,
+                        "{name} position {pos_seed} depth {depth}, {algo} on {what}"
+                    );
+                    if what.starts_with("sim") && procs > 1 {
+                        granted[ai].set(granted[ai].get() + r.total.dib.requests_granted);
+                    }
+                    if let Some(mv) = r.best_move {
+                        // The best move's subtree has the root's value.
+                        let mut child = root.clone();
+                        let _ = child.make_move(mv);
+                        let (v, _) = sequential(&child, depth - 1);
+                        assert_eq!(
+                            -control::search::shift_decisive(v, 1),
+                            want,
+                            "{name} position {pos_seed}: {algo} on {what} best move"
+                        );
+                    }
+                };
+                for procs in [1, 2, 3, 5, 8, 16, 32] {
+                    let seed = 31 * procs as u64 + pos_seed;
+                    check(procs, sim(seed, ""), &format!("sim {procs} seed {seed}"));
+                }
+                for procs in [1, 2, 4] {
+                    check(
+                        procs,
+                        Backend::Threads { seed: 7 },
+                        &format!("threads {procs}"),
+                    );
+                }
+                let faults = "crash=2@500,drop=1/20,dup=1/20,delay=1/20,corrupt=1/20";
+                check(6, sim(5, faults), &format!("sim 6 faults {faults}"));
+                // One seed gives one run, bit for bit.
+                let hash = |faults: &str| {
+                    let options = ParallelOptions::new(depth, 8, sim(3, faults));
+                    let r = search(algo, &root, &options).unwrap();
+                    (r.nodes, r.sim.map(|s| s.trace_hash))
+                };
+                assert_eq!(hash(""), hash(""), "{name} {algo}: two runs of seed 3");
+                assert_eq!(
+                    hash(faults),
+                    hash(faults),
+                    "{name} {algo}: two runs of seed 3 with faults"
+                );
+            }
+        }
+        for (ai, algo) in ALGOS.into_iter().enumerate() {
+            assert!(granted[ai].get() > 0, "{name}: {algo} never shared work");
+        }
+    }
+}
+
+#[test]
+fn mwf_dmwf_treesplit_equal_sequential_alphabeta_for_every_game() {
+    for &g in GameId::ALL {
+        g.visit(Check {
+            positions: 2,
+            budget: NODE_BUDGET,
+        });
+    }
+}
+
+#[test]
+#[ignore = "long: 24 positions per game, larger trees"]
+fn long_agreement_on_many_positions() {
+    for &g in GameId::ALL {
+        g.visit(Check {
+            positions: 24,
+            budget: 20 * NODE_BUDGET,
+        });
+    }
+}
+
+/// Seed 003 figures 5 and 6: efficiency and relative node counts for 1 to 21 simulated
+/// processors (shared-memory preset) on 4x4 tic-tac-toe, depth 9, from a position with 15
+/// empty squares, unsorted. Run with `--ignored --nocapture`.
+#[test]
+#[ignore = "experiment: prints the efficiency table (seconds)"]
+fn efficiency_on_tictactoe4_depth9() {
+    use control::search::TtMode;
+    use games::tictactoe::TicTacToe4;
+    let mut root = TicTacToe4::start();
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    root.make_move(moves[5]);
+    let mut config = SearchConfig::research();
+    config.move_ordering = false;
+    config.tt_mode = TtMode::Off;
+    let (want, seq_nodes) = {
+        let mut s = Searcher::<TicTacToe4>::new(config).unwrap();
+        let r = s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited);
+        let st = s.stats();
+        (r.value, st.interior + st.leaves + st.quiescence)
+    };
+    println!(
+        "sequential {:?}: value {want}, nodes {seq_nodes}",
+        config.algorithm
+    );
+    {
+        let mut c = config;
+        c.algorithm = control::search::Algorithm::AlphaBeta;
+        let mut s = Searcher::<TicTacToe4>::new(c).unwrap();
+        let r = s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited);
+        let st = s.stats();
+        println!(
+            "sequential AlphaBeta: value {}, nodes {}",
+            r.value,
+            st.interior + st.leaves + st.quiescence
+        );
+    }
+    for algo in ALGOS {
+        let algo: ParallelAlgo = algo.parse().unwrap();
+        let mut base = None;
+        println!("{algo}: procs, seconds, speedup, efficiency, nodes/nodes(1)");
+        for procs in [1, 2, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21] {
+            let mut options = ParallelOptions::new(9, procs, sim(procs as u64, ""));
+            options.search = config;
+            let r = search(algo, &root, &options).unwrap();
+            assert_eq!(r.value, want, "{algo} {procs}");
+            let (t1, n1) = *base.get_or_insert((r.seconds, r.nodes));
+            let speedup = t1 / r.seconds;
+            println!(
+                "{algo} {procs:2} {:9.4} {speedup:6.2} {:5.2} {:5.2} (nodes {})",
+                r.seconds,
+                speedup / procs as f64,
+                r.nodes as f64 / n1 as f64,
+                r.nodes
+            );
+        }
+    }
+}
