@@ -186,8 +186,8 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
                 let end = level.moves.len().min(level.next.saturating_add(room));
                 for &mv in &level.moves[level.next..end] {
                     let undo = self.position.make_move(mv);
-                    self.position.generate_moves(&mut self.scratch);
-                    self.leaves += self.scratch.len() as u64;
+                    // The game's own (possibly specialised) bulk count of one ply.
+                    self.leaves += self.position.perft(1);
                     self.position.unmake_move(mv, undo);
                 }
                 nodes += (end - level.next) as u64;
