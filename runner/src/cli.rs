@@ -59,27 +59,9 @@ pub struct PerftArgs {
     /// Print exactly one JSON object on stdout (with --procs: plus the runtime's accounting).
     #[arg(long)]
     pub json: bool,
-    /// Count in parallel with this many DIB processors (1 to 4096); sequential if absent.
-    #[arg(long)]
-    pub procs: Option<usize>,
-    /// Where the processors run: `threads` (one OS thread each), `sim` (the deterministic
-    /// simulator; time is virtual) or `mpi` (one MPI rank each, under `mpirun`; --procs is
-    /// then the world size and may be left out). Needs --procs except for mpi; default
-    /// threads.
-    #[arg(long)]
-    pub backend: Option<String>,
-    /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Simulator cost model: shared-memory, network or pdp11 (default shared-memory). Needs
-    /// --backend sim.
-    #[arg(long)]
-    pub sim_preset: Option<String>,
-    /// Faults to inject on the simulator, e.g.
-    /// `crash=3@1000,drop=1/100,dup=1/200,delay=1/50,corrupt=1/100` (times in virtual
-    /// microseconds). Needs --backend sim.
-    #[arg(long)]
-    pub faults: Option<String>,
+    /// The DIB runtime flags (a parallel count).
+    #[command(flatten)]
+    pub dib: DibArgs,
 }
 
 /// Arguments of `runner search`.
@@ -109,24 +91,10 @@ pub struct SearchArgs {
     /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...).
     #[arg(long, default_value = "pvs")]
     pub algo: String,
-    /// Search in parallel with this many DIB processors (1 to 4096) with the parallel
-    /// algorithm --algo, to exactly --depth plies.
-    #[arg(long)]
-    pub procs: Option<usize>,
-    /// Where the processors run: `threads` (one OS thread each) or `sim` (the deterministic
-    /// simulator; time is virtual). Needs --procs; default threads.
-    #[arg(long)]
-    pub backend: Option<String>,
-    /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Simulator cost model: shared-memory, network or pdp11 (default shared-memory). Needs
-    /// --backend sim.
-    #[arg(long)]
-    pub sim_preset: Option<String>,
-    /// Faults to inject on the simulator (see `runner perft --help`). Needs --backend sim.
-    #[arg(long)]
-    pub faults: Option<String>,
+    /// The DIB runtime flags: search in parallel with the parallel algorithm --algo, to
+    /// exactly --depth plies.
+    #[command(flatten)]
+    pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
     /// are, never split (default 2). Needs --procs.
     #[arg(long)]
@@ -179,4 +147,31 @@ pub struct SolveArgs {
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The DIB runtime flags shared by `runner perft` and `runner search` (checked by
+/// `dib_flags::parse`).
+#[derive(Debug, Args)]
+pub struct DibArgs {
+    /// Run in parallel with this many DIB processors (1 to 4096); sequential if absent.
+    #[arg(long)]
+    pub procs: Option<usize>,
+    /// Where the processors run: `threads` (one OS thread each), `sim` (the deterministic
+    /// simulator; time is virtual) or `mpi` (one MPI rank each, under `mpirun`; perft only so
+    /// far; --procs is then the world size and may be left out). Needs --procs except for mpi;
+    /// default threads.
+    #[arg(long)]
+    pub backend: Option<String>,
+    /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulator cost model: shared-memory, network or pdp11 (default shared-memory). Needs
+    /// --backend sim.
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Faults to inject on the simulator, e.g.
+    /// `crash=3@1000,drop=1/100,dup=1/200,delay=1/50,corrupt=1/100` (times in virtual
+    /// microseconds). Needs --backend sim.
+    #[arg(long)]
+    pub faults: Option<String>,
 }

@@ -5,25 +5,11 @@ use anyhow::Result;
 use dib::{Backend, CostModel, FaultPlan, ProcAccounts, SimConfig, SimFigures};
 use serde_json::{Value, json};
 
+use crate::cli::DibArgs;
 use crate::input_error::input;
 
 /// The most DIB processors accepted.
 pub const MAX_PROCS: usize = 4096;
-
-/// The DIB flags as typed.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DibFlags<'a> {
-    /// --procs.
-    pub procs: Option<usize>,
-    /// --backend.
-    pub backend: Option<&'a str>,
-    /// --seed.
-    pub seed: Option<u64>,
-    /// --sim-preset.
-    pub sim_preset: Option<&'a str>,
-    /// --faults.
-    pub faults: Option<&'a str>,
-}
 
 /// A parallel run as asked for on the command line.
 pub struct Parallel {
@@ -42,8 +28,8 @@ pub struct Parallel {
 /// Checks the flags; `None` when --procs is absent (the sequential path), after checking that
 /// no other DIB flag was given. With `--backend mpi`, --procs may be absent: `procs` is then 0
 /// until [`Parallel::join_mpi`] learns the world size.
-pub fn parse(flags: DibFlags<'_>) -> Result<Option<Parallel>> {
-    let on_mpi = flags.backend == Some("mpi");
+pub fn parse(flags: &DibArgs) -> Result<Option<Parallel>> {
+    let on_mpi = flags.backend.as_deref() == Some("mpi");
     let Some(procs) = flags.procs.or(on_mpi.then_some(0)) else {
         for (flag, given) in [
             ("--backend", flags.backend.is_some()),
@@ -64,7 +50,7 @@ pub fn parse(flags: DibFlags<'_>) -> Result<Option<Parallel>> {
         ));
     }
     let seed = flags.seed.unwrap_or(1);
-    match flags.backend.unwrap_or("threads") {
+    match flags.backend.as_deref().unwrap_or("threads") {
         "threads" => {
             for (flag, given) in [
                 ("--sim-preset", flags.sim_preset.is_some()),
@@ -83,9 +69,9 @@ pub fn parse(flags: DibFlags<'_>) -> Result<Option<Parallel>> {
             }))
         }
         "sim" => {
-            let preset = flags.sim_preset.unwrap_or("shared-memory");
+            let preset = flags.sim_preset.as_deref().unwrap_or("shared-memory");
             let cost: CostModel = preset.parse().map_err(|e| input("--sim-preset", e))?;
-            let faults: FaultPlan = match flags.faults {
+            let faults: FaultPlan = match flags.faults.as_deref() {
                 Some(spec) => spec.parse().map_err(|e| input("--faults", e))?,
                 None => FaultPlan::default(),
             };

@@ -9,7 +9,7 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::cli::SearchArgs;
-use crate::dib_flags::{self, DibFlags, Parallel};
+use crate::dib_flags::{self, Parallel};
 use crate::input_error::input;
 use crate::search::{describe_value, format_line, parse_config, parse_position};
 
@@ -22,14 +22,7 @@ pub struct ParallelSearch {
 
 /// Checks the flags of a parallel search; `None` without --procs.
 pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
-    let Some(dib) = dib_flags::parse(DibFlags {
-        procs: args.procs,
-        backend: args.backend.as_deref(),
-        seed: args.seed,
-        sim_preset: args.sim_preset.as_deref(),
-        faults: args.faults.as_deref(),
-    })?
-    else {
+    let Some(dib) = dib_flags::parse(&args.dib)? else {
         return Ok(None);
     };
     if matches!(dib.backend, dib::Backend::Mpi { .. }) {

@@ -9,7 +9,7 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::cli::PerftArgs;
-use crate::dib_flags::{self, DibFlags, Parallel};
+use crate::dib_flags::{self, Parallel};
 use crate::input_error::input;
 
 /// The deepest perft accepted (deeper runs would not finish anyway).
@@ -17,13 +17,7 @@ const MAX_DEPTH: u32 = 64;
 
 /// Reads the DIB flags; `None` when --procs is absent (the sequential path).
 fn parallel_args(args: &PerftArgs) -> Result<Option<Parallel>> {
-    let par = dib_flags::parse(DibFlags {
-        procs: args.procs,
-        backend: args.backend.as_deref(),
-        seed: args.seed,
-        sim_preset: args.sim_preset.as_deref(),
-        faults: args.faults.as_deref(),
-    })?;
+    let par = dib_flags::parse(&args.dib)?;
     if par.is_some() && args.divide {
         return Err(input(
             "--divide",
@@ -31,6 +25,15 @@ fn parallel_args(args: &PerftArgs) -> Result<Option<Parallel>> {
         ));
     }
     Ok(par)
+}
+
+/// Leaves per second (0 for a run too short to time).
+fn per_second(nodes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
 }
 
 /// Runs `runner perft`.
@@ -80,11 +83,7 @@ impl GameVisitor for PerftVisitor<'_> {
             (root.clone().perft(args.depth), None)
         };
         let seconds = started.elapsed().as_secs_f64();
-        let nps = if seconds > 0.0 {
-            nodes as f64 / seconds
-        } else {
-            0.0
-        };
+        let nps = per_second(nodes, seconds);
         if args.json {
             let mut out = json!({
                 "game": info.name,
@@ -137,11 +136,7 @@ fn run_parallel<G: Game>(
     }
     let nodes = report.value;
     let seconds = report.seconds();
-    let nps = if seconds > 0.0 {
-        nodes as f64 / seconds
-    } else {
-        0.0
-    };
+    let nps = per_second(nodes, seconds);
     if args.json {
         let mut out = json!({
             "game": info.name,
