@@ -35,78 +35,10 @@ const FULL: [(&str, &str, u32, u64); 2] = [
     ("kiwipete_d4", KIWIPETE, 4, 4_085_603),
 ];
 
-fn cozy_bulk(board: &cozy_chess::Board, depth: u32) -> u64 {
-    let mut n = 0;
-    if depth == 1 {
-        board.generate_moves(|pm| {
-            n += pm.len() as u64;
-            false
-        });
-    } else {
-        board.generate_moves(|pm| {
-            for mv in pm {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                n += cozy_bulk(&child, depth - 1);
-            }
-            false
-        });
-    }
-    n
-}
+#[path = "../tests/support/reference_chess.rs"]
+mod reference_chess;
 
-fn cozy_full(board: &cozy_chess::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut n = 0;
-    board.generate_moves(|pm| {
-        for mv in pm {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            n += cozy_full(&child, depth - 1);
-        }
-        false
-    });
-    n
-}
-
-fn shakmaty_full(pos: &shakmaty::Chess, depth: u32) -> u64 {
-    use shakmaty::Position;
-    if depth == 0 {
-        return 1;
-    }
-    pos.legal_moves()
-        .iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(*m);
-            shakmaty_full(&child, depth - 1)
-        })
-        .sum()
-}
-
-fn shakmaty_pos(fen: &str) -> shakmaty::Chess {
-    fen.parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap()
-}
-
-/// Full perft with the incremental unmake.
-fn incremental_undo(pos: &mut Chess, buffers: &mut [Vec<games::chess::Move>]) -> u64 {
-    let Some((moves, rest)) = buffers.split_first_mut() else {
-        return 1;
-    };
-    pos.generate_moves(moves);
-    let mut n = 0;
-    for &mv in moves.iter() {
-        let undo = pos.make_incremental(mv);
-        n += incremental_undo(pos, rest);
-        pos.unmake_incremental(mv, undo);
-    }
-    n
-}
+use reference_chess::{cozy_perft, incremental_perft, shakmaty_full, shakmaty_pos};
 
 /// Full perft that clones the whole `Chess` (board and history) per move.
 fn clone_whole(pos: &Chess, buffers: &mut [Vec<games::chess::Move>]) -> u64 {
@@ -132,8 +64,8 @@ fn bench_bulk(c: &mut Criterion) {
         assert_eq!(perft::perft(ours.board(), depth), leaves);
         assert_eq!(ours.clone().perft(depth), leaves);
         let cozy = cozy_chess::Board::from_fen(fen, false).unwrap();
-        assert_eq!(cozy_bulk(&cozy, depth), leaves);
-        let shak = shakmaty_pos(fen);
+        assert_eq!(cozy_perft(&cozy, depth, true), leaves);
+        let shak = shakmaty_pos(fen).unwrap();
         assert_eq!(shakmaty::perft(&shak, depth), leaves);
         g.bench_function(BenchmarkId::new("ours", name), |b| {
             b.iter(|| perft::perft(black_box(ours.board()), depth));
@@ -142,7 +74,7 @@ fn bench_bulk(c: &mut Criterion) {
             b.iter(|| black_box(&ours).clone().perft(depth));
         });
         g.bench_function(BenchmarkId::new("cozy-chess", name), |b| {
-            b.iter(|| cozy_bulk(black_box(&cozy), depth));
+            b.iter(|| cozy_perft(black_box(&cozy), depth, true));
         });
         g.bench_function(BenchmarkId::new("shakmaty", name), |b| {
             b.iter(|| shakmaty::perft(black_box(&shak), depth));
@@ -160,8 +92,8 @@ fn bench_full(c: &mut Criterion) {
         assert_eq!(games::perft::perft_full(&mut ours.clone(), depth), leaves);
         assert_eq!(perft::perft_full(ours.board(), depth), leaves);
         let cozy = cozy_chess::Board::from_fen(fen, false).unwrap();
-        assert_eq!(cozy_full(&cozy, depth), leaves);
-        let shak = shakmaty_pos(fen);
+        assert_eq!(cozy_perft(&cozy, depth, false), leaves);
+        let shak = shakmaty_pos(fen).unwrap();
         assert_eq!(shakmaty_full(&shak, depth), leaves);
         g.bench_function(BenchmarkId::new("ours_game_make_unmake", name), |b| {
             b.iter(|| games::perft::perft_full(&mut black_box(&ours).clone(), depth));
@@ -170,7 +102,7 @@ fn bench_full(c: &mut Criterion) {
             b.iter(|| perft::perft_full(black_box(ours.board()), depth));
         });
         g.bench_function(BenchmarkId::new("cozy-chess", name), |b| {
-            b.iter(|| cozy_full(black_box(&cozy), depth));
+            b.iter(|| cozy_perft(black_box(&cozy), depth, false));
         });
         g.bench_function(BenchmarkId::new("shakmaty", name), |b| {
             b.iter(|| shakmaty_full(black_box(&shak), depth));
@@ -188,12 +120,12 @@ fn bench_make(c: &mut Criterion) {
     let mut buffers: Vec<Vec<games::chess::Move>> =
         (0..depth).map(|_| Vec::with_capacity(256)).collect();
     assert_eq!(clone_whole(&pos, &mut buffers), leaves);
-    assert_eq!(incremental_undo(&mut pos.clone(), &mut buffers), leaves);
+    assert_eq!(incremental_perft(&mut pos.clone(), &mut buffers), leaves);
     g.bench_function(BenchmarkId::new("game_board_copy_undo", name), |b| {
         b.iter(|| games::perft::perft_full(&mut black_box(&pos).clone(), depth));
     });
     g.bench_function(BenchmarkId::new("incremental_unmake", name), |b| {
-        b.iter(|| incremental_undo(&mut black_box(&pos).clone(), &mut buffers));
+        b.iter(|| incremental_perft(&mut black_box(&pos).clone(), &mut buffers));
     });
     g.bench_function(BenchmarkId::new("clone_whole_position", name), |b| {
         b.iter(|| clone_whole(black_box(&pos), &mut buffers));

@@ -19,67 +19,18 @@ use std::time::Instant;
 
 use games::Game;
 use games::chess::{Chess, Move, perft};
-use shakmaty::Position;
 
 const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-fn cozy(board: &cozy_chess::Board, depth: u32, bulk: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut n = 0;
-    board.generate_moves(|pm| {
-        if bulk && depth == 1 {
-            n += pm.len() as u64;
-        } else {
-            for mv in pm {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                n += cozy(&child, depth - 1, bulk);
-            }
-        }
-        false
-    });
-    n
-}
+#[path = "../tests/support/reference_chess.rs"]
+mod reference_chess;
 
-fn shak_full(pos: &shakmaty::Chess, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    pos.legal_moves()
-        .iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(*m);
-            shak_full(&child, depth - 1)
-        })
-        .sum()
-}
-
-fn incremental(pos: &mut Chess, buffers: &mut [Vec<Move>]) -> u64 {
-    let Some((moves, rest)) = buffers.split_first_mut() else {
-        return 1;
-    };
-    pos.generate_moves(moves);
-    let mut n = 0;
-    for &mv in moves.iter() {
-        let undo = pos.make_incremental(mv);
-        n += incremental(pos, rest);
-        pos.unmake_incremental(mv, undo);
-    }
-    n
-}
+use reference_chess::{cozy_perft, incremental_perft, shakmaty_full, shakmaty_pos};
 
 fn run(which: &str, bulk: bool, fen: &str, depth: u32) -> Option<u64> {
     let ours = Chess::from_fen(fen).ok()?;
-    let shak = || -> Option<shakmaty::Chess> {
-        fen.parse::<shakmaty::fen::Fen>()
-            .ok()?
-            .into_position(shakmaty::CastlingMode::Standard)
-            .ok()
-    };
+    let shak = || shakmaty_pos(fen);
     Some(match (which, bulk) {
         ("ours", true) => perft::perft(ours.board(), depth),
         ("ours", false) => perft::perft_full(ours.board(), depth),
@@ -87,11 +38,11 @@ fn run(which: &str, bulk: bool, fen: &str, depth: u32) -> Option<u64> {
         ("game", false) => games::perft::perft_full(&mut ours.clone(), depth),
         ("inc", false) => {
             let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
-            incremental(&mut ours.clone(), &mut buffers)
+            incremental_perft(&mut ours.clone(), &mut buffers)
         }
-        ("cozy", _) => cozy(&cozy_chess::Board::from_fen(fen, false).ok()?, depth, bulk),
+        ("cozy", _) => cozy_perft(&cozy_chess::Board::from_fen(fen, false).ok()?, depth, bulk),
         ("shak", true) => shakmaty::perft(&shak()?, depth),
-        ("shak", false) => shak_full(&shak()?, depth),
+        ("shak", false) => shakmaty_full(&shak()?, depth),
         _ => return None,
     })
 }

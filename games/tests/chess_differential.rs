@@ -7,28 +7,10 @@ use games::Game;
 use games::chess::{Chess, perft, san};
 use shakmaty::{CastlingMode, Position};
 
-fn shakmaty_pos(fen: &str) -> shakmaty::Chess {
-    fen.parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+#[path = "support/reference_chess.rs"]
+mod reference_chess;
 
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut n = 0;
-    board.generate_moves(|pm| {
-        for mv in pm {
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            n += cozy_perft(&child, depth - 1);
-        }
-        false
-    });
-    n
-}
+use reference_chess::{cozy_perft, shakmaty_pos};
 
 /// Corner cases built for this test (depth chosen to stay around a million leaves or less).
 const CORNER_CASES: &[(&str, u32)] = &[
@@ -81,7 +63,7 @@ const CORNER_CASES: &[(&str, u32)] = &[
 fn corner_case_perft_matches_shakmaty_and_cozy_chess() {
     for &(fen, depth) in CORNER_CASES {
         let ours = Chess::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let shak = shakmaty_pos(fen);
+        let shak = shakmaty_pos(fen).unwrap();
         let cozy = cozy_chess::Board::from_fen(fen, false).unwrap();
         for d in 1..=depth {
             let expected = shakmaty::perft(&shak, d);
@@ -92,7 +74,7 @@ fn corner_case_perft_matches_shakmaty_and_cozy_chess() {
                 "{fen} depth {d}"
             );
             assert_eq!(
-                cozy_perft(&cozy, d),
+                cozy_perft(&cozy, d, false),
                 expected,
                 "cozy-chess on {fen} depth {d}"
             );
