@@ -16,29 +16,23 @@ use super::position::{Chess, draw_rule};
 /// Leaves of the legal-move tree of exactly `depth` plies below `board`.
 #[must_use]
 pub fn perft(board: &Board, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => board.count_moves(),
-        _ => {
-            let mut list = MoveList::new();
-            board.generate(Kind::All, |mv| list.push(mv));
-            let mut total = 0;
-            for &mv in list.as_slice() {
-                let mut child = *board;
-                child.play(mv);
-                total += perft(&child, depth - 1);
-            }
-            total
-        }
-    }
+    tree::<true>(board, depth)
 }
 
 /// Leaves of the legal-move tree of exactly `depth` plies, playing every leaf move (no bulk
 /// counting).
 #[must_use]
 pub fn perft_full(board: &Board, depth: u32) -> u64 {
+    tree::<false>(board, depth)
+}
+
+/// The move tree below `board`; with `BULK` the last ply is counted, not played.
+fn tree<const BULK: bool>(board: &Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if BULK && depth == 1 {
+        return board.count_moves();
     }
     let mut list = MoveList::new();
     board.generate(Kind::All, |mv| list.push(mv));
@@ -46,7 +40,7 @@ pub fn perft_full(board: &Board, depth: u32) -> u64 {
     for &mv in list.as_slice() {
         let mut child = *board;
         child.play(mv);
-        total += perft_full(&child, depth - 1);
+        total += tree::<BULK>(&child, depth - 1);
     }
     total
 }
