@@ -206,7 +206,7 @@ pub struct CompareArgs {
     /// Where the processors run: sim (deterministic, virtual time) or threads.
     #[arg(long, default_value = "sim")]
     pub backend: String,
-    /// Search depth in plies (default 5 when neither --depth nor --time-ms is given).
+    /// Search depth in plies (default 7 when neither --depth nor --time-ms is given).
     #[arg(long)]
     pub depth: Option<u32>,
     /// Instead of one depth: per position, the smallest depth whose sequential baseline takes

@@ -177,10 +177,7 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
             }
             let mut per_position = BTreeMap::new();
             for (i, (name, _)) in named(&mine[0].metrics).into_iter().enumerate() {
-                let values: Vec<f64> = mine
-                    .iter()
-                    .filter_map(|r| named(&r.metrics)[i].1)
-                    .collect();
+                let values: Vec<f64> = mine.iter().filter_map(|r| named(&r.metrics)[i].1).collect();
                 if !values.is_empty() {
                     per_position.insert(name, metrics::spread(&values));
                 }

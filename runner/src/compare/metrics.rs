@@ -102,7 +102,10 @@ pub fn metrics(run: &Run, base: &Baseline, one_proc: Option<f64>) -> Metrics {
     let base_nodes = base.nodes as f64;
     let starvation = ratio(run.idle, proc_time);
     let interference = ratio(run.messaging, proc_time);
-    let speculative_loss = ratio(run.busy * ratio((nodes - base_nodes).max(0.0), nodes), proc_time);
+    let speculative_loss = ratio(
+        run.busy * ratio((nodes - base_nodes).max(0.0), nodes),
+        proc_time,
+    );
     let efficiency = speedup / n;
     let total_overhead = ratio(proc_time - base.seconds, base.seconds);
     let masters = run.master_procs.min(run.procs.saturating_sub(1)) as f64;

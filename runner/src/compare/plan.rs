@@ -16,7 +16,7 @@ use crate::dib_flags::{self, MAX_PROCS};
 use crate::input_error::input;
 
 /// The depth used when neither --depth nor --time-ms is given.
-pub const DEFAULT_DEPTH: u32 = 5;
+pub const DEFAULT_DEPTH: u32 = 7;
 
 /// The deepest expansion depth accepted for sorting.
 const MAX_EXPANSION: u32 = 16;
@@ -192,10 +192,7 @@ impl Plan {
         let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
         let series = parse_series(args.algos.as_deref())?;
         let procs = parse_procs(&args.procs)?;
-        let baseline: ParallelAlgo = args
-            .baseline
-            .parse()
-            .map_err(|e| input("--baseline", e))?;
+        let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
         if args.backend == "mpi" {
             return Err(input(
                 "--backend",

@@ -84,7 +84,9 @@ pub fn csv(rows: &[Row]) -> String {
             r.seconds,
             r.baseline_nodes,
             r.baseline_seconds,
-            r.one_proc_seconds.map(|s| s.to_string()).unwrap_or_default()
+            r.one_proc_seconds
+                .map(|s| s.to_string())
+                .unwrap_or_default()
         );
         for (_, v) in named(&r.metrics) {
             let _ = write!(out, ",{}", v.map(|x| x.to_string()).unwrap_or_default());
@@ -134,7 +136,13 @@ pub fn plots(plan: &Plan, summaries: &[Summary]) -> Vec<(&'static str, String, S
                 .collect(),
         })
         .collect();
-    let components = ["efficiency", "starvation", "interference", "speculative", "other"];
+    let components = [
+        "efficiency",
+        "starvation",
+        "interference",
+        "speculative",
+        "other",
+    ];
     let bars: Vec<(String, Vec<f64>)> = summaries
         .iter()
         .filter(|s| s.procs > 1)
@@ -264,10 +272,10 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
     } else {
         "wall-clock seconds"
     };
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<p>Command: <code>{}</code><br/>Version {}; test set <code>{}</code> ({} positions); seeds {:?}; \
-         processors {:?}; times in {clock}; baseline: {} on one processor.</p>\n",
+         processors {:?}; times in {clock}; baseline: {} on one processor.</p>",
         escape(inp.command),
         env!("CARGO_PKG_VERSION"),
         escape(&plan.testset.display().to_string()),
@@ -276,13 +284,13 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
         plan.procs,
         escape(plan.baseline.name()),
     );
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<p>Columns: speedup = baseline time / time; eff = speedup / N; rel spd, rel eff: against the same \
          series on one processor; nodes = nodes / baseline nodes; starv, interf, spec: idle, messaging \
          and extra-node shares of N x time (Rezaie and Finkel's losses); total, master, search, specS, \
          sync, par: the overheads of Brockington's thesis 6.2.6, which multiply: \
-         1 + total = (1 + master)(1 + search + specS)(1 + par)(1 + sync).</p>\n"
+         1 + total = (1 + master)(1 + search + specS)(1 + par)(1 + sync).</p>"
     );
     for (avg, name) in [
         (
@@ -291,7 +299,7 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
         ),
         (Average::Aggregate, "Aggregate (summed times and nodes)"),
     ] {
-        let _ = write!(h, "<h2>{name}</h2>\n");
+        let _ = writeln!(h, "<h2>{name}</h2>");
         h.push_str(&table::html(
             &table::HEAD,
             &table::summary_rows(inp.summaries, avg),
@@ -300,9 +308,9 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
     h.push_str(&inp.addendum.html);
     h.push_str("<h2>Plots</h2>\n");
     for (_, caption, svg) in plots {
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<figure>{svg}<figcaption>{}</figcaption></figure>\n",
+            "<figure>{svg}<figcaption>{}</figcaption></figure>",
             escape(caption)
         );
     }

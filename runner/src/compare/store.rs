@@ -78,8 +78,7 @@ impl Store {
     /// Opens (creating) `dir`, checks its fingerprint and reads its finished cells. A last line
     /// cut short by an interruption is ignored.
     pub fn open(dir: &Path, fingerprint: &Value) -> Result<Store> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| input(format!("--out {}", dir.display()), e))?;
+        std::fs::create_dir_all(dir).map_err(|e| input(format!("--out {}", dir.display()), e))?;
         let settings = dir.join("settings.json");
         if settings.exists() {
             let text = std::fs::read_to_string(&settings)

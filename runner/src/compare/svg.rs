@@ -329,7 +329,10 @@ mod tests {
             "o",
             "share",
             &["e", "s"],
-            &[("x1".into(), vec![0.5, 0.5]), ("x2".into(), vec![0.9, -0.1])],
+            &[
+                ("x1".into(), vec![0.5, 0.5]),
+                ("x2".into(), vec![0.9, -0.1]),
+            ],
         );
         assert!(balanced(&bars));
         assert!(balanced(&line_chart("empty", "x", "y", &[], None)));

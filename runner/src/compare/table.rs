@@ -19,8 +19,8 @@ pub enum Average {
 
 /// The column heads.
 pub const HEAD: [&str; 18] = [
-    "series", "N", "samples", "time s", "speedup", "eff", "rel spd", "rel eff", "nodes",
-    "starv%", "interf%", "spec%", "total%", "master%", "search%", "specS%", "sync%", "par%",
+    "series", "N", "samples", "time s", "speedup", "eff", "rel spd", "rel eff", "nodes", "starv%",
+    "interf%", "spec%", "total%", "master%", "search%", "specS%", "sync%", "par%",
 ];
 
 fn pct(v: f64) -> String {
@@ -97,8 +97,18 @@ pub fn summary_rows(summaries: &[Summary], avg: Average) -> Vec<Vec<String>> {
 /// Per-position rows: line, seed, series, N, depth, value, time, speedup, efficiency, nodes.
 pub fn position_rows(rows: &[Row]) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let head = vec![
-        "line", "seed", "series", "N", "depth", "value", "base value", "time s", "speedup",
-        "eff", "rel eff", "nodes",
+        "line",
+        "seed",
+        "series",
+        "N",
+        "depth",
+        "value",
+        "base value",
+        "time s",
+        "speedup",
+        "eff",
+        "rel eff",
+        "nodes",
     ];
     let body = rows
         .iter()
