@@ -113,7 +113,12 @@ fn a_tiny_comparison_writes_valid_files_and_resumes() {
     assert_eq!(json["runs"].as_array().expect("runs").len(), 16);
     assert_eq!(json["baselines"].as_array().expect("baselines").len(), 2);
     assert_eq!(json["seeds"], serde_json::json!([1, 2]));
-    assert!(json["command"].as_str().expect("command").contains("compare"));
+    assert!(
+        json["command"]
+            .as_str()
+            .expect("command")
+            .contains("compare")
+    );
     assert!(json["version"].is_string());
     for row in json["rows"].as_array().expect("rows") {
         assert_eq!(row["value"], row["baseline_value"], "{row}");
@@ -154,9 +159,16 @@ fn a_tiny_comparison_writes_valid_files_and_resumes() {
     std::fs::write(dir.join("cells.jsonl"), text).expect("truncate");
     let resumed = runner(&args);
     assert!(resumed.status.success());
-    assert!(String::from_utf8_lossy(&resumed.stderr).contains(&format!("resuming: {kept} finished cells")));
+    assert!(
+        String::from_utf8_lossy(&resumed.stderr)
+            .contains(&format!("resuming: {kept} finished cells"))
+    );
     let after = lines(&dir.join("cells.jsonl"));
-    assert_eq!(&after[..kept], &cells[..kept], "finished cells are kept as they were");
+    assert_eq!(
+        &after[..kept],
+        &cells[..kept],
+        "finished cells are kept as they were"
+    );
     let valid = after
         .iter()
         .filter(|l| serde_json::from_str::<Value>(l).is_ok())
@@ -220,7 +232,12 @@ fn experiments_are_listed_and_pending_ones_say_why() {
     let out = runner(&["experiment", "--list"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for name in ["rf-fig5-6", "rf-fig13-15", "thesis-t6.4", "thesis-ch4-model"] {
+    for name in [
+        "rf-fig5-6",
+        "rf-fig13-15",
+        "thesis-t6.4",
+        "thesis-ch4-model",
+    ] {
         assert!(text.contains(name), "{name} missing from the list");
     }
     fails_with(&["experiment", "thesis-t6.8"], "pending");
