@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
-use control::search::{MAX_DEPTH, SearchConfig, SortRegime, TtMode, tt::MAX_TT_MIB};
+use control::search::{MAX_DEPTH, SearchConfig, SortRegime};
 use dib::Backend;
 use games::GameId;
 use serde_json::{Value, json};
@@ -14,12 +14,10 @@ use serde_json::{Value, json};
 use crate::cli::{CompareArgs, DibArgs};
 use crate::dib_flags::{self, MAX_PROCS};
 use crate::input_error::input;
+use crate::search::{TableAndSorting, apply_table_and_sorting};
 
 /// The depth used when neither --depth nor --time-ms is given.
 pub const DEFAULT_DEPTH: u32 = 7;
-
-/// The deepest expansion depth accepted for sorting.
-const MAX_EXPANSION: u32 = 16;
 
 /// One line of the comparison: an algorithm, optionally with its own sorting regime.
 #[derive(Clone, Debug)]
@@ -309,34 +307,17 @@ fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
 /// The research-setting search configuration with the comparison's table and sorting flags.
 fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
     let mut config = SearchConfig::research();
-    if let Some(mode) = &args.tt {
-        config.tt_mode = mode.parse::<TtMode>().map_err(|e| input("--tt", e))?;
-    }
-    if args.tt_mb == 0 || args.tt_mb > MAX_TT_MIB {
-        return Err(input(
-            "--tt-mb",
-            format!(
-                "{} MiB is out of range; use 1 to {MAX_TT_MIB} (or --tt off)",
-                args.tt_mb
-            ),
-        ));
-    }
-    config.tt_mib = args.tt_mb;
-    config.sorting.regime = args
-        .sort
-        .parse::<SortRegime>()
-        .map_err(|e| input("--sort", e))?;
-    if args.expansion_depth == 0 || args.expansion_depth > MAX_EXPANSION {
-        return Err(input(
-            "--expansion-depth",
-            format!(
-                "{} is out of range; use 1 to {MAX_EXPANSION}",
-                args.expansion_depth
-            ),
-        ));
-    }
-    config.sorting.expansion_depth = args.expansion_depth;
-    config.sorting.sorting_depth = args.sort_depth.unwrap_or(u32::MAX);
+    apply_table_and_sorting(
+        &mut config,
+        &TableAndSorting {
+            tt_mode: args.tt.as_deref(),
+            tt_mode_flag: "--tt",
+            tt_mb: args.tt_mb,
+            sort: &args.sort,
+            expansion_depth: args.expansion_depth,
+            sort_depth: args.sort_depth,
+        },
+    )?;
     Ok(config)
 }
 

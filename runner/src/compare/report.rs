@@ -96,8 +96,12 @@ pub fn csv(rows: &[Row]) -> String {
     out
 }
 
-/// Lines per series over processors of one per-position metric, with its spread.
-fn metric_lines(summaries: &[Summary], series: &[String], metric: &str) -> Vec<Line> {
+/// Lines per series over processors of one figure (mean and spread) of each summary.
+fn lines_of(
+    summaries: &[Summary],
+    series: &[String],
+    figure: impl Fn(&Summary) -> Option<(f64, f64)>,
+) -> Vec<Line> {
     series
         .iter()
         .map(|name| Line {
@@ -105,14 +109,17 @@ fn metric_lines(summaries: &[Summary], series: &[String], metric: &str) -> Vec<L
             points: summaries
                 .iter()
                 .filter(|s| &s.series == name)
-                .filter_map(|s| {
-                    s.per_position
-                        .get(metric)
-                        .map(|m| (s.procs as f64, m.mean, m.sd))
-                })
+                .filter_map(|s| figure(s).map(|(mean, sd)| (s.procs as f64, mean, sd)))
                 .collect(),
         })
         .collect()
+}
+
+/// Lines of one per-position metric.
+fn metric_lines(summaries: &[Summary], series: &[String], metric: &str) -> Vec<Line> {
+    lines_of(summaries, series, |s| {
+        s.per_position.get(metric).map(|m| (m.mean, m.sd))
+    })
 }
 
 /// The four plots as (file name, caption, SVG).
@@ -125,17 +132,7 @@ pub fn plots(plan: &Plan, summaries: &[Summary]) -> Vec<(&'static str, String, S
     } else {
         String::new()
     };
-    let time_lines: Vec<Line> = series
-        .iter()
-        .map(|name| Line {
-            name: name.clone(),
-            points: summaries
-                .iter()
-                .filter(|s| &s.series == name)
-                .map(|s| (s.procs as f64, s.seconds.mean, s.seconds.sd))
-                .collect(),
-        })
-        .collect();
+    let time_lines = lines_of(summaries, &series, |s| Some((s.seconds.mean, s.seconds.sd)));
     let components = [
         "efficiency",
         "starvation",
