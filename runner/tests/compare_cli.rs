@@ -242,3 +242,49 @@ fn experiments_are_listed_and_pending_ones_say_why() {
     }
     fails_with(&["experiment", "thesis-t6.8"], "pending");
 }
+
+#[test]
+fn quick_experiments_write_their_reports() {
+    let dir = temp_dir("experiment");
+    let model = dir.join("model");
+    let out = runner(&[
+        "experiment",
+        "thesis-ch4-model",
+        "--quick",
+        "--out",
+        model.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for fig in 2..=7 {
+        let svg = std::fs::read_to_string(model.join(format!("figure4.{fig}.svg"))).expect("svg");
+        assert!(balanced(&svg), "figure 4.{fig}");
+    }
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(model.join("model.json")).expect("json"))
+            .expect("model.json parses");
+    assert_eq!(json["at_1e7_n256"].as_array().expect("rows").len(), 12);
+    let html = std::fs::read_to_string(model.join("report.html")).expect("html");
+    assert!(balanced(&html) && html.contains("Figure 4.7"));
+
+    // A seed 003 figure: runs if its algorithms are registered, else says it is pending.
+    let fig = dir.join("fig");
+    let out = runner(&[
+        "experiment",
+        "rf-fig16-18",
+        "--quick",
+        "--out",
+        fig.to_str().expect("utf-8"),
+    ]);
+    match out.status.code() {
+        Some(0) => {
+            let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
+            assert!(html.contains("Published") && balanced(&html));
+        }
+        _ => assert!(String::from_utf8_lossy(&out.stderr).contains("pending")),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
