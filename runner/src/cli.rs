@@ -24,6 +24,11 @@ pub enum Command {
     Search(SearchArgs),
     /// Solve a position exactly (search to the end of the game).
     Solve(SolveArgs),
+    /// Compare parallel algorithms over processor counts on a test set: the papers' tables,
+    /// CSV/JSON, SVG plots and an HTML report (resumable with the same --out).
+    Compare(CompareArgs),
+    /// Run a named reproduction of a paper's figure or table (`--list` shows them).
+    Experiment(ExperimentArgs),
     /// Message latency and throughput between MPI ranks 0 and 1 (run under `mpirun -n 2`).
     #[cfg(feature = "mpi")]
     MpiBench(crate::mpi::BenchArgs),
@@ -174,4 +179,89 @@ pub struct DibArgs {
     /// microseconds). Needs --backend sim.
     #[arg(long)]
     pub faults: Option<String>,
+}
+
+/// Arguments of `runner compare` (also the building block of every `runner experiment`).
+#[derive(Clone, Debug, Args)]
+#[command(group = clap::ArgGroup::new("limit").args(["depth", "time_ms"]))]
+pub struct CompareArgs {
+    /// The game (see `runner list`).
+    #[arg(long, default_value = "tictactoe4")]
+    pub game: String,
+    /// The test set: a file, or a name in testsets/search (`tictactoe4` for
+    /// testsets/search/tictactoe4.txt); default: the game's own file there.
+    #[arg(long)]
+    pub testset: Option<String>,
+    /// Use only the first N positions of the test set.
+    #[arg(long)]
+    pub positions: Option<usize>,
+    /// Comma-separated parallel algorithms of `runner list`, each optionally with its own
+    /// sorting regime after `@` (`mwf@ec,dmwf@ec`); default: every registered algorithm.
+    #[arg(long)]
+    pub algos: Option<String>,
+    /// Comma-separated processor counts (a 1-processor run of each algorithm is always added
+    /// for the relative figures).
+    #[arg(long, default_value = "1,2,4,8,16")]
+    pub procs: String,
+    /// Where the processors run: sim (deterministic, virtual time) or threads.
+    #[arg(long, default_value = "sim")]
+    pub backend: String,
+    /// Search depth in plies (default 7 when neither --depth nor --time-ms is given).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Instead of one depth: per position, the smallest depth whose sequential baseline takes
+    /// at least this many milliseconds (of the backend's clock).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
+    #[arg(long, default_value = "none")]
+    pub sort: String,
+    /// Levels expanded below a node to sort its children.
+    #[arg(long, default_value_t = 3)]
+    pub expansion_depth: u32,
+    /// Deepest node (plies from the root) that may be sorted; no limit if absent.
+    #[arg(long)]
+    pub sort_depth: Option<u32>,
+    /// Transposition table mode: off, exact or normal (default exact, the research setting).
+    #[arg(long)]
+    pub tt: Option<String>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub tt_mb: usize,
+    /// Parallel granularity: nodes with fewer plies left are never split (default 2).
+    #[arg(long)]
+    pub min_split_depth: Option<u32>,
+    /// Simulator cost model: shared-memory, network or pdp11 (sim only).
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Seeds 1..=K per cell: mean and spread over them.
+    #[arg(long, default_value_t = 1)]
+    pub seeds: u64,
+    /// The sequential baseline: a parallel algorithm run on one processor.
+    #[arg(long, default_value = "alphabeta")]
+    pub baseline: String,
+    /// Output folder (results.csv, results.json, SVG plots, report.html, and cells.jsonl for
+    /// resuming); default target/compare/<hash of the settings>.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Also print one line per position.
+    #[arg(long)]
+    pub per_position: bool,
+}
+
+/// Arguments of `runner experiment`.
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// The experiment's name (see --list).
+    #[arg(required_unless_present = "list")]
+    pub name: Option<String>,
+    /// List the experiments with what they reproduce.
+    #[arg(long)]
+    pub list: bool,
+    /// Output folder; default target/experiments/<name>.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Fewer positions, processors and plies: a run of a minute or two.
+    #[arg(long)]
+    pub quick: bool,
 }

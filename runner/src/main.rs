@@ -5,7 +5,9 @@
 //! position), 1 for failures while running.
 
 mod cli;
+mod compare;
 mod dib_flags;
+mod experiment;
 mod input_error;
 mod list;
 mod mpi;
@@ -38,6 +40,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Compare(args) => compare::run(&args),
+        Command::Experiment(args) => experiment::run(&args),
         #[cfg(feature = "mpi")]
         Command::MpiBench(args) => mpi::run_bench(&args),
         #[cfg(feature = "mpi")]

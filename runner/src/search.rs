@@ -62,19 +62,17 @@ fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
 pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
     let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
     let mut config = SearchConfig::for_setting(setting);
-    if let Some(mode) = &args.tt_mode {
-        config.tt_mode = mode.parse::<TtMode>().map_err(|e| input("--tt-mode", e))?;
-    }
-    if args.tt_mb == 0 || args.tt_mb > MAX_TT_MIB {
-        return Err(input(
-            "--tt-mb",
-            format!(
-                "{} MiB is out of range; use 1 to {MAX_TT_MIB} (or --tt-mode off)",
-                args.tt_mb
-            ),
-        ));
-    }
-    config.tt_mib = args.tt_mb;
+    apply_table_and_sorting(
+        &mut config,
+        &TableAndSorting {
+            tt_mode: args.tt_mode.as_deref(),
+            tt_mode_flag: "--tt-mode",
+            tt_mb: args.tt_mb,
+            sort: &args.sort,
+            expansion_depth: args.expansion_depth,
+            sort_depth: args.sort_depth,
+        },
+    )?;
     if args.tt_min_depth == 0 || args.tt_min_depth > MAX_DEPTH {
         return Err(input(
             "--tt-min-depth",
@@ -85,26 +83,62 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
         ));
     }
     config.tt_min_depth = args.tt_min_depth;
-    config.sorting.regime = args
-        .sort
-        .parse::<SortRegime>()
-        .map_err(|e| input("--sort", e))?;
-    if args.expansion_depth == 0 || args.expansion_depth > MAX_EXPANSION {
-        return Err(input(
-            "--expansion-depth",
-            format!(
-                "{} is out of range; use 1 to {MAX_EXPANSION}",
-                args.expansion_depth
-            ),
-        ));
-    }
-    config.sorting.expansion_depth = args.expansion_depth;
-    config.sorting.sorting_depth = args.sort_depth.unwrap_or(u32::MAX);
     config.move_ordering = !args.no_ordering;
     if args.no_aspiration {
         config.aspiration = None;
     }
     Ok(config)
+}
+
+/// The table and sorting flags shared by `runner search` and `runner compare`.
+pub struct TableAndSorting<'a> {
+    /// Table mode name (off, exact, normal), if given.
+    pub tt_mode: Option<&'a str>,
+    /// The flag that gave it (for messages).
+    pub tt_mode_flag: &'a str,
+    /// Table size in MiB.
+    pub tt_mb: usize,
+    /// Sorting regime name.
+    pub sort: &'a str,
+    /// Levels expanded to sort.
+    pub expansion_depth: u32,
+    /// Deepest sorted node, if limited.
+    pub sort_depth: Option<u32>,
+}
+
+/// Checks the table and sorting flags and sets them in `config`.
+pub fn apply_table_and_sorting(config: &mut SearchConfig, f: &TableAndSorting<'_>) -> Result<()> {
+    if let Some(mode) = f.tt_mode {
+        config.tt_mode = mode
+            .parse::<TtMode>()
+            .map_err(|e| input(f.tt_mode_flag, e))?;
+    }
+    if f.tt_mb == 0 || f.tt_mb > MAX_TT_MIB {
+        return Err(input(
+            "--tt-mb",
+            format!(
+                "{} MiB is out of range; use 1 to {MAX_TT_MIB} (or {} off)",
+                f.tt_mb, f.tt_mode_flag
+            ),
+        ));
+    }
+    config.tt_mib = f.tt_mb;
+    config.sorting.regime = f
+        .sort
+        .parse::<SortRegime>()
+        .map_err(|e| input("--sort", e))?;
+    if f.expansion_depth == 0 || f.expansion_depth > MAX_EXPANSION {
+        return Err(input(
+            "--expansion-depth",
+            format!(
+                "{} is out of range; use 1 to {MAX_EXPANSION}",
+                f.expansion_depth
+            ),
+        ));
+    }
+    config.sorting.expansion_depth = f.expansion_depth;
+    config.sorting.sorting_depth = f.sort_depth.unwrap_or(u32::MAX);
+    Ok(())
 }
 
 /// Checks the depth, time and node limits.

@@ -33,7 +33,7 @@ fn parse_line<G: Game>(line: &str) -> Result<G, G::Error> {
 }
 
 /// Reads the positions of a test set file.
-fn read_positions<G: Game>(path: &Path, info: &GameInfo) -> Result<Vec<(usize, G)>> {
+pub fn read_positions<G: Game>(path: &Path, info: &GameInfo) -> Result<Vec<(usize, G)>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| input(format!("--testset {}", path.display()), e))?;
     let mut positions = Vec::new();

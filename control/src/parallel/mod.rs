@@ -86,7 +86,9 @@ pub struct ParallelResult<M> {
     /// Simulator figures (seed, trace hash, ...); `None` on threads.
     pub sim: Option<SimFigures>,
     /// Named algorithm-specific figures (for example speculative nodes), for the comparison
-    /// tables.
+    /// tables. `runner compare` reads two by name: `speculative_nodes` (nodes searched beyond
+    /// the requested depth) and `master_processors` (processors used only as masters, the
+    /// lowest-numbered), for the thesis 6.2.6 overheads.
     pub extra: Vec<(&'static str, f64)>,
 }
 

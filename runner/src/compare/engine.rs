@@ -1,0 +1,178 @@
+//! Runs the missing cells of a comparison: per position the sequential baseline once (choosing
+//! the depth with --time-ms), then every series on every processor count and seed, each cell
+//! stored the moment it finishes, under one progress bar with an ETA.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use control::parallel::{self, ParallelOptions, ParallelResult};
+use control::search::MAX_DEPTH;
+use games::{Game, GameInfo, GameVisitor};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::plan::Plan;
+use super::store::{Record, Store, key};
+use crate::testset::read_positions;
+
+/// The positions of the plan's test set as (line, text) pairs.
+pub type Positions = Vec<(usize, String)>;
+
+/// Runs every missing cell of `plan` into `store`; returns the positions used.
+pub fn run(plan: &Plan, store: &mut Store) -> Result<Positions> {
+    plan.game.visit(Visitor { plan, store })
+}
+
+struct Visitor<'a> {
+    plan: &'a Plan,
+    store: &'a mut Store,
+}
+
+impl GameVisitor for Visitor<'_> {
+    type Output = Result<Positions>;
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<Positions> {
+        let (plan, store) = (self.plan, self.store);
+        let mut positions = read_positions::<G>(&plan.testset, info)?;
+        if let Some(n) = plan.positions {
+            positions.truncate(n);
+        }
+        let mut todo = 0u64;
+        for (line, _) in &positions {
+            if !store.has(&key("baseline", *line, plan.baseline.name(), 1, 1)) {
+                todo += 1;
+            }
+            for s in &plan.series {
+                for &n in &plan.procs {
+                    for &seed in &plan.seeds {
+                        if !store.has(&key("run", *line, &s.label, n, seed)) {
+                            todo += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let bar = ProgressBar::new(todo);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} cells, ETA {eta} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(500));
+        for (line, root) in &positions {
+            let base = baseline(plan, store, *line, root, &bar)?;
+            for s in &plan.series {
+                for &n in &plan.procs {
+                    for &seed in &plan.seeds {
+                        let k = key("run", *line, &s.label, n, seed);
+                        if store.has(&k) {
+                            continue;
+                        }
+                        bar.set_message(format!("line {line}: {} x{n} seed {seed}", s.label));
+                        let mut options = options(plan, base.depth, n, seed)?;
+                        if let Some(sort) = s.sort {
+                            options.search.sorting.regime = sort;
+                        }
+                        let r = parallel::search(s.algo, root, &options).with_context(|| {
+                            format!(
+                                "{} on line {line} of {} with {n} processors, seed {seed}",
+                                s.label,
+                                plan.testset.display()
+                            )
+                        })?;
+                        store.add(record("run", *line, &s.label, seed, base.depth, &r))?;
+                        bar.inc(1);
+                    }
+                }
+            }
+        }
+        bar.finish_and_clear();
+        Ok(positions
+            .iter()
+            .map(|(line, pos)| (*line, pos.to_string()))
+            .collect())
+    }
+}
+
+fn options(plan: &Plan, depth: u32, procs: usize, seed: u64) -> Result<ParallelOptions> {
+    let mut o = ParallelOptions::new(depth, procs, plan.backend(procs, seed)?);
+    o.search = plan.config;
+    if let Some(m) = plan.min_split_depth {
+        o.min_split_depth = m;
+    }
+    Ok(o)
+}
+
+/// The baseline of one position, from the store or computed (and stored).
+fn baseline<G: Game>(
+    plan: &Plan,
+    store: &mut Store,
+    line: usize,
+    root: &G,
+    bar: &ProgressBar,
+) -> Result<Record> {
+    let name = plan.baseline.name();
+    let k = key("baseline", line, name, 1, 1);
+    if let Some(r) = store.cells.get(&k) {
+        return Ok(r.clone());
+    }
+    bar.set_message(format!("line {line}: baseline {name}"));
+    let run = |depth: u32| -> Result<ParallelResult<G::Move>> {
+        parallel::search(plan.baseline, root, &options(plan, depth, 1, 1)?).with_context(|| {
+            format!(
+                "baseline {name} on line {line} of {}",
+                plan.testset.display()
+            )
+        })
+    };
+    let (depth, r) = match (plan.depth, plan.time_ms) {
+        (Some(d), _) => (d, run(d)?),
+        (None, Some(ms)) => {
+            let mut d = 1;
+            loop {
+                let r = run(d)?;
+                if r.seconds * 1000.0 >= ms as f64 || d >= MAX_DEPTH || r.nodes <= 1 {
+                    break (d, r);
+                }
+                d += 1;
+            }
+        }
+        (None, None) => (super::plan::DEFAULT_DEPTH, run(super::plan::DEFAULT_DEPTH)?),
+    };
+    let rec = record("baseline", line, name, 1, depth, &r);
+    store.add(rec.clone())?;
+    bar.inc(1);
+    Ok(rec)
+}
+
+fn record<M>(
+    kind: &str,
+    line: usize,
+    series: &str,
+    seed: u64,
+    depth: u32,
+    r: &ParallelResult<M>,
+) -> Record {
+    Record {
+        kind: kind.to_string(),
+        line,
+        series: series.to_string(),
+        procs: r.procs,
+        seed,
+        depth,
+        value: r.value,
+        nodes: r.nodes,
+        seconds: r.seconds,
+        busy_ns: r.accounts.iter().map(|a| a.backend.busy_ns).collect(),
+        idle_ns: r.accounts.iter().map(|a| a.backend.idle_ns).collect(),
+        messaging_ns: r.accounts.iter().map(|a| a.backend.messaging_ns).collect(),
+        messages: r.total.backend.messages_sent,
+        extra: r
+            .extra
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), *v))
+            .collect::<BTreeMap<_, _>>(),
+    }
+}

@@ -1,0 +1,340 @@
+//! The figures of a comparison, computed from raw runs: speedup and efficiency against the
+//! sequential baseline, relative speedup and efficiency against the same algorithm on one
+//! processor (Rezaie and Finkel, seed 003 section 4), the node ratio, the three losses of seed
+//! 003 section 2 (starvation, interference, speculative) and the overheads of Brockington's
+//! thesis section 6.2.6 (seed 001): total, master, search, speculative search, parallelization
+//! and synchronization overhead, which multiply:
+//!
+//! ```text
+//! 1 + total = (1 + master) (1 + total search) (1 + parallelization) (1 + synchronization)
+//! total search = search + speculative search
+//! ```
+//!
+//! Both averages of thesis section 6.2.7: the per-position mean (each metric computed per
+//! position, then averaged) and the aggregate (metrics of the summed times and nodes).
+
+use serde::Serialize;
+
+/// One parallel run as the metrics need it. Times in seconds (virtual on the simulator).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Run {
+    /// Processors.
+    pub procs: usize,
+    /// Elapsed time of the run.
+    pub seconds: f64,
+    /// Nodes searched by all processors.
+    pub nodes: u64,
+    /// Busy time summed over the working (non-master) processors.
+    pub busy: f64,
+    /// Idle time summed over the working processors.
+    pub idle: f64,
+    /// Messaging time summed over the working processors.
+    pub messaging: f64,
+    /// Nodes searched beyond the requested depth (the algorithm's `speculative_nodes` figure;
+    /// 0 for algorithms that never search speculatively).
+    pub speculative_nodes: f64,
+    /// Processors used only as masters (the algorithm's `master_processors` figure; 0 for
+    /// algorithms without a dedicated master).
+    pub master_procs: usize,
+}
+
+/// The sequential baseline of one position.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Baseline {
+    /// Elapsed time.
+    pub seconds: f64,
+    /// Nodes.
+    pub nodes: u64,
+}
+
+/// Every figure of one run (or of one aggregate). Fractions, not percent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Baseline time / parallel time.
+    pub speedup: f64,
+    /// Speedup / processors.
+    pub efficiency: f64,
+    /// Same algorithm's 1-processor time / parallel time (`None` without a 1-processor run).
+    pub relative_speedup: Option<f64>,
+    /// Relative speedup / processors.
+    pub relative_efficiency: Option<f64>,
+    /// Parallel nodes / baseline nodes.
+    pub nodes_ratio: f64,
+    /// Idle share of the processor time `procs x seconds` (seed 003: starvation loss).
+    pub starvation: f64,
+    /// Messaging share of the processor time (seed 003: interference loss).
+    pub interference: f64,
+    /// Share of the processor time spent busy on nodes the baseline did not need (seed 003:
+    /// speculative loss): busy x (nodes - baseline nodes) / nodes, over processor time.
+    pub speculative_loss: f64,
+    /// What is left: 1 - efficiency - the three losses (slower nodes, unaccounted time).
+    pub other_loss: f64,
+    /// (processors x parallel time - baseline time) / baseline time (thesis 6.2.6).
+    pub total_overhead: f64,
+    /// masters / (processors - masters): 1/(n-1) for one master.
+    pub master_overhead: f64,
+    /// Nodes searched to the requested depth beyond the baseline's, over the baseline's.
+    pub search_overhead: f64,
+    /// Speculative nodes over the baseline's nodes.
+    pub speculative_search: f64,
+    /// Idle time over working (busy + messaging) time of the working processors: time lost
+    /// waiting (YBW's synchronization overhead).
+    pub synchronization_overhead: f64,
+    /// The slow-down per node: the factor left of the total overhead once master, total
+    /// search and synchronization are divided out (the thesis's definition: the parallel
+    /// node rate against the sequential one).
+    pub parallelization_overhead: f64,
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 0.0 }
+}
+
+/// The metrics of `run` against `base`; `one_proc` is the same algorithm's 1-processor time on
+/// the same position.
+#[must_use]
+pub fn metrics(run: &Run, base: &Baseline, one_proc: Option<f64>) -> Metrics {
+    let n = run.procs.max(1) as f64;
+    let proc_time = n * run.seconds;
+    let speedup = ratio(base.seconds, run.seconds);
+    let relative_speedup = one_proc.map(|t| ratio(t, run.seconds));
+    let nodes = run.nodes as f64;
+    let base_nodes = base.nodes as f64;
+    let starvation = ratio(run.idle, proc_time);
+    let interference = ratio(run.messaging, proc_time);
+    let speculative_loss = ratio(
+        run.busy * ratio((nodes - base_nodes).max(0.0), nodes),
+        proc_time,
+    );
+    let efficiency = speedup / n;
+    let total_overhead = ratio(proc_time - base.seconds, base.seconds);
+    let masters = run.master_procs.min(run.procs.saturating_sub(1)) as f64;
+    let master_overhead = ratio(masters, n - masters);
+    let speculative_search = ratio(run.speculative_nodes, base_nodes);
+    let total_search = ratio(nodes, base_nodes) - 1.0;
+    let synchronization_overhead = ratio(run.idle, run.busy + run.messaging);
+    let divisor = (1.0 + master_overhead) * (1.0 + total_search) * (1.0 + synchronization_overhead);
+    Metrics {
+        speedup,
+        efficiency,
+        relative_speedup,
+        relative_efficiency: relative_speedup.map(|s| s / n),
+        nodes_ratio: ratio(nodes, base_nodes),
+        starvation,
+        interference,
+        speculative_loss,
+        other_loss: 1.0 - efficiency - starvation - interference - speculative_loss,
+        total_overhead,
+        master_overhead,
+        search_overhead: total_search - speculative_search,
+        speculative_search,
+        synchronization_overhead,
+        parallelization_overhead: ratio(1.0 + total_overhead, divisor) - 1.0,
+    }
+}
+
+/// Mean and sample standard deviation of a list of numbers (0 spread for fewer than two).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Spread {
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Sample standard deviation (n - 1 in the denominator).
+    pub sd: f64,
+    /// How many values.
+    pub count: usize,
+}
+
+/// Mean and spread of `values`.
+#[must_use]
+pub fn spread(values: &[f64]) -> Spread {
+    let count = values.len();
+    if count == 0 {
+        return Spread::default();
+    }
+    let mean = values.iter().sum::<f64>() / count as f64;
+    let sd = if count > 1 {
+        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (count - 1) as f64).sqrt()
+    } else {
+        0.0
+    };
+    Spread { mean, sd, count }
+}
+
+/// The aggregate of several samples (positions x seeds): runs and baselines summed, then one
+/// set of metrics (thesis 6.2.7, the first method). `samples` pairs each run with its
+/// baseline and its 1-processor time.
+#[must_use]
+pub fn aggregate(samples: &[(Run, Baseline, Option<f64>)]) -> Metrics {
+    let mut run = Run::default();
+    let mut base = Baseline::default();
+    let mut one = Some(0.0);
+    for (r, b, o) in samples {
+        run.procs = r.procs;
+        run.master_procs = r.master_procs;
+        run.seconds += r.seconds;
+        run.nodes += r.nodes;
+        run.busy += r.busy;
+        run.idle += r.idle;
+        run.messaging += r.messaging;
+        run.speculative_nodes += r.speculative_nodes;
+        base.seconds += b.seconds;
+        base.nodes += b.nodes;
+        one = match (one, o) {
+            (Some(a), Some(t)) => Some(a + t),
+            _ => None,
+        };
+    }
+    metrics(&run, &base, one)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) {
+        assert!((a - b).abs() < 1e-9, "{a} != {b}");
+    }
+
+    /// 4 processors, 30 s; baseline 100 s and 1000 nodes; the algorithm alone 110 s.
+    /// Processor time 120 s: busy 96, idle 18, messaging 6; 1200 nodes.
+    fn example() -> (Run, Baseline) {
+        (
+            Run {
+                procs: 4,
+                seconds: 30.0,
+                nodes: 1200,
+                busy: 96.0,
+                idle: 18.0,
+                messaging: 6.0,
+                speculative_nodes: 0.0,
+                master_procs: 0,
+            },
+            Baseline {
+                seconds: 100.0,
+                nodes: 1000,
+            },
+        )
+    }
+
+    #[test]
+    fn speedup_efficiency_and_relative_figures_by_hand() {
+        let (run, base) = example();
+        let m = metrics(&run, &base, Some(110.0));
+        close(m.speedup, 100.0 / 30.0);
+        close(m.efficiency, 100.0 / 120.0);
+        close(m.relative_speedup.unwrap(), 110.0 / 30.0);
+        close(m.relative_efficiency.unwrap(), 110.0 / 120.0);
+        close(m.nodes_ratio, 1.2);
+        assert_eq!(metrics(&run, &base, None).relative_speedup, None);
+    }
+
+    #[test]
+    fn losses_by_hand_and_they_add_up_to_one() {
+        let (run, base) = example();
+        let m = metrics(&run, &base, None);
+        close(m.starvation, 18.0 / 120.0);
+        close(m.interference, 6.0 / 120.0);
+        // 200 of 1200 nodes were extra: a sixth of the 96 busy seconds.
+        close(m.speculative_loss, 16.0 / 120.0);
+        close(
+            m.efficiency + m.starvation + m.interference + m.speculative_loss + m.other_loss,
+            1.0,
+        );
+        // 100 s of useful work + 16 + 18 + 6 = 140 > 120: the nodes were faster in parallel.
+        close(m.other_loss, -20.0 / 120.0);
+    }
+
+    #[test]
+    fn thesis_overheads_by_hand_multiply_to_the_total() {
+        let (run, base) = example();
+        let m = metrics(&run, &base, None);
+        close(m.total_overhead, 0.2); // (4 x 30 - 100) / 100
+        close(m.master_overhead, 0.0);
+        close(m.search_overhead, 0.2); // 1200 / 1000 - 1
+        close(m.speculative_search, 0.0);
+        close(m.synchronization_overhead, 18.0 / 102.0);
+        // 1.2 = 1.2 x (1 + p) x 120/102  =>  1 + p = 102/120
+        close(m.parallelization_overhead, 102.0 / 120.0 - 1.0);
+    }
+
+    #[test]
+    fn aphid_style_overheads_with_a_master_and_speculative_nodes() {
+        // Thesis table 6.1 shape: 16 processors, one master: master overhead 1/15 = 6.67%.
+        let run = Run {
+            procs: 16,
+            seconds: 10.0,
+            nodes: 1300,
+            busy: 150.0,
+            idle: 0.0,
+            messaging: 0.0,
+            speculative_nodes: 100.0,
+            master_procs: 1,
+        };
+        let base = Baseline {
+            seconds: 100.0,
+            nodes: 1000,
+        };
+        let m = metrics(&run, &base, None);
+        close(m.master_overhead, 1.0 / 15.0);
+        close(m.speculative_search, 0.1);
+        close(m.search_overhead, 0.2);
+        close(m.total_overhead, 0.6);
+        // 1.6 = (16/15) x 1.3 x (1 + p) x 1
+        close(m.parallelization_overhead, 1.6 / (16.0 / 15.0 * 1.3) - 1.0);
+        let product = (1.0 + m.master_overhead)
+            * (1.0 + m.search_overhead + m.speculative_search)
+            * (1.0 + m.parallelization_overhead)
+            * (1.0 + m.synchronization_overhead);
+        close(product, 1.0 + m.total_overhead);
+    }
+
+    #[test]
+    fn per_position_mean_and_aggregate_differ_as_the_thesis_says() {
+        // Thesis 6.2.7: a large position with a high speedup pulls the aggregate up.
+        let small = (
+            Run {
+                procs: 4,
+                seconds: 5.0,
+                nodes: 10,
+                ..Run::default()
+            },
+            Baseline {
+                seconds: 10.0,
+                nodes: 10,
+            },
+            None,
+        );
+        let large = (
+            Run {
+                procs: 4,
+                seconds: 25.0,
+                nodes: 100,
+                ..Run::default()
+            },
+            Baseline {
+                seconds: 100.0,
+                nodes: 100,
+            },
+            None,
+        );
+        let per: Vec<f64> = [&small, &large]
+            .iter()
+            .map(|(r, b, o)| metrics(r, b, *o).speedup)
+            .collect();
+        let mean = spread(&per);
+        close(mean.mean, 3.0); // (2 + 4) / 2
+        close(mean.sd, 2f64.sqrt()); // sample sd of {2, 4}
+        assert_eq!(mean.count, 2);
+        let agg = aggregate(&[small, large]);
+        close(agg.speedup, 110.0 / 30.0);
+        close(agg.efficiency, 110.0 / 120.0);
+    }
+
+    #[test]
+    fn zero_times_give_zero_not_nan() {
+        let m = metrics(&Run::default(), &Baseline::default(), Some(0.0));
+        assert!(m.speedup == 0.0 && m.total_overhead == 0.0 && m.nodes_ratio == 0.0);
+        assert_eq!(spread(&[]), Spread::default());
+        close(spread(&[5.0]).sd, 0.0);
+    }
+}

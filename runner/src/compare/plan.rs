@@ -1,0 +1,347 @@
+//! The checked form of `runner compare`'s flags: which series (algorithm, sorting), processor
+//! counts, seeds and search settings, and the fingerprint of everything that changes a cell's
+//! result (a folder of cells is resumed only under the same fingerprint).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use control::parallel::ParallelAlgo;
+use control::search::{MAX_DEPTH, SearchConfig, SortRegime};
+use dib::Backend;
+use games::GameId;
+use serde_json::{Value, json};
+
+use crate::cli::{CompareArgs, DibArgs};
+use crate::dib_flags::{self, MAX_PROCS};
+use crate::input_error::input;
+use crate::search::{TableAndSorting, apply_table_and_sorting};
+
+/// The depth used when neither --depth nor --time-ms is given.
+pub const DEFAULT_DEPTH: u32 = 7;
+
+/// One line of the comparison: an algorithm, optionally with its own sorting regime.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// `name` or `name@sort`, as given.
+    pub label: String,
+    /// The algorithm.
+    pub algo: ParallelAlgo,
+    /// A sorting regime replacing --sort for this series.
+    pub sort: Option<SortRegime>,
+}
+
+/// A checked comparison.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The game.
+    pub game: GameId,
+    /// The test set file.
+    pub testset: PathBuf,
+    /// Only the first N positions.
+    pub positions: Option<usize>,
+    /// The series, in the order given.
+    pub series: Vec<Series>,
+    /// Processor counts, ascending, always with 1.
+    pub procs: Vec<usize>,
+    /// `sim` or `threads`.
+    pub backend: String,
+    /// The simulator preset (sim only).
+    pub sim_preset: Option<String>,
+    /// Fixed depth, or `None` with `time_ms`.
+    pub depth: Option<u32>,
+    /// Per-position depth chosen by the baseline's time.
+    pub time_ms: Option<u64>,
+    /// The sequential search below the parallel part.
+    pub config: SearchConfig,
+    /// Granularity override.
+    pub min_split_depth: Option<u32>,
+    /// Seeds, 1..=K.
+    pub seeds: Vec<u64>,
+    /// The baseline algorithm (run on one processor).
+    pub baseline: ParallelAlgo,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Print per-position lines.
+    pub per_position: bool,
+    /// What changes a cell's result, as JSON (stored beside the cells).
+    pub fingerprint: Value,
+}
+
+/// Splits a comma-separated list, trimming, dropping empty items.
+fn items(text: &str) -> Vec<&str> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Parses `--algos`; every registered algorithm when absent.
+fn parse_series(text: Option<&str>) -> Result<Vec<Series>> {
+    let Some(text) = text else {
+        return Ok(ParallelAlgo::ALL
+            .iter()
+            .map(|&algo| Series {
+                label: algo.name().to_string(),
+                algo,
+                sort: None,
+            })
+            .collect());
+    };
+    let mut series: Vec<Series> = Vec::new();
+    for item in items(text) {
+        let (name, sort) = match item.split_once('@') {
+            Some((n, s)) => (
+                n,
+                Some(
+                    s.parse::<SortRegime>()
+                        .map_err(|e| input(format!("--algos {item}"), e))?,
+                ),
+            ),
+            None => (item, None),
+        };
+        let algo: ParallelAlgo = name.parse().map_err(|e| input("--algos", e))?;
+        let label = match sort {
+            Some(s) => format!("{}@{}", algo.name(), s.name()),
+            None => algo.name().to_string(),
+        };
+        if series.iter().any(|s| s.label == label) {
+            return Err(input("--algos", format!("{label} is given twice")));
+        }
+        series.push(Series { label, algo, sort });
+    }
+    if series.is_empty() {
+        return Err(input(
+            "--algos",
+            format!(
+                "the list is empty; name at least one of: {}",
+                ParallelAlgo::names()
+            ),
+        ));
+    }
+    Ok(series)
+}
+
+/// Parses `--procs`: ascending, without duplicates, with 1 added.
+fn parse_procs(text: &str) -> Result<Vec<usize>> {
+    let mut procs = Vec::new();
+    for item in items(text) {
+        let n: usize = item.parse().map_err(|_| {
+            input(
+                "--procs",
+                format!("'{item}' is not a processor count; give a list such as 1,2,4,8"),
+            )
+        })?;
+        if n == 0 || n > MAX_PROCS {
+            return Err(input(
+                "--procs",
+                format!("{n} is out of range; use 1 to {MAX_PROCS}"),
+            ));
+        }
+        procs.push(n);
+    }
+    if procs.is_empty() {
+        return Err(input(
+            "--procs",
+            "the processor list is empty; give counts such as 1,2,4,8",
+        ));
+    }
+    procs.push(1);
+    procs.sort_unstable();
+    procs.dedup();
+    Ok(procs)
+}
+
+/// Finds the test set: a file, or a name in `testsets/search` of the current folder or of the
+/// workspace this binary was built from.
+pub fn find_testset(given: Option<&str>, game: &str) -> Result<PathBuf> {
+    let name = given.unwrap_or(game);
+    let direct = Path::new(name);
+    if direct.is_file() {
+        return Ok(direct.to_path_buf());
+    }
+    let roots = [
+        PathBuf::from("."),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+    ];
+    for root in &roots {
+        for ext in ["", ".txt", ".epd"] {
+            let p = root.join("testsets/search").join(format!("{name}{ext}"));
+            if p.is_file() {
+                return Ok(p);
+            }
+        }
+    }
+    Err(input(
+        format!("--testset {name}"),
+        "no such file, nor a test set of that name in testsets/search (give a path or a name such as tictactoe4)",
+    ))
+}
+
+/// FNV-1a of the bytes: a short, stable content hash for the fingerprint.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+impl Plan {
+    /// Checks every flag of `runner compare`.
+    pub fn parse(args: &CompareArgs) -> Result<Plan> {
+        let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
+        let series = parse_series(args.algos.as_deref())?;
+        let procs = parse_procs(&args.procs)?;
+        let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
+        if args.backend == "mpi" {
+            return Err(input(
+                "--backend",
+                "compare runs on sim or threads (mpi runs one job per launch)",
+            ));
+        }
+        // The DIB flags are checked once, at the largest count.
+        let _ = dib_flags::parse(&dib_args(args, procs[procs.len() - 1], 1))?;
+        if args.seeds == 0 || args.seeds > 1000 {
+            return Err(input(
+                "--seeds",
+                format!("{} is out of range; use 1 to 1000", args.seeds),
+            ));
+        }
+        let depth = match (args.depth, args.time_ms) {
+            (Some(d), _) if d == 0 || d > MAX_DEPTH => {
+                return Err(input(
+                    "--depth",
+                    format!("{d} is out of range; use 1 to {MAX_DEPTH}"),
+                ));
+            }
+            (_, Some(0)) => return Err(input("--time-ms", "give at least 1 ms")),
+            (d, None) => Some(d.unwrap_or(DEFAULT_DEPTH)),
+            (_, Some(_)) => None,
+        };
+        if args.positions == Some(0) {
+            return Err(input("--positions", "give at least 1"));
+        }
+        let config = search_config(args)?;
+        if let Some(m) = args.min_split_depth {
+            if m == 0 || m > MAX_DEPTH {
+                return Err(input(
+                    "--min-split-depth",
+                    format!("{m} is out of range; use 1 to {MAX_DEPTH}"),
+                ));
+            }
+        }
+        let testset = find_testset(args.testset.as_deref(), game.info().name)?;
+        let content = std::fs::read(&testset)
+            .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
+        let fingerprint = json!({
+            "game": game.info().name,
+            "testset": testset.file_name().map(|f| f.to_string_lossy().to_string()),
+            "testset_fnv": format!("{:016x}", fnv(&content)),
+            "depth": depth,
+            "time_ms": args.time_ms,
+            "sort": config.sorting.regime.name(),
+            "expansion_depth": config.sorting.expansion_depth,
+            "sort_depth": args.sort_depth,
+            "tt": config.tt_mode.name(),
+            "tt_mb": config.tt_mib,
+            "min_split_depth": args.min_split_depth,
+            "backend": args.backend,
+            "sim_preset": args.sim_preset,
+            "baseline": baseline.name(),
+        });
+        let out = args.out.clone().unwrap_or_else(|| {
+            PathBuf::from("target/compare").join(format!(
+                "{}-{:08x}",
+                game.info().name,
+                fnv(fingerprint.to_string().as_bytes()) as u32
+            ))
+        });
+        Ok(Plan {
+            game,
+            testset,
+            positions: args.positions,
+            series,
+            procs,
+            backend: args.backend.clone(),
+            sim_preset: args.sim_preset.clone(),
+            depth,
+            time_ms: args.time_ms,
+            config,
+            min_split_depth: args.min_split_depth,
+            seeds: (1..=args.seeds).collect(),
+            baseline,
+            out,
+            per_position: args.per_position,
+            fingerprint,
+        })
+    }
+
+    /// The runtime backend for `procs` processors and `seed`.
+    pub fn backend(&self, procs: usize, seed: u64) -> Result<Backend> {
+        let flags = DibArgs {
+            procs: Some(procs),
+            backend: Some(self.backend.clone()),
+            seed: Some(seed),
+            sim_preset: self.sim_preset.clone(),
+            faults: None,
+        };
+        let parallel = dib_flags::parse(&flags)?
+            .ok_or_else(|| input("--procs", "a processor count is needed"))?;
+        Ok(parallel.backend)
+    }
+
+    /// Whether times are virtual (simulator).
+    pub fn virtual_time(&self) -> bool {
+        self.backend == "sim"
+    }
+}
+
+fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
+    DibArgs {
+        procs: Some(procs),
+        backend: Some(args.backend.clone()),
+        seed: Some(seed),
+        sim_preset: args.sim_preset.clone(),
+        faults: None,
+    }
+}
+
+/// The research-setting search configuration with the comparison's table and sorting flags.
+fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
+    let mut config = SearchConfig::research();
+    apply_table_and_sorting(
+        &mut config,
+        &TableAndSorting {
+            tt_mode: args.tt.as_deref(),
+            tt_mode_flag: "--tt",
+            tt_mb: args.tt_mb,
+            sort: &args.sort,
+            expansion_depth: args.expansion_depth,
+            sort_depth: args.sort_depth,
+        },
+    )?;
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processor_lists_are_sorted_deduplicated_and_start_at_one() {
+        assert_eq!(parse_procs("8, 2,4,2").unwrap(), vec![1, 2, 4, 8]);
+        assert!(parse_procs(" , ").is_err());
+        assert!(parse_procs("0").is_err());
+        assert!(parse_procs("two").is_err());
+    }
+
+    #[test]
+    fn series_come_from_the_registry_with_optional_sorting() {
+        let all = parse_series(None).unwrap();
+        assert_eq!(all.len(), ParallelAlgo::ALL.len());
+        let name = ParallelAlgo::ALL[0].name();
+        let s = parse_series(Some(&format!("{name},{name}@ec"))).unwrap();
+        assert_eq!(s[1].label, format!("{name}@ec"));
+        assert!(parse_series(Some("no-such-algorithm")).is_err());
+        assert!(parse_series(Some(&format!("{name},{name}"))).is_err());
+        assert!(parse_series(Some(",")).is_err());
+    }
+}

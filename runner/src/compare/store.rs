@@ -1,0 +1,192 @@
+//! The cells of a comparison on disk: `cells.jsonl` in the output folder, one JSON object per
+//! finished cell, appended (and flushed) the moment the cell finishes, so an interrupted run
+//! (Ctrl-C) keeps every finished cell and a rerun with the same `--out` computes only the rest.
+//! `settings.json` holds the fingerprint the cells were computed under; a folder with another
+//! fingerprint is refused rather than mixed.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::input_error::input;
+
+/// One finished cell: the baseline of a position, or one series on `procs` processors with
+/// `seed`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Record {
+    /// `baseline` or `run`.
+    pub kind: String,
+    /// The position's line in the test set.
+    pub line: usize,
+    /// The series label (the baseline's algorithm for baselines).
+    pub series: String,
+    /// Processors.
+    pub procs: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Depth searched.
+    pub depth: u32,
+    /// Root value.
+    pub value: i32,
+    /// Nodes.
+    pub nodes: u64,
+    /// Seconds (virtual on sim).
+    pub seconds: f64,
+    /// Busy nanoseconds per processor.
+    pub busy_ns: Vec<u64>,
+    /// Idle nanoseconds per processor.
+    pub idle_ns: Vec<u64>,
+    /// Messaging nanoseconds per processor.
+    pub messaging_ns: Vec<u64>,
+    /// Messages sent in total.
+    pub messages: u64,
+    /// The algorithm's named figures.
+    pub extra: BTreeMap<String, f64>,
+}
+
+/// Identifies a cell.
+pub type Key = (String, usize, String, usize, u64);
+
+impl Record {
+    /// The cell this record fills.
+    pub fn key(&self) -> Key {
+        key(&self.kind, self.line, &self.series, self.procs, self.seed)
+    }
+}
+
+/// The key of a cell.
+pub fn key(kind: &str, line: usize, series: &str, procs: usize, seed: u64) -> Key {
+    (kind.to_string(), line, series.to_string(), procs, seed)
+}
+
+/// The cells on disk and the file new ones are appended to.
+pub struct Store {
+    /// Every finished cell.
+    pub cells: BTreeMap<Key, Record>,
+    /// How many were read back from an earlier run.
+    pub resumed: usize,
+    file: File,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating) `dir`, checks its fingerprint and reads its finished cells. A last line
+    /// cut short by an interruption is ignored.
+    pub fn open(dir: &Path, fingerprint: &Value) -> Result<Store> {
+        std::fs::create_dir_all(dir).map_err(|e| input(format!("--out {}", dir.display()), e))?;
+        let settings = dir.join("settings.json");
+        if settings.exists() {
+            let text = std::fs::read_to_string(&settings)
+                .with_context(|| format!("reading {}", settings.display()))?;
+            let old: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            if &old != fingerprint {
+                return Err(input(
+                    format!("--out {}", dir.display()),
+                    format!(
+                        "holds cells of other settings ({old}); use another --out folder or delete this one"
+                    ),
+                ));
+            }
+        } else {
+            std::fs::write(&settings, format!("{fingerprint:#}\n"))
+                .with_context(|| format!("writing {}", settings.display()))?;
+        }
+        let path = dir.join("cells.jsonl");
+        let mut cells = BTreeMap::new();
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            for line in text.lines() {
+                if let Ok(r) = serde_json::from_str::<Record>(line) {
+                    cells.insert(r.key(), r);
+                }
+            }
+            // A cut line would glue onto the next record: end the file with a newline.
+            if !text.is_empty() && !text.ends_with('\n') {
+                std::fs::write(&path, format!("{text}\n"))
+                    .with_context(|| format!("repairing {}", path.display()))?;
+            }
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        let resumed = cells.len();
+        Ok(Store {
+            cells,
+            resumed,
+            file,
+            path,
+        })
+    }
+
+    /// Whether the cell is done.
+    pub fn has(&self, k: &Key) -> bool {
+        self.cells.contains_key(k)
+    }
+
+    /// Records a finished cell: one line, written and flushed at once.
+    pub fn add(&mut self, r: Record) -> Result<()> {
+        let mut line = serde_json::to_string(&r)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        self.cells.insert(r.key(), r);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(line: usize) -> Record {
+        Record {
+            kind: "run".into(),
+            line,
+            series: "x".into(),
+            procs: 2,
+            seed: 1,
+            depth: 3,
+            value: -5,
+            nodes: 10,
+            seconds: 0.5,
+            busy_ns: vec![1, 2],
+            idle_ns: vec![0, 1],
+            messaging_ns: vec![0, 0],
+            messages: 4,
+            extra: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn cells_survive_a_reopen_and_a_cut_last_line() {
+        let dir = std::env::temp_dir().join(format!("runner-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fp = serde_json::json!({"a": 1});
+        let mut s = Store::open(&dir, &fp).unwrap();
+        s.add(record(1)).unwrap();
+        s.add(record(2)).unwrap();
+        drop(s);
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join("cells.jsonl"))
+            .unwrap();
+        f.write_all(b"{\"kind\":\"run\",\"li").unwrap();
+        drop(f);
+        let mut s = Store::open(&dir, &fp).unwrap();
+        assert_eq!(s.resumed, 2);
+        assert!(s.has(&record(2).key()));
+        s.add(record(3)).unwrap();
+        drop(s);
+        assert_eq!(Store::open(&dir, &fp).unwrap().cells.len(), 3);
+        assert!(Store::open(&dir, &serde_json::json!({"a": 2})).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,194 @@
+//! The papers-style table of a comparison, as rows of cells, printed as aligned text or as
+//! HTML: per series and processor count, time, speedup, efficiency, relative speedup and
+//! efficiency, node ratio, the seed 003 losses and the thesis 6.2.6 overheads.
+
+use std::fmt::Write as _;
+
+use super::analysis::{Row, Summary};
+use super::metrics::Metrics;
+use super::svg::escape;
+
+/// Which average a table shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Average {
+    /// Metrics per position, then averaged (thesis 6.2.7, the method it uses).
+    PerPosition,
+    /// Metrics of the summed times and nodes.
+    Aggregate,
+}
+
+/// The column heads.
+pub const HEAD: [&str; 18] = [
+    "series", "N", "samples", "time s", "speedup", "eff", "rel spd", "rel eff", "nodes", "starv%",
+    "interf%", "spec%", "total%", "master%", "search%", "specS%", "sync%", "par%",
+];
+
+fn pct(v: f64) -> String {
+    format!("{:.1}", 100.0 * v)
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
+}
+
+/// The table's rows (without the head).
+pub fn summary_rows(summaries: &[Summary], avg: Average) -> Vec<Vec<String>> {
+    summaries
+        .iter()
+        .map(|s| {
+            let mean = |name: &str| s.per_position.get(name).map(|m| m.mean);
+            let with_sd = |name: &str| match s.per_position.get(name) {
+                Some(m) if m.count > 1 => format!("{:.2}±{:.2}", m.mean, m.sd),
+                Some(m) => format!("{:.2}", m.mean),
+                None => "-".into(),
+            };
+            let m: Metrics = match avg {
+                Average::Aggregate => s.aggregate,
+                Average::PerPosition => Metrics {
+                    speedup: mean("speedup").unwrap_or(0.0),
+                    efficiency: mean("efficiency").unwrap_or(0.0),
+                    relative_speedup: mean("relative_speedup"),
+                    relative_efficiency: mean("relative_efficiency"),
+                    nodes_ratio: mean("nodes_ratio").unwrap_or(0.0),
+                    starvation: mean("starvation").unwrap_or(0.0),
+                    interference: mean("interference").unwrap_or(0.0),
+                    speculative_loss: mean("speculative_loss").unwrap_or(0.0),
+                    other_loss: mean("other_loss").unwrap_or(0.0),
+                    total_overhead: mean("total_overhead").unwrap_or(0.0),
+                    master_overhead: mean("master_overhead").unwrap_or(0.0),
+                    search_overhead: mean("search_overhead").unwrap_or(0.0),
+                    speculative_search: mean("speculative_search").unwrap_or(0.0),
+                    synchronization_overhead: mean("synchronization_overhead").unwrap_or(0.0),
+                    parallelization_overhead: mean("parallelization_overhead").unwrap_or(0.0),
+                },
+            };
+            let (speedup, eff) = match avg {
+                Average::PerPosition => (with_sd("speedup"), with_sd("efficiency")),
+                Average::Aggregate => (format!("{:.2}", m.speedup), format!("{:.2}", m.efficiency)),
+            };
+            let mut cells = vec![
+                s.series.clone(),
+                s.procs.to_string(),
+                s.samples.to_string(),
+                format!("{:.4}", s.seconds.mean),
+                speedup,
+                eff,
+                opt(m.relative_speedup),
+                opt(m.relative_efficiency),
+                format!("{:.2}", m.nodes_ratio),
+                pct(m.starvation),
+                pct(m.interference),
+                pct(m.speculative_loss),
+                pct(m.total_overhead),
+                pct(m.master_overhead),
+                pct(m.search_overhead),
+                pct(m.speculative_search),
+                pct(m.synchronization_overhead),
+                pct(m.parallelization_overhead),
+            ];
+            if s.disagreements > 0 {
+                cells[0] = format!("{} ({} WRONG VALUES)", s.series, s.disagreements);
+            }
+            cells
+        })
+        .collect()
+}
+
+/// Per-position rows: line, seed, series, N, depth, value, time, speedup, efficiency, nodes.
+pub fn position_rows(rows: &[Row]) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let head = vec![
+        "line",
+        "seed",
+        "series",
+        "N",
+        "depth",
+        "value",
+        "base value",
+        "time s",
+        "speedup",
+        "eff",
+        "rel eff",
+        "nodes",
+    ];
+    let body = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.line.to_string(),
+                r.seed.to_string(),
+                r.series.clone(),
+                r.procs.to_string(),
+                r.depth.to_string(),
+                r.value.to_string(),
+                r.baseline_value.to_string(),
+                format!("{:.4}", r.seconds),
+                format!("{:.2}", r.metrics.speedup),
+                format!("{:.2}", r.metrics.efficiency),
+                opt(r.metrics.relative_efficiency),
+                format!("{:.2}", r.metrics.nodes_ratio),
+            ]
+        })
+        .collect();
+    (head, body)
+}
+
+/// Aligned text.
+pub fn text(head: &[&str], body: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    for row in body {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<&str>, out: &mut String| {
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            let pad = w.saturating_sub(c.chars().count());
+            if i == 0 {
+                let _ = write!(out, "{c}{} ", " ".repeat(pad));
+            } else {
+                let _ = write!(out, "{}{c} ", " ".repeat(pad));
+            }
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    };
+    line(head.to_vec(), &mut out);
+    for row in body {
+        line(row.iter().map(String::as_str).collect(), &mut out);
+    }
+    out
+}
+
+/// An HTML table.
+pub fn html(head: &[&str], body: &[Vec<String>]) -> String {
+    let mut out = String::from("<table><thead><tr>");
+    for h in head {
+        let _ = write!(out, "<th>{}</th>", escape(h));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for row in body {
+        out.push_str("<tr>");
+        for c in row {
+            let _ = write!(out, "<td>{}</td>", escape(c));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_tables_align_right_after_the_first_column() {
+        let t = text(&["a", "bb"], &[vec!["xyz".into(), "1".into()]]);
+        assert_eq!(t, "a   bb\nxyz  1\n");
+        assert_eq!(
+            html(&["<"], &[vec!["&".into()]]),
+            "<table><thead><tr><th>&lt;</th></tr></thead><tbody><tr><td>&amp;</td></tr></tbody></table>\n"
+        );
+    }
+}

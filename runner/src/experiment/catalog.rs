@@ -1,0 +1,377 @@
+//! The named experiments: which paper figure or table, the `runner compare` flags that
+//! reproduce it (full and `--quick`), and the published numbers (facts quoted from the papers:
+//! Rezaie and Finkel, seed 003; Brockington's thesis, seed 001).
+
+/// Flags as (flag, value) pairs; an empty value is a switch.
+pub type Flags = &'static [(&'static str, &'static str)];
+
+/// How an experiment runs.
+pub enum Kind {
+    /// One comparison, or one per variant (label, flags replacing the experiment's).
+    Compare {
+        /// The full run's flags.
+        args: Flags,
+        /// Flags replaced under `--quick`.
+        quick: Flags,
+        /// Variants (each its own comparison in a subfolder); empty for one comparison.
+        variants: &'static [(&'static str, Flags)],
+        /// The published numbers, as text.
+        published: &'static str,
+    },
+    /// The analytical model of thesis chapter 4 with simulated runs.
+    Model,
+    /// Not runnable in this build; why.
+    Pending(&'static str),
+}
+
+/// A named experiment.
+pub struct Experiment {
+    /// Its name on the command line.
+    pub name: &'static str,
+    /// The figure or table.
+    pub reproduces: &'static str,
+    /// What is compared.
+    pub what: &'static str,
+    /// How it runs.
+    pub kind: Kind,
+}
+
+const RF_PROCS: &str = "1,2,4,8,12,16,20";
+const THESIS_PROCS: &str = "1,8,16,32,64";
+
+const RF_FIG5: &str = "Seed 003 section 4 (Sequent Symmetry, unsorted 4x4 tic-tac-toe tree of depth 9, fanout at most 15): \
+MWF achieved almost perfect efficiency, followed by delay splitting and ER with speedups of over 12 and 9 \
+on 20 processors. Figure 5: efficiency vs machines (1-21); figure 6: nodes relative to one machine (0-3).";
+
+const RF_FIG7: &str = "Seed 003 section 4, 6x6 Othello: all algorithms have almost the same relative efficiency, \
+delay splitting leading below six processors; the speedup did not exceed 7 (figure 7).";
+
+const RF_FIG8: &str = "Seed 003 section 5, MWF on 4x4 tic-tac-toe, expansion depth 3: EC sorting almost halves the total \
+time on few machines; efficiency drops somewhat because the sequential search improves (figures 8-10: \
+nodes in thousands, time, efficiency).";
+
+const RF_FIG11: &str = "Seed 003 section 5, TT sorting: about 30 times faster than EC sorting on 4x4 tic-tac-toe, with \
+95% of the 1-machine time spent sorting, but much lower efficiency (figures 11-12). The paper warns that its \
+TT-sorting implementation had a bug (type-2 nodes searched less deeply), so its numbers are not a faithful \
+baseline for a correct implementation.";
+
+const RF_FIG13: &str = "Seed 003 section 6, MWF vs DMWF (90th percentile) under EC sorting on 4x4 tic-tac-toe: DMWF is about \
+one third faster, generates fewer nodes and has higher efficiency (figures 13-15).";
+
+const RF_FIG16: &str = "Seed 003 section 6, MWF vs DMWF under EC sorting on 6x6 Othello with sorting depth 6 and a nine-level \
+tree: results similar to tic-tac-toe (figures 16-18).";
+
+const T61: &str = "Thesis table 6.1, APHID in Keyano (Othello, 20 positions of the 1994 World Championship final, 15 ply, \
+shared-memory table, SGI Origin 2000):
+ n  speedup  total ovh  master  search  speculative  parallelization
+ 8   5.74     48.29%    14.28%   6.64%     2.48%        19.45%
+16  11.27     49.37%     6.67%  10.59%     6.67%        19.71%
+32  21.99     54.94%     3.22%  14.37%    14.41%        15.80%
+64  37.44     87.86%     1.59%  44.07%    32.65%         4.65%";
+
+const T63: &str = "Thesis table 6.3, APHID in Keyano by depth (speedups):
+ n   12 ply  13 ply  14 ply  15 ply
+ 8    4.07    4.95    5.14    5.74
+16    6.93    9.12    9.91   11.27
+32    6.44   14.00   17.76   21.99
+64    4.23   11.92   22.51   37.44";
+
+const T64: &str = "Thesis table 6.4, YBW in Keyano (same positions and depth as table 6.1):
+ n  speedup  total ovh  search  parallelization  synchronization  idle
+ 8   6.24     41.37%    24.39%      1.9%             1.9%         (1.16%)
+16  10.95     61.12%    25.84%      3.1%            17.1%         (9.29%)
+32  18.35    100.63%    39.41%      5.3%            29.6%        (16.73%)
+64  24.21    199.05%    48.03%      6.8%           109.5%        (40.15%)
+APHID on the same runs: 5.74, 11.27, 21.99, 37.44 (table 6.1).";
+
+const T65: &str =
+    "Thesis table 6.5, APHID in Chinook (checkers, 1992 Tinsley-Chinook test suite, 23-29 ply):
+ n  speedup  total ovh  master  search  speculative  parallelization
+16   8.35    124.26%     6.67%  36.7%    50.75%        18.4%
+32  10.82    289.08%     3.22% 111.4%    90.16%        22.1%
+64  14.35    457.89%     1.59% 176.3%   216.8%          8.9%";
+
+const T66: &str =
+    "Thesis tables 6.6 (TheTurk) and 6.7 (Crafty), APHID on Bratko-Kopec (21 positions, 11-12 ply):
+TheTurk  n=16: 8.48 (total 98.88%, search 52.91%, speculative 7.35%, parallelization 24.2%)
+         n=32: 12.96; n=64: 15.96
+Crafty   n=16: 8.76 (total 110.71%, search 59.00%, speculative 10.90%, parallelization 26.3%)
+         n=32: 16.56; n=64: 18.00";
+
+/// Every experiment, in `--list` order.
+pub const ALL: &[Experiment] = &[
+    Experiment {
+        name: "rf-fig5-6",
+        reproduces: "seed 003 figures 5 and 6",
+        what: "efficiency and relative nodes vs processors, unsorted 4x4 tic-tac-toe, every algorithm of the paper",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "tictactoe4"),
+                ("--testset", "tictactoe4_seed003"),
+                ("--algos", "alphabeta,mwf,delaysplit,treesplit,er,pvsplit"),
+                ("--procs", RF_PROCS),
+                ("--depth", "9"),
+                ("--sort", "none"),
+            ],
+            quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
+            variants: &[],
+            published: RF_FIG5,
+        },
+    },
+    Experiment {
+        name: "rf-fig7",
+        reproduces: "seed 003 figure 7",
+        what: "efficiency vs processors on 6x6 Othello, every algorithm of the paper",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello6"),
+                ("--testset", "othello6_roots"),
+                ("--algos", "alphabeta,mwf,delaysplit,treesplit,er,pvsplit"),
+                ("--procs", RF_PROCS),
+                ("--depth", "9"),
+            ],
+            quick: &[
+                ("--depth", "5"),
+                ("--procs", "1,2,4,8"),
+                ("--positions", "2"),
+            ],
+            variants: &[],
+            published: RF_FIG7,
+        },
+    },
+    Experiment {
+        name: "rf-fig8-10",
+        reproduces: "seed 003 figures 8, 9 and 10",
+        what: "MWF with EC sorting vs no sorting on 4x4 tic-tac-toe: nodes, time, efficiency",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "tictactoe4"),
+                ("--testset", "tictactoe4_seed003"),
+                ("--algos", "mwf,mwf@ec"),
+                ("--procs", RF_PROCS),
+                ("--depth", "9"),
+                ("--expansion-depth", "3"),
+            ],
+            quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
+            variants: &[],
+            published: RF_FIG8,
+        },
+    },
+    Experiment {
+        name: "rf-fig11-12",
+        reproduces: "seed 003 figures 11 and 12",
+        what: "MWF with TT (type-two) sorting vs EC sorting on 4x4 tic-tac-toe: time and nodes",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "tictactoe4"),
+                ("--testset", "tictactoe4_seed003"),
+                ("--algos", "mwf@ec,mwf@tt"),
+                ("--procs", RF_PROCS),
+                ("--depth", "9"),
+                ("--expansion-depth", "3"),
+            ],
+            quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
+            variants: &[],
+            published: RF_FIG11,
+        },
+    },
+    Experiment {
+        name: "rf-fig13-15",
+        reproduces: "seed 003 figures 13, 14 and 15",
+        what: "MWF vs DMWF under EC sorting on 4x4 tic-tac-toe: time, nodes, efficiency",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "tictactoe4"),
+                ("--testset", "tictactoe4_seed003"),
+                ("--algos", "mwf@ec,dmwf@ec"),
+                ("--procs", RF_PROCS),
+                ("--depth", "9"),
+            ],
+            quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
+            variants: &[],
+            published: RF_FIG13,
+        },
+    },
+    Experiment {
+        name: "rf-fig16-18",
+        reproduces: "seed 003 figures 16, 17 and 18",
+        what: "MWF vs DMWF under EC sorting on 6x6 Othello, sorting depth 6, nine plies",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello6"),
+                ("--testset", "othello6_roots"),
+                ("--algos", "mwf@ec,dmwf@ec"),
+                ("--procs", RF_PROCS),
+                ("--depth", "9"),
+                ("--sort-depth", "6"),
+            ],
+            quick: &[
+                ("--depth", "5"),
+                ("--procs", "1,2,4,8"),
+                ("--positions", "2"),
+            ],
+            variants: &[],
+            published: RF_FIG16,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.1",
+        reproduces: "thesis table 6.1 (figure 6.1)",
+        what: "APHID speedups and overheads on Othello middle-game positions, fixed depth",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "aphid"),
+                ("--procs", THESIS_PROCS),
+                ("--depth", "7"),
+            ],
+            quick: &[
+                ("--depth", "4"),
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+            ],
+            variants: &[],
+            published: T61,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.2",
+        reproduces: "thesis table 6.2 (figure 6.2)",
+        what: "APHID on a variable-depth Othello search",
+        kind: Kind::Pending(
+            "our Othello search has no variable-depth (extension) mode for fixed-depth parallel runs",
+        ),
+    },
+    Experiment {
+        name: "thesis-t6.3",
+        reproduces: "thesis table 6.3 (figure 6.3)",
+        what: "APHID speedups by search depth on Othello (one comparison per depth)",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "aphid"),
+                ("--procs", THESIS_PROCS),
+            ],
+            quick: &[("--procs", "1,8,16"), ("--positions", "3")],
+            variants: &[
+                ("depth4", &[("--depth", "4")]),
+                ("depth5", &[("--depth", "5")]),
+                ("depth6", &[("--depth", "6")]),
+                ("depth7", &[("--depth", "7")]),
+            ],
+            published: T63,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.4",
+        reproduces: "thesis table 6.4 (figure 6.4)",
+        what: "YBW (delaysplit) beside APHID on Othello middle-game positions: speedup, search, parallelization and synchronization overhead, idle time",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "delaysplit,aphid"),
+                ("--procs", THESIS_PROCS),
+                ("--depth", "7"),
+            ],
+            quick: &[
+                ("--depth", "4"),
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+            ],
+            variants: &[],
+            published: T64,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.5",
+        reproduces: "thesis table 6.5 (figure 6.5)",
+        what: "APHID on checkers positions from published games",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "checkers"),
+                ("--testset", "checkers"),
+                ("--algos", "aphid"),
+                ("--procs", THESIS_PROCS),
+                ("--depth", "11"),
+            ],
+            quick: &[
+                ("--depth", "7"),
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+            ],
+            variants: &[],
+            published: T65,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.6-6.7",
+        reproduces: "thesis tables 6.6 and 6.7 (figures 6.6, 6.7)",
+        what: "APHID on the Bratko-Kopec chess positions",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "chess"),
+                ("--testset", "bratko_kopec"),
+                ("--algos", "aphid"),
+                ("--procs", THESIS_PROCS),
+                ("--depth", "5"),
+            ],
+            quick: &[
+                ("--depth", "3"),
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+            ],
+            variants: &[],
+            published: T66,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.8",
+        reproduces: "thesis table 6.8",
+        what: "APHID with local, distributed and shared transposition tables on 16 processors",
+        kind: Kind::Pending(
+            "needs APHID's table configurations (local, shadow-distributed, shared) as options; our parallel runs have one table mode per processor",
+        ),
+    },
+    Experiment {
+        name: "thesis-ch4-model",
+        reproduces: "thesis figures 4.2-4.7",
+        what: "analytical efficiency of synchronous vs asynchronous search on perfect and realistic critical trees, beside simulated runs on synthetic trees",
+        kind: Kind::Model,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::{flags_for, plan_of};
+
+    #[test]
+    fn names_are_unique_and_every_runnable_experiment_parses() {
+        for (i, e) in ALL.iter().enumerate() {
+            assert!(ALL[..i].iter().all(|o| o.name != e.name), "{}", e.name);
+            if let Kind::Compare {
+                args,
+                quick,
+                variants,
+                ..
+            } = &e.kind
+            {
+                let one: &[(&str, Flags)] = &[("", &[])];
+                let vs = if variants.is_empty() { one } else { variants };
+                for (_, over) in vs {
+                    for q in [false, true] {
+                        // Unregistered algorithms are left out; with none left it is pending.
+                        if let Some(flags) = flags_for(args, quick, over, q) {
+                            let dir = std::env::temp_dir().join("runner-catalog-test");
+                            plan_of(&flags, &dir)
+                                .unwrap_or_else(|err| panic!("{} does not parse: {err:#}", e.name));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! `runner compare` and `runner experiment` end to end: a tiny comparison writes valid CSV,
+//! JSON, SVG and HTML; a rerun with the same --out resumes instead of recomputing; an
+//! interrupted run (cells missing) computes only the missing cells; bad arguments exit 2 with a
+//! message naming the problem.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn runner(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runner"))
+        .args(args)
+        .output()
+        .expect("the runner binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("runner-compare-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The first two registered parallel algorithms (the test never names one).
+fn two_algos() -> String {
+    let out = runner(&["list", "--json"]);
+    let list: Value = serde_json::from_slice(&out.stdout).expect("list --json");
+    let names: Vec<String> = list["parallel_algorithms"]
+        .as_array()
+        .expect("parallel_algorithms")
+        .iter()
+        .take(2)
+        .map(|a| a["name"].as_str().expect("name").to_string())
+        .collect();
+    names.join(",")
+}
+
+/// Every `<tag` is closed by `</tag>` or `/>`, skipping `<!...>`: a simple well-formedness
+/// check for the SVG and HTML the runner writes.
+fn balanced(text: &str) -> bool {
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let Some(end) = rest.find('>') else {
+            return false;
+        };
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            if stack.pop().as_deref() != Some(name.trim()) {
+                return false;
+            }
+        } else if !tag.ends_with('/') {
+            stack.push(tag.split_whitespace().next().unwrap_or("").to_string());
+        }
+    }
+    stack.is_empty()
+}
+
+fn compare_args<'a>(algos: &'a str, out: &'a Path) -> Vec<&'a str> {
+    vec![
+        "compare",
+        "--game",
+        "tictactoe4",
+        "--testset",
+        "tictactoe4",
+        "--positions",
+        "2",
+        "--algos",
+        algos,
+        "--procs",
+        "2",
+        "--depth",
+        "3",
+        "--seeds",
+        "2",
+        "--out",
+        out.to_str().expect("utf-8 temp path"),
+    ]
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .expect("readable")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_tiny_comparison_writes_valid_files_and_resumes() {
+    let algos = two_algos();
+    let dir = temp_dir("tiny");
+    let args = compare_args(&algos, &dir);
+    let out = runner(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("per-position mean") && stdout.contains("aggregate"));
+    assert!(stdout.contains(&format!("report: {}", dir.join("report.html").display())));
+
+    // 2 positions x 2 series x processors {1, 2} x 2 seeds, and 2 baselines.
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    assert_eq!(json["runs"].as_array().expect("runs").len(), 16);
+    assert_eq!(json["baselines"].as_array().expect("baselines").len(), 2);
+    assert_eq!(json["seeds"], serde_json::json!([1, 2]));
+    assert!(
+        json["command"]
+            .as_str()
+            .expect("command")
+            .contains("compare")
+    );
+    assert!(json["version"].is_string());
+    for row in json["rows"].as_array().expect("rows") {
+        assert_eq!(row["value"], row["baseline_value"], "{row}");
+        let speedup = row["metrics"]["speedup"].as_f64().expect("speedup");
+        assert!(speedup > 0.0);
+    }
+    for s in json["summaries"].as_array().expect("summaries") {
+        assert_eq!(s["samples"], 4);
+    }
+
+    let csv = lines(&dir.join("results.csv"));
+    assert_eq!(csv.len(), 17, "a header and 16 rows");
+    let width = csv[0].split(',').count();
+    assert!(csv[0].starts_with("line,series,procs,seed"));
+    assert!(csv.iter().all(|l| l.split(',').count() == width));
+
+    for svg in ["efficiency", "relative_nodes", "time", "overheads"] {
+        let text = std::fs::read_to_string(dir.join(format!("{svg}.svg"))).expect("svg");
+        assert!(text.starts_with("<svg") && balanced(&text), "{svg}.svg");
+    }
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
+    assert!(html.starts_with("<!DOCTYPE html>") && balanced(&html));
+    assert_eq!(html.matches("<svg").count(), 4, "the plots are embedded");
+
+    // Same --out: every cell is resumed, nothing recomputed.
+    let cells = lines(&dir.join("cells.jsonl"));
+    assert_eq!(cells.len(), 18);
+    let again = runner(&args);
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("resuming: 18 finished cells"));
+    assert_eq!(lines(&dir.join("cells.jsonl")), cells);
+
+    // As after Ctrl-C: only the first cells on disk, the last one cut in the middle.
+    let kept = 7;
+    let mut text = cells[..kept].join("\n");
+    text.push('\n');
+    text.push_str(&cells[kept][..10]);
+    std::fs::write(dir.join("cells.jsonl"), text).expect("truncate");
+    let resumed = runner(&args);
+    assert!(resumed.status.success());
+    assert!(
+        String::from_utf8_lossy(&resumed.stderr)
+            .contains(&format!("resuming: {kept} finished cells"))
+    );
+    let after = lines(&dir.join("cells.jsonl"));
+    assert_eq!(
+        &after[..kept],
+        &cells[..kept],
+        "finished cells are kept as they were"
+    );
+    let valid = after
+        .iter()
+        .filter(|l| serde_json::from_str::<Value>(l).is_ok())
+        .count();
+    assert_eq!(valid, 18, "the missing cells were computed once");
+
+    // Other settings in the same folder are refused, not mixed.
+    let mut other = args.clone();
+    let depth = other.iter().position(|a| *a == "3").expect("depth");
+    other[depth] = "4";
+    let refused = runner(&other);
+    assert_eq!(refused.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn fails_with(args: &[&str], words: &str) {
+    let out = runner(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(words), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_clear_message() {
+    fails_with(
+        &["compare", "--algos", "no-such-algo", "--depth", "2"],
+        "unknown parallel algorithm 'no-such-algo'",
+    );
+    fails_with(
+        &["compare", "--procs", ",", "--depth", "2"],
+        "processor list is empty",
+    );
+    fails_with(&["compare", "--procs", "0", "--depth", "2"], "out of range");
+    fails_with(
+        &["compare", "--testset", "/no/such/file.txt", "--depth", "2"],
+        "--testset /no/such/file.txt",
+    );
+    let dir = temp_dir("unreadable");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "this is no tic-tac-toe position\n").expect("write");
+    fails_with(
+        &[
+            "compare",
+            "--testset",
+            bad.to_str().expect("utf-8"),
+            "--depth",
+            "2",
+            "--out",
+            dir.join("out").to_str().expect("utf-8"),
+        ],
+        "line 1",
+    );
+    fails_with(&["compare", "--game", "go", "--depth", "2"], "--game");
+    fails_with(&["experiment", "no-such-experiment"], "no such experiment");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn experiments_are_listed_and_pending_ones_say_why() {
+    let out = runner(&["experiment", "--list"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in [
+        "rf-fig5-6",
+        "rf-fig13-15",
+        "thesis-t6.4",
+        "thesis-ch4-model",
+    ] {
+        assert!(text.contains(name), "{name} missing from the list");
+    }
+    fails_with(&["experiment", "thesis-t6.8"], "pending");
+}
+
+#[test]
+fn quick_experiments_write_their_reports() {
+    let dir = temp_dir("experiment");
+    let model = dir.join("model");
+    let out = runner(&[
+        "experiment",
+        "thesis-ch4-model",
+        "--quick",
+        "--out",
+        model.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for fig in 2..=7 {
+        let svg = std::fs::read_to_string(model.join(format!("figure4.{fig}.svg"))).expect("svg");
+        assert!(balanced(&svg), "figure 4.{fig}");
+    }
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(model.join("model.json")).expect("json"))
+            .expect("model.json parses");
+    assert_eq!(json["at_1e7_n256"].as_array().expect("rows").len(), 12);
+    let html = std::fs::read_to_string(model.join("report.html")).expect("html");
+    assert!(balanced(&html) && html.contains("Figure 4.7"));
+
+    // A seed 003 figure: runs if its algorithms are registered, else says it is pending.
+    let fig = dir.join("fig");
+    let out = runner(&[
+        "experiment",
+        "rf-fig16-18",
+        "--quick",
+        "--out",
+        fig.to_str().expect("utf-8"),
+    ]);
+    match out.status.code() {
+        Some(0) => {
+            let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
+            assert!(html.contains("Published") && balanced(&html));
+        }
+        _ => assert!(String::from_utf8_lossy(&out.stderr).contains("pending")),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
