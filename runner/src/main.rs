@@ -11,9 +11,12 @@ mod list;
 mod mpi;
 mod parallel_search;
 mod perft;
+mod play;
+mod player;
 mod search;
 mod solve;
 mod testset;
+mod uci;
 mod wall_clock;
 
 use std::process::ExitCode;
@@ -38,6 +41,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Search(args) => search::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Uci => uci::run(),
+        Command::Play(args) => play::run(&args),
         #[cfg(feature = "mpi")]
         Command::MpiBench(args) => mpi::run_bench(&args),
         #[cfg(feature = "mpi")]
