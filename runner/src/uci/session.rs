@@ -84,7 +84,13 @@ impl Session {
                 self.out.line("uciok");
             }
             Command::Debug(_) | Command::Register => {}
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                // The place for slow set-up (the table), so that `go` does not pay for it.
+                if self.running.is_none() && self.player.is_none() {
+                    self.player = self.build_player();
+                }
+                self.out.line("readyok");
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
                 if self.refuse_while_searching("ucinewgame") {
@@ -184,6 +190,22 @@ impl Session {
         self.position = pos;
     }
 
+    /// Builds the engine from the options, or says why it cannot be built.
+    fn build_player(&self) -> Option<Player<Chess>> {
+        let (method, config, note) = self.options.method();
+        if let Some(note) = note {
+            self.out.note(&note);
+        }
+        match Player::new(method, config) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                self.out
+                    .note(&format!("cannot build the engine: {e:#}; lower Hash"));
+                None
+            }
+        }
+    }
+
     fn go(&mut self, go: &GoParams) {
         let clock = WallClock::start();
         if self.running.is_some() {
@@ -201,24 +223,9 @@ impl Session {
             self.out
                 .note("go searchmoves is not supported; searching every move");
         }
-        let player = match self.player.take() {
-            Some(p) => p,
-            None => {
-                let (method, config, note) = self.options.method();
-                if let Some(note) = note {
-                    self.out.note(&note);
-                }
-                match Player::new(method, config) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        self.out.note(&format!(
-                            "cannot build the engine: {e:#}; lower Hash or Threads"
-                        ));
-                        self.out.line("bestmove (none)");
-                        return;
-                    }
-                }
-            }
+        let Some(player) = self.player.take().or_else(|| self.build_player()) else {
+            self.out.line("bestmove (none)");
+            return;
         };
         let white = self.position.side_to_move() == games::Side::First;
         let job = Job {
