@@ -72,7 +72,8 @@ pub fn elo_of_score(p: f64) -> f64 {
     } else if p >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / p - 1.0).log10()
+        // Written so that an even score gives +0, not -0.
+        400.0 * (p / (1.0 - p)).log10()
     }
 }
 
@@ -110,6 +111,7 @@ mod tests {
         let e = t.elo().unwrap();
         assert!(close(e.diff, 0.0));
         assert!(close(e.low, -e.high));
+        assert_eq!(describe(&e).split_whitespace().next(), Some("+0.0"));
     }
 
     #[test]

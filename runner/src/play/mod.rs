@@ -49,12 +49,24 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     if args.max_plies == 0 {
         return Err(input("--max-plies", "give at least 1"));
     }
+    // The engines' deadline keeps a margin of a tenth of the time per move (at most 50 ms) for
+    // what happens after the search (the answer, the thread switch on a loaded machine); a move
+    // counts as over time only past the full time per move.
     let budget = Budget {
         depth: args.depth,
         nodes: None,
-        time: args.time_ms.map(Duration::from_millis),
+        time: args
+            .time_ms
+            .map(|t| Duration::from_millis(t - (t / 10).min(50))),
     };
-    game.visit(MatchVisitor { args, a, b, budget })
+    let per_move = args.time_ms.map(Duration::from_millis);
+    game.visit(MatchVisitor {
+        args,
+        a,
+        b,
+        budget,
+        per_move,
+    })
 }
 
 struct MatchVisitor<'a> {
@@ -62,6 +74,7 @@ struct MatchVisitor<'a> {
     a: spec::Spec,
     b: spec::Spec,
     budget: Budget,
+    per_move: Option<Duration>,
 }
 
 impl GameVisitor for MatchVisitor<'_> {
@@ -98,8 +111,15 @@ impl GameVisitor for MatchVisitor<'_> {
             } else {
                 (&mut b, &mut a)
             };
-            let played = referee::play(opening, first, second, &self.budget, args.max_plies)
-                .with_context(|| format!("game {}", i + 1))?;
+            let played = referee::play(
+                opening,
+                first,
+                second,
+                &self.budget,
+                self.per_move,
+                args.max_plies,
+            )
+            .with_context(|| format!("game {}", i + 1))?;
             let a_result = match (played.result, a_first) {
                 (GameResult::Draw, _) => 0,
                 (GameResult::FirstWins, true) | (GameResult::SecondWins, false) => 1,

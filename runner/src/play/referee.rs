@@ -76,8 +76,8 @@ pub fn adjudicate(outcome: Outcome, mover: Side) -> GameResult {
     }
 }
 
-/// Plays `start` to the end with `first` moving first (from the start position's point of
-/// view: the engine in `first` plays the side [`Side::First`]).
+/// Plays `start` to the end, the engine in `first` playing [`Side::First`] (White in chess,
+/// whoever is to move in `start`); a move taking longer than `per_move` counts as over time.
 ///
 /// # Errors
 /// When an engine's search fails (a parallel runtime error).
@@ -86,6 +86,7 @@ pub fn play<G: Game>(
     first: &mut Seat<G>,
     second: &mut Seat<G>,
     budget: &Budget,
+    per_move: Option<Duration>,
     max_plies: usize,
 ) -> Result<Played<G::Move>> {
     let mut pos = start.clone();
@@ -95,7 +96,16 @@ pub fn play<G: Game>(
     loop {
         let mover = pos.side_to_move();
         if let Some(outcome) = pos.outcome() {
-            let reason = format!("{outcome:?} for the side to move ({mover:?})");
+            let side = match mover {
+                Side::First => "first",
+                Side::Second => "second",
+            };
+            let reason = match outcome {
+                Outcome::Win => format!("the side to move ({side}) has won"),
+                Outcome::Loss => format!("the side to move ({side}) has lost"),
+                Outcome::Draw => "drawn by the rules".to_string(),
+                Outcome::Value(v) => format!("ended with value {v} for the side to move ({side})"),
+            };
             return Ok(Played {
                 moves,
                 result: adjudicate(outcome, mover),
@@ -120,7 +130,7 @@ pub fn play<G: Game>(
         seat.moves += 1;
         seat.total += took;
         seat.longest = seat.longest.max(took);
-        if budget.time.is_some_and(|t| took > t) {
+        if per_move.is_some_and(|t| took > t) {
             seat.over_time += 1;
         }
         if thought.abandoned {
@@ -183,12 +193,12 @@ mod tests {
             depth: Some(9),
             ..Budget::default()
         };
-        let g = play(&TicTacToe3::start(), &mut a, &mut b, &full, 100).unwrap();
+        let g = play(&TicTacToe3::start(), &mut a, &mut b, &full, None, 100).unwrap();
         assert_eq!(g.result, GameResult::Draw, "{}", g.reason);
         assert_eq!(g.moves.len(), 9);
         assert_eq!(a.moves + b.moves, 9);
         // The ply limit adjudicates a draw.
-        let g = play(&TicTacToe3::start(), &mut a, &mut b, &full, 3).unwrap();
+        let g = play(&TicTacToe3::start(), &mut a, &mut b, &full, None, 3).unwrap();
         assert_eq!(g.moves.len(), 3);
         assert!(g.reason.contains("ply limit"));
     }
