@@ -5,7 +5,7 @@
 use std::io::BufRead;
 
 use games::Game;
-use games::chess::Chess;
+use games::chess::{Chess, DrawRule};
 
 use super::engine::{Job, Output, Running};
 use super::options::{Change, Options};
@@ -49,10 +49,14 @@ impl Session {
     /// `quit`: a running search is stopped and answers).
     pub fn run(&mut self, input: impl BufRead) {
         for line in input.lines() {
-            let Ok(line) = line else {
-                self.out
-                    .note("could not read the input (not UTF-8?); ignored");
-                continue;
+            let line = match line {
+                Ok(line) => line,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    self.out.note("a line that is not UTF-8 was ignored");
+                    continue;
+                }
+                // The input is gone (a broken pipe): as at its end.
+                Err(_) => break,
             };
             if self.handle(&line) == Flow::Quit {
                 return;
@@ -206,6 +210,34 @@ impl Session {
         }
     }
 
+    /// The position to search. A draw by the 50-move rule or by repetition ends the game in the
+    /// `Game` rules (no moves), but in chess it must be claimed: a GUI that goes on asks for a
+    /// move, so the engine then searches the same position with the halfmove clock reset and
+    /// without the history. Insufficient material stays a finished game.
+    fn searchable_root(&self) -> Chess {
+        let pos = &self.position;
+        let Some(rule) = pos.draw_rule() else {
+            return pos.clone();
+        };
+        if rule == DrawRule::InsufficientMaterial {
+            return pos.clone();
+        }
+        let fen = pos.to_string();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() >= 5 {
+            fields[4] = "0";
+        }
+        match Chess::parse_position(&fields.join(" ")) {
+            Ok(reset) => {
+                self.out.note(&format!(
+                    "the game is drawn ({rule:?}) and may be claimed; searching on without the claim"
+                ));
+                reset
+            }
+            Err(_) => pos.clone(),
+        }
+    }
+
     fn go(&mut self, go: &GoParams) {
         let clock = WallClock::start();
         if self.running.is_some() {
@@ -229,7 +261,7 @@ impl Session {
         };
         let white = self.position.side_to_move() == games::Side::First;
         let job = Job {
-            root: self.position.clone(),
+            root: self.searchable_root(),
             budget: time::allocate(go, white, self.options.overhead),
             infinite: go.infinite || go.ponder,
             clock,

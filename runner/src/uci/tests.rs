@@ -243,3 +243,54 @@ fn the_end_of_the_input_stops_the_search_and_answers() {
     assert!(lines.contains(&"readyok".to_string()));
     legal_bestmove(&lines, &Chess::start());
 }
+
+#[test]
+fn a_claimable_draw_still_gets_a_move() {
+    let (mut s, out) = session();
+    // Knights out and back twice: the start position for the third time.
+    send(
+        &mut s,
+        &[
+            "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+            "go depth 2",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert!(lines[0].contains("ThreefoldRepetition"), "{lines:?}");
+    legal_bestmove(&lines, &Chess::start());
+    // Fifty moves without capture or pawn move.
+    send(
+        &mut s,
+        &[
+            "position fen 4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+            "go depth 2",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert!(lines[0].contains("FiftyMoves"), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    // Insufficient material is over: no move.
+    send(
+        &mut s,
+        &["position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "go depth 2"],
+    );
+    s.wait();
+    assert_eq!(out.take().last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn lines_that_are_not_utf8_are_skipped() {
+    let (mut s, out) = session();
+    s.run(Cursor::new(b"isready\n\xff\xfe go\nisready\n".to_vec()));
+    assert_eq!(
+        out.lines(),
+        vec![
+            "readyok".to_string(),
+            "info string a line that is not UTF-8 was ignored".to_string(),
+            "readyok".to_string()
+        ]
+    );
+}
