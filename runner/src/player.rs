@@ -409,4 +409,34 @@ mod tests {
         root.generate_moves(&mut moves);
         assert!(moves.contains(&t.best_move.unwrap()));
     }
+
+    #[test]
+    fn a_parallel_depth_past_the_deadline_is_left_behind_with_a_legal_answer() {
+        use games::chess::Chess;
+        let root = Chess::start();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut player = Player::<Chess>::new(
+            Method::Parallel {
+                algo: ParallelAlgo::DelaySplit,
+                procs: 2,
+                simulated: false,
+            },
+            SearchConfig::play(),
+        )
+        .unwrap();
+        // A deadline no depth can meet: depth 1 is tried (there is nothing to predict from) and
+        // abandoned, or it completes and depth 2 is not started.
+        let budget = Budget {
+            time: Some(Duration::from_micros(1)),
+            ..Budget::default()
+        };
+        let t = player
+            .think(&root, &budget, WallClock::start(), &stop, &mut |_| {})
+            .unwrap();
+        assert!(t.depth <= 1);
+        assert_eq!(t.abandoned, t.depth == 0);
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        assert!(moves.contains(&t.best_move.unwrap()));
+    }
 }
