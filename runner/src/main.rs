@@ -13,9 +13,12 @@ mod list;
 mod mpi;
 mod parallel_search;
 mod perft;
+mod play;
+mod player;
 mod search;
 mod solve;
 mod testset;
+mod uci;
 mod wall_clock;
 
 use std::process::ExitCode;
@@ -42,6 +45,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Experiment(args) => experiment::run(&args),
+        Command::Uci => uci::run(),
+        Command::Play(args) => play::run(&args),
         #[cfg(feature = "mpi")]
         Command::MpiBench(args) => mpi::run_bench(&args),
         #[cfg(feature = "mpi")]

@@ -32,10 +32,15 @@ fn parse_line<G: Game>(line: &str) -> Result<G, G::Error> {
     }
 }
 
-/// Reads the positions of a test set file.
-pub fn read_positions<G: Game>(path: &Path, info: &GameInfo) -> Result<Vec<(usize, G)>> {
+/// Reads the positions of a test set file given with the command-line flag `flag`, with their
+/// line numbers.
+pub(crate) fn read_positions<G: Game>(
+    flag: &str,
+    path: &Path,
+    info: &GameInfo,
+) -> Result<Vec<(usize, G)>> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| input(format!("--testset {}", path.display()), e))?;
+        .map_err(|e| input(format!("{flag} {}", path.display()), e))?;
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -44,12 +49,7 @@ pub fn read_positions<G: Game>(path: &Path, info: &GameInfo) -> Result<Vec<(usiz
         }
         let pos = parse_line::<G>(line).map_err(|e| {
             input(
-                format!(
-                    "--testset {} line {} for {}",
-                    path.display(),
-                    i + 1,
-                    info.name
-                ),
+                format!("{flag} {} line {} for {}", path.display(), i + 1, info.name),
                 e,
             )
         })?;
@@ -57,7 +57,7 @@ pub fn read_positions<G: Game>(path: &Path, info: &GameInfo) -> Result<Vec<(usiz
     }
     if positions.is_empty() {
         return Err(input(
-            format!("--testset {}", path.display()),
+            format!("{flag} {}", path.display()),
             "the file holds no positions (one per line; '#' starts a comment)",
         ));
     }
@@ -72,7 +72,7 @@ pub fn run<G: Game>(
     config: SearchConfig,
     limits: &Limits,
 ) -> Result<()> {
-    let positions = read_positions::<G>(path, info)?;
+    let positions = read_positions::<G>("--testset", path, info)?;
     let mut searcher = Searcher::<G>::new(config).map_err(|e| input("--tt-mb", e))?;
     let mut rows = Vec::new();
     let (mut total_nodes, mut total_seconds) = (0u64, 0.0f64);

@@ -16,6 +16,22 @@ use super::limits::{Limits, MAX_DEPTH};
 use super::searcher::Searcher;
 use super::stats::{IterationStats, SearchStats};
 
+/// What [`Searcher::search_with_progress`] reports after each completed iteration (a UCI
+/// `info` line, a progress display).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a, M> {
+    /// The depth just completed.
+    pub depth: u32,
+    /// Its value, from the side to move at the root.
+    pub value: i32,
+    /// Its principal variation.
+    pub pv: &'a [M],
+    /// Nodes of this search so far (all iterations).
+    pub nodes: u64,
+    /// Time since the search began, as the context measures it.
+    pub elapsed: std::time::Duration,
+}
+
 /// The result of [`Searcher::search`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult<M> {
@@ -43,6 +59,17 @@ impl<G: Game> Searcher<G> {
         root: &G,
         limits: &Limits,
         ctx: &mut dyn SearchContext,
+    ) -> SearchResult<G::Move> {
+        self.search_with_progress(root, limits, ctx, &mut |_| {})
+    }
+
+    /// [`Searcher::search`] that calls `progress` after every completed iteration.
+    pub fn search_with_progress(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        ctx: &mut dyn SearchContext,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
     ) -> SearchResult<G::Move> {
         self.reset_stats();
         self.arm(limits);
@@ -90,7 +117,15 @@ impl<G: Game> Searcher<G> {
                     .map(|p| nodes as f64 / p as f64),
             });
             previous_nodes = Some(nodes);
-            last = Some((value, self.root_pv(root, depth), depth));
+            let pv = self.root_pv(root, depth);
+            progress(&Progress {
+                depth,
+                value,
+                pv: &pv,
+                nodes: self.stats.nodes(),
+                elapsed: ctx.elapsed(),
+            });
+            last = Some((value, pv, depth));
             if plies_to_end(value).is_some_and(|p| p <= depth) {
                 break;
             }

@@ -21,7 +21,7 @@ pub mod stats;
 pub mod tt;
 
 pub use context::{Abortable, NodeClock, POLL_INTERVAL, SearchContext, Signal, Unlimited};
-pub use iterative::SearchResult;
+pub use iterative::{Progress, SearchResult};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY};
 pub use minimax::{minimax_value, minimax_value_within};
 pub use searcher::{SearchError, Searcher, WindowResult};

@@ -33,7 +33,7 @@ impl GameVisitor for Visitor<'_> {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<Positions> {
         let (plan, store) = (self.plan, self.store);
-        let mut positions = read_positions::<G>(&plan.testset, info)?;
+        let mut positions = read_positions::<G>("--testset", &plan.testset, info)?;
         if let Some(n) = plan.positions {
             positions.truncate(n);
         }

@@ -1,0 +1,171 @@
+//! Engine specifications of `runner play --a/--b`: comma-separated `key=value` pairs, e.g.
+//! `algo=pvs,setting=play,tt-mb=16` or `algo=ybw,procs=2,backend=threads`.
+//!
+//! | key | values | default |
+//! | --- | --- | --- |
+//! | `algo` | a sequential algorithm (pvs, alphabeta, minimax) or, with `procs`, a parallel one of `runner list` | pvs |
+//! | `procs` | processors of a parallel algorithm (1 to 4096); a parallel-only name implies 1 | sequential |
+//! | `backend` | threads, or sim (the simulator; virtual time, sensible with --depth) | threads |
+//! | `setting` | research or play | play |
+//! | `tt-mb` | transposition table MiB (per processor for parallel algorithms) | 16 |
+//! | `name` | the name in the report and the records | the spec itself |
+
+use control::parallel::ParallelAlgo;
+use control::search::{Algorithm, SearchConfig, Setting, tt::MAX_TT_MIB};
+
+use crate::dib_flags::MAX_PROCS;
+use crate::player::Method;
+
+/// A parsed engine specification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The name shown in reports and records.
+    pub name: String,
+    /// How it searches.
+    pub method: Method,
+    /// Its search configuration (setting, table size).
+    pub config: SearchConfig,
+}
+
+/// Parses `text`; the error names the bad key or value and what is accepted.
+pub fn parse(text: &str) -> Result<Spec, String> {
+    let mut algo = None;
+    let mut procs = None;
+    let mut simulated = false;
+    let mut setting = Setting::Play;
+    let mut tt_mib = 16;
+    let mut name = None;
+    for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((key, value)) = pair.split_once('=') else {
+            return Err(format!(
+                "'{pair}' is not key=value (keys: algo, procs, backend, setting, tt-mb, name)"
+            ));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        match key {
+            "algo" => algo = Some(value.to_string()),
+            "procs" => {
+                let n: usize = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_PROCS).contains(n))
+                    .ok_or_else(|| format!("procs={value}: use 1 to {MAX_PROCS}"))?;
+                procs = Some(n);
+            }
+            "backend" => {
+                simulated = match value {
+                    "threads" => false,
+                    "sim" => true,
+                    _ => return Err(format!("backend={value}: use threads or sim")),
+                }
+            }
+            "setting" => setting = value.parse().map_err(|e| format!("{e}"))?,
+            "tt-mb" => {
+                tt_mib = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_TT_MIB).contains(n))
+                    .ok_or_else(|| format!("tt-mb={value}: use 1 to {MAX_TT_MIB}"))?;
+            }
+            "name" => name = Some(value.to_string()),
+            _ => {
+                return Err(format!(
+                    "unknown key '{key}'; the keys are algo, procs, backend, setting, tt-mb, name"
+                ));
+            }
+        }
+    }
+    let algo = algo.unwrap_or_else(|| Algorithm::Pvs.name().to_string());
+    let sequential = algo.parse::<Algorithm>().ok();
+    let method = match (sequential, procs) {
+        (Some(a), None) => {
+            if simulated {
+                return Err("backend=sim needs a parallel algorithm and procs=N".into());
+            }
+            Method::Sequential(a)
+        }
+        _ => {
+            let parallel: ParallelAlgo = algo.parse().map_err(|e| {
+                format!("{e} (or a sequential one without procs: pvs, alphabeta, minimax)")
+            })?;
+            Method::Parallel {
+                algo: parallel,
+                procs: procs.unwrap_or(1),
+                simulated,
+            }
+        }
+    };
+    let mut config = SearchConfig::for_setting(setting);
+    config.tt_mib = tt_mib;
+    Ok(Spec {
+        name: name.unwrap_or_else(|| text.to_string()),
+        method,
+        config,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequential_and_parallel_specs() {
+        let s = parse("algo=pvs,setting=play,tt-mb=8").unwrap();
+        assert_eq!(s.method, Method::Sequential(Algorithm::Pvs));
+        assert_eq!(s.config.setting, Setting::Play);
+        assert_eq!(s.config.tt_mib, 8);
+        assert_eq!(s.name, "algo=pvs,setting=play,tt-mb=8");
+        let s = parse("algo=ybw,procs=2,backend=threads,setting=research,name=ybw2").unwrap();
+        assert_eq!(
+            s.method,
+            Method::Parallel {
+                algo: ParallelAlgo::DelaySplit,
+                procs: 2,
+                simulated: false
+            }
+        );
+        assert_eq!(s.config.setting, Setting::Research);
+        assert_eq!(s.name, "ybw2");
+        // A name that is both: sequential without procs, parallel with.
+        assert_eq!(
+            parse("algo=alphabeta").unwrap().method,
+            Method::Sequential(Algorithm::AlphaBeta)
+        );
+        assert!(matches!(
+            parse("algo=alphabeta,procs=3").unwrap().method,
+            Method::Parallel { procs: 3, .. }
+        ));
+        assert!(matches!(
+            parse("algo=mwf").unwrap().method,
+            Method::Parallel { procs: 1, .. }
+        ));
+        assert_eq!(
+            parse("").unwrap().method,
+            Method::Sequential(Algorithm::Pvs)
+        );
+    }
+
+    #[test]
+    fn bad_specs_name_the_problem() {
+        assert!(parse("algo").unwrap_err().contains("not key=value"));
+        assert!(
+            parse("colour=red")
+                .unwrap_err()
+                .contains("unknown key 'colour'")
+        );
+        assert!(parse("procs=0").unwrap_err().contains("use 1 to"));
+        assert!(
+            parse("algo=pvs,procs=2")
+                .unwrap_err()
+                .contains("unknown parallel algorithm")
+        );
+        assert!(parse("backend=mpi").unwrap_err().contains("threads or sim"));
+        assert!(
+            parse("backend=sim")
+                .unwrap_err()
+                .contains("needs a parallel")
+        );
+        assert!(parse("tt-mb=0").unwrap_err().contains("tt-mb=0"));
+        assert!(parse("setting=fast").unwrap_err().contains("research"));
+    }
+}

@@ -1,0 +1,442 @@
+//! One engine choosing a move: the sequential search core, or iterative deepening over
+//! fixed-depth searches of a parallel algorithm, under a [`Budget`], with a progress report per
+//! completed depth and an abort flag. Shared by `runner uci` and `runner play`.
+//!
+//! The parallel algorithms search one fixed depth and cannot be interrupted. [`Player`] runs
+//! them depth after depth, each on a thread of its own, and starts the next depth only when the
+//! time the last one took, times the growth between the last two depths (at least 2, at most
+//! 8), still fits before the deadline. If a depth runs past the deadline anyway (or a stop
+//! arrives), the player answers with the last completed depth at once and leaves that search to
+//! finish in the background; its result is dropped. So the clock is kept, at the price of a
+//! thread that may go on computing for a while.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use control::parallel::{self, ParallelAlgo, ParallelOptions};
+use control::search::{
+    Abortable, Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, Searcher, TtMode,
+};
+use dib::Backend;
+use games::Game;
+
+use crate::wall_clock::WallClock;
+
+/// How an engine searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The sequential search core with this algorithm.
+    Sequential(Algorithm),
+    /// A parallel algorithm on `procs` processors.
+    Parallel {
+        /// The algorithm.
+        algo: ParallelAlgo,
+        /// Processors (threads).
+        procs: usize,
+        /// Run on the simulator instead of real threads (virtual time: only sensible with a
+        /// depth budget).
+        simulated: bool,
+    },
+}
+
+impl Method {
+    /// A short name: `pvs`, or `ybw x4` style `delaysplit/4`.
+    pub fn describe(&self) -> String {
+        match self {
+            Method::Sequential(a) => a.name().to_string(),
+            Method::Parallel {
+                algo,
+                procs,
+                simulated,
+            } => format!(
+                "{}/{procs}{}",
+                algo.name(),
+                if *simulated { "/sim" } else { "" }
+            ),
+        }
+    }
+}
+
+/// When to stop thinking. Absent limits do not apply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Nodes (the sequential search stops inside an iteration; parallel ones between them).
+    pub nodes: Option<u64>,
+    /// The hard deadline since the clock started; no new iteration starts after half of it.
+    pub time: Option<Duration>,
+}
+
+/// One completed iteration, as reported while thinking.
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    /// Depth completed.
+    pub depth: u32,
+    /// Value from the side to move.
+    pub value: i32,
+    /// Principal variation.
+    pub pv: Vec<M>,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time since the clock started.
+    pub elapsed: Duration,
+    /// Transposition-table fill in permille, where known.
+    pub hashfull: Option<u32>,
+}
+
+/// What thinking produced.
+#[derive(Clone, Debug)]
+pub struct Thought<M> {
+    /// The move to play (`None` only when the game is over).
+    pub best_move: Option<M>,
+    /// The principal variation of the last completed depth (may be empty).
+    pub pv: Vec<M>,
+    /// Its value.
+    pub value: i32,
+    /// The last completed depth (0: none; the move is then the first legal one).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Whether an unfinished parallel iteration was left running in the background.
+    pub abandoned: bool,
+}
+
+/// An engine: a method, a search configuration and, for the sequential core, a searcher whose
+/// table and history persist from move to move.
+pub struct Player<G: Game> {
+    method: Method,
+    config: SearchConfig,
+    searcher: Option<Searcher<G>>,
+}
+
+impl<G: Game> Player<G> {
+    /// An engine searching with `method` and `config` (its setting and table size).
+    ///
+    /// # Errors
+    /// When the table cannot be allocated.
+    pub fn new(method: Method, mut config: SearchConfig) -> Result<Self> {
+        if method == Method::Sequential(Algorithm::Minimax) {
+            config.tt_mode = TtMode::Off;
+        }
+        let searcher = match method {
+            Method::Sequential(algorithm) => {
+                config.algorithm = algorithm;
+                Some(Searcher::new(config).context("building the search")?)
+            }
+            Method::Parallel { .. } => None,
+        };
+        Ok(Player {
+            method,
+            config,
+            searcher,
+        })
+    }
+
+    /// The method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        if let Some(s) = &mut self.searcher {
+            s.clear();
+        }
+    }
+
+    /// Chooses a move in `root` within `budget`, timed by `clock`; raising `stop` ends the
+    /// search early with the last completed depth. `report` sees every completed depth.
+    ///
+    /// # Errors
+    /// When a parallel search fails (its runtime or options).
+    pub fn think(
+        &mut self,
+        root: &G,
+        budget: &Budget,
+        clock: WallClock,
+        stop: &Arc<AtomicBool>,
+        report: &mut dyn FnMut(&Report<G::Move>),
+    ) -> Result<Thought<G::Move>> {
+        match (self.method, &mut self.searcher) {
+            (Method::Sequential(_), Some(searcher)) => {
+                let table = Arc::clone(searcher.table());
+                let hashfull = (self.config.tt_mode != TtMode::Off).then_some(());
+                let limits = Limits {
+                    depth: budget.depth,
+                    nodes: budget.nodes,
+                    time: budget.time,
+                };
+                let mut ctx = Abortable::new(clock, Arc::clone(stop));
+                let result = searcher.search_with_progress(root, &limits, &mut ctx, &mut |p| {
+                    report(&Report {
+                        depth: p.depth,
+                        value: p.value,
+                        pv: p.pv.to_vec(),
+                        nodes: p.nodes,
+                        elapsed: p.elapsed,
+                        hashfull: hashfull.map(|()| table.hashfull()),
+                    });
+                });
+                Ok(Thought {
+                    best_move: result.best_move,
+                    pv: result.pv,
+                    value: result.value,
+                    depth: result.depth,
+                    nodes: result.stats.nodes(),
+                    abandoned: false,
+                })
+            }
+            (
+                Method::Parallel {
+                    algo,
+                    procs,
+                    simulated,
+                },
+                _,
+            ) => parallel_deepening(
+                root,
+                algo,
+                procs,
+                simulated,
+                self.config,
+                budget,
+                clock,
+                stop,
+                report,
+            ),
+            (Method::Sequential(_), None) => {
+                anyhow::bail!("internal: a sequential player without a searcher")
+            }
+        }
+    }
+}
+
+/// The first legal move (the answer when no depth completed).
+fn first_move<G: Game>(root: &G) -> Option<G::Move> {
+    let mut moves = Vec::with_capacity(G::MAX_MOVES);
+    root.generate_moves(&mut moves);
+    moves.first().copied()
+}
+
+/// How long the next depth is expected to take: the last depth's time times the growth between
+/// the last two depths, kept within 2 to 8.
+pub fn predict_next(previous: Option<Duration>, last: Duration) -> Duration {
+    let growth = match previous {
+        Some(p) if !p.is_zero() => (last.as_secs_f64() / p.as_secs_f64()).clamp(2.0, 8.0),
+        _ => 4.0,
+    };
+    last.mul_f64(growth)
+}
+
+/// Iterative deepening over fixed-depth parallel searches (see the module docs).
+#[allow(clippy::too_many_arguments)]
+fn parallel_deepening<G: Game>(
+    root: &G,
+    algo: ParallelAlgo,
+    procs: usize,
+    simulated: bool,
+    config: SearchConfig,
+    budget: &Budget,
+    clock: WallClock,
+    stop: &Arc<AtomicBool>,
+    report: &mut dyn FnMut(&Report<G::Move>),
+) -> Result<Thought<G::Move>> {
+    let mut thought = Thought {
+        best_move: first_move(root),
+        pv: Vec::new(),
+        value: 0,
+        depth: 0,
+        nodes: 0,
+        abandoned: false,
+    };
+    if root.outcome().is_some() {
+        thought.best_move = None;
+        return Ok(thought);
+    }
+    let max_depth = budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+    let mut times: (Option<Duration>, Option<Duration>) = (None, None);
+    for depth in 1..=max_depth {
+        if stop.load(Ordering::Relaxed) || budget.nodes.is_some_and(|n| thought.nodes >= n) {
+            break;
+        }
+        let now = clock.elapsed();
+        if let (Some(limit), Some(last)) = (budget.time, times.1) {
+            if depth > 1 && (now >= limit / 2 || now + predict_next(times.0, last) >= limit) {
+                break;
+            }
+        }
+        let backend = if simulated {
+            Backend::Sim(dib::SimConfig::new(dib::CostModel::shared_memory(), 1))
+        } else {
+            Backend::Threads { seed: 1 }
+        };
+        let mut options = ParallelOptions::new(depth, procs, backend);
+        options.search = config;
+        let start = clock.elapsed();
+        let (tx, rx) = mpsc::channel();
+        let pos = root.clone();
+        std::thread::Builder::new()
+            .name(format!("parallel depth {depth}"))
+            .spawn(move || {
+                let _ = tx.send(parallel::search(algo, &pos, &options));
+            })
+            .context("starting a parallel search thread")?;
+        let result = loop {
+            let wait = match budget.time {
+                Some(limit) => {
+                    let now = clock.elapsed();
+                    if now >= limit {
+                        break None;
+                    }
+                    (limit - now).min(Duration::from_millis(2))
+                }
+                None => Duration::from_millis(2),
+            };
+            match rx.recv_timeout(wait) {
+                Ok(r) => break Some(r),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if stop.load(Ordering::Relaxed) {
+                        break None;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    anyhow::bail!("the parallel search thread of depth {depth} died")
+                }
+            }
+        };
+        let Some(result) = result else {
+            thought.abandoned = true;
+            break;
+        };
+        let result =
+            result.with_context(|| format!("parallel {} search at depth {depth}", algo.name()))?;
+        let took = clock.elapsed().saturating_sub(start);
+        times = (times.1, Some(took));
+        thought.nodes += result.nodes;
+        thought.depth = depth;
+        thought.value = result.value;
+        thought.best_move = result.best_move.or(thought.best_move);
+        thought.pv = result.pv;
+        report(&Report {
+            depth,
+            value: thought.value,
+            pv: thought.pv.clone(),
+            nodes: thought.nodes,
+            elapsed: clock.elapsed(),
+            hashfull: None,
+        });
+        if games::score::plies_to_end(thought.value).is_some_and(|p| p <= depth) {
+            break;
+        }
+    }
+    Ok(thought)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::tictactoe::TicTacToe3;
+
+    #[test]
+    fn the_next_depth_is_predicted_from_the_growth_of_the_last_two() {
+        let ms = Duration::from_millis;
+        assert_eq!(predict_next(None, ms(10)), ms(40));
+        assert_eq!(predict_next(Some(ms(10)), ms(30)), ms(90));
+        assert_eq!(predict_next(Some(ms(10)), ms(10)), ms(20));
+        assert_eq!(predict_next(Some(ms(1)), ms(100)), ms(800));
+    }
+
+    #[test]
+    fn sequential_and_parallel_players_agree_on_tictactoe_at_fixed_depth() {
+        let root = TicTacToe3::start();
+        let budget = Budget {
+            depth: Some(5),
+            ..Budget::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut values = Vec::new();
+        for method in [
+            Method::Sequential(Algorithm::AlphaBeta),
+            Method::Parallel {
+                algo: ParallelAlgo::DelaySplit,
+                procs: 2,
+                simulated: true,
+            },
+        ] {
+            let mut player = Player::<TicTacToe3>::new(method, SearchConfig::research()).unwrap();
+            let mut depths = Vec::new();
+            let t = player
+                .think(&root, &budget, WallClock::start(), &stop, &mut |r| {
+                    depths.push(r.depth)
+                })
+                .unwrap();
+            assert_eq!(depths, vec![1, 2, 3, 4, 5], "{method:?}");
+            assert_eq!(t.depth, 5);
+            assert!(t.best_move.is_some());
+            values.push(t.value);
+        }
+        assert_eq!(values[0], values[1]);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_answers_with_a_legal_move_at_once() {
+        let root = TicTacToe3::start();
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut player = Player::<TicTacToe3>::new(
+            Method::Parallel {
+                algo: ParallelAlgo::Mwf,
+                procs: 2,
+                simulated: false,
+            },
+            SearchConfig::research(),
+        )
+        .unwrap();
+        let t = player
+            .think(
+                &root,
+                &Budget::default(),
+                WallClock::start(),
+                &stop,
+                &mut |_| {},
+            )
+            .unwrap();
+        assert_eq!(t.depth, 0);
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        assert!(moves.contains(&t.best_move.unwrap()));
+    }
+
+    #[test]
+    fn a_parallel_depth_past_the_deadline_is_left_behind_with_a_legal_answer() {
+        use games::chess::Chess;
+        let root = Chess::start();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut player = Player::<Chess>::new(
+            Method::Parallel {
+                algo: ParallelAlgo::DelaySplit,
+                procs: 2,
+                simulated: false,
+            },
+            SearchConfig::play(),
+        )
+        .unwrap();
+        // A deadline no depth can meet: depth 1 is tried (there is nothing to predict from) and
+        // abandoned, or it completes and depth 2 is not started.
+        let budget = Budget {
+            time: Some(Duration::from_micros(1)),
+            ..Budget::default()
+        };
+        let t = player
+            .think(&root, &budget, WallClock::start(), &stop, &mut |_| {})
+            .unwrap();
+        assert!(t.depth <= 1);
+        assert_eq!(t.abandoned, t.depth == 0);
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        assert!(moves.contains(&t.best_move.unwrap()));
+    }
+}

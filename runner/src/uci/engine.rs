@@ -1,0 +1,130 @@
+//! The search thread: `go` starts one, `stop` raises its abort flag (the search context polls
+//! it every 1024 nodes), and the thread itself writes the `info` lines and the `bestmove`.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use games::Game;
+use games::chess::Chess;
+
+use super::info;
+use crate::player::{Budget, Player};
+use crate::wall_clock::WallClock;
+
+/// Where the engine writes: shared by the command loop and the search thread, one whole line
+/// at a time, flushed at once.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<dyn Write + Send>>);
+
+impl Output {
+    /// Writes to `w`.
+    pub fn new(w: impl Write + Send + 'static) -> Self {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line. Write errors are ignored: a GUI that closed the pipe is gone.
+    pub fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    /// Writes `info string <text>`, one line per line of `text`.
+    pub fn note(&self, text: &str) {
+        for l in text.lines() {
+            self.line(&format!("info string {l}"));
+        }
+    }
+}
+
+/// A search running on its own thread.
+pub struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Player<Chess>>,
+}
+
+/// What a search is asked to do.
+pub struct Job {
+    /// The position.
+    pub root: Chess,
+    /// The limits.
+    pub budget: Budget,
+    /// `go infinite` / `go ponder`: hold `bestmove` back until `stop`, even after the search
+    /// ended by itself.
+    pub infinite: bool,
+    /// Started when `go` was read, so the time to set up counts.
+    pub clock: WallClock,
+}
+
+impl Running {
+    /// Starts `job` with `player` on a new thread.
+    ///
+    /// # Errors
+    /// When the thread cannot be started (the player is then lost; the caller rebuilds one).
+    pub fn start(player: Player<Chess>, job: Job, out: Output) -> std::io::Result<Running> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = std::thread::Builder::new()
+            .name("uci search".into())
+            .spawn(move || search(player, &job, &flag, &out))?;
+        Ok(Running { stop, handle })
+    }
+
+    /// Whether the thread has ended (its `bestmove` is written).
+    pub fn is_finished(&self) -> bool {
+        self.handle.is_finished()
+    }
+
+    /// Asks the search to stop (it answers `bestmove` at once) and waits for it.
+    pub fn stop(self) -> Option<Player<Chess>> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join()
+    }
+
+    /// Waits for the thread and takes the player back (`None` if the thread panicked).
+    pub fn join(self) -> Option<Player<Chess>> {
+        self.handle.join().ok()
+    }
+}
+
+fn search(
+    mut player: Player<Chess>,
+    job: &Job,
+    stop: &Arc<AtomicBool>,
+    out: &Output,
+) -> Player<Chess> {
+    let root = &job.root;
+    let result = player.think(root, &job.budget, job.clock, stop, &mut |report| {
+        out.line(&info::iteration(root, report));
+    });
+    let (best, pv) = match result {
+        Ok(t) => {
+            if t.abandoned {
+                out.note(&format!(
+                    "a parallel search of depth {} ran past the deadline or a stop; answering with depth {} (it finishes in the background)",
+                    t.depth + 1,
+                    t.depth
+                ));
+            }
+            (t.best_move, t.pv)
+        }
+        Err(e) => {
+            out.note(&format!(
+                "search failed: {e:#}; playing the first legal move"
+            ));
+            let mut moves = Vec::new();
+            root.generate_moves(&mut moves);
+            (moves.first().copied(), Vec::new())
+        }
+    };
+    if job.infinite {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    out.line(&info::bestmove(root, best, &pv));
+    player
+}

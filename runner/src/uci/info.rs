@@ -1,0 +1,122 @@
+//! What the engine writes: `info` lines after each completed depth and the `bestmove` answer.
+
+use std::time::Duration;
+
+use games::Game;
+use games::score::plies_to_end;
+
+use crate::player::Report;
+
+/// The UCI score of a search value: `cp N` (centipawns; the chess evaluation counts a pawn as
+/// about 100), or `mate N` with N in moves, negative when the side to move is mated.
+pub fn score(value: i32) -> String {
+    match plies_to_end(value) {
+        Some(plies) if value > 0 => format!("mate {}", plies.div_ceil(2)),
+        Some(plies) => format!("mate -{}", plies.div_ceil(2)),
+        None => format!("cp {value}"),
+    }
+}
+
+/// Nodes per second, 0 before the first millisecond.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let micros = elapsed.as_micros();
+    if micros < 1_000 {
+        return 0;
+    }
+    u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
+}
+
+/// Moves of a line from `pos` in the game's notation, space-separated.
+pub fn line<G: Game>(pos: &G, moves: &[G::Move]) -> String {
+    crate::search::format_line(pos, moves).join(" ")
+}
+
+/// The `info` line of one completed depth.
+pub fn iteration<G: Game>(root: &G, report: &Report<G::Move>) -> String {
+    let mut text = format!(
+        "info depth {} score {} nodes {} nps {} time {}",
+        report.depth,
+        score(report.value),
+        report.nodes,
+        nps(report.nodes, report.elapsed),
+        report.elapsed.as_millis()
+    );
+    if let Some(h) = report.hashfull {
+        text.push_str(&format!(" hashfull {h}"));
+    }
+    let pv = line(root, &report.pv);
+    if !pv.is_empty() {
+        text.push_str(" pv ");
+        text.push_str(&pv);
+    }
+    text
+}
+
+/// The `bestmove` line: the move and, when the principal variation goes on, the expected reply
+/// as `ponder`; `bestmove (none)` when the game is over.
+pub fn bestmove<G: Game>(root: &G, best: Option<G::Move>, pv: &[G::Move]) -> String {
+    let Some(best) = best else {
+        return "bestmove (none)".to_string();
+    };
+    let mut text = format!("bestmove {}", root.format_move(best));
+    if pv.first() == Some(&best) && pv.len() > 1 {
+        let reply = line(root, &pv[..2]);
+        if let Some((_, ponder)) = reply.split_once(' ') {
+            text.push_str(" ponder ");
+            text.push_str(ponder);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::chess::Chess;
+    use games::score::{loss_in, win_in};
+
+    #[test]
+    fn scores_in_centipawns_and_mates_in_moves() {
+        assert_eq!(score(35), "cp 35");
+        assert_eq!(score(-120), "cp -120");
+        assert_eq!(score(win_in(1)), "mate 1");
+        assert_eq!(score(win_in(3)), "mate 2");
+        assert_eq!(score(loss_in(2)), "mate -1");
+        assert_eq!(score(loss_in(4)), "mate -2");
+        assert_eq!(score(loss_in(0)), "mate -0");
+    }
+
+    #[test]
+    fn nodes_per_second() {
+        assert_eq!(nps(5_000, Duration::from_millis(500)), 10_000);
+        assert_eq!(nps(5_000, Duration::from_micros(10)), 0);
+    }
+
+    #[test]
+    fn bestmove_with_and_without_ponder() {
+        let root = Chess::start();
+        let e4 = root.parse_move("e2e4").unwrap();
+        let mut after = root.clone();
+        let _ = after.make_move(e4);
+        let e5 = after.parse_move("e7e5").unwrap();
+        assert_eq!(
+            bestmove(&root, Some(e4), &[e4, e5]),
+            "bestmove e2e4 ponder e7e5"
+        );
+        assert_eq!(bestmove(&root, Some(e4), &[e4]), "bestmove e2e4");
+        assert_eq!(bestmove(&root, Some(e4), &[]), "bestmove e2e4");
+        assert_eq!(bestmove::<Chess>(&root, None, &[]), "bestmove (none)");
+        let report = Report {
+            depth: 2,
+            value: 20,
+            pv: vec![e4, e5],
+            nodes: 100,
+            elapsed: Duration::from_millis(10),
+            hashfull: Some(3),
+        };
+        assert_eq!(
+            iteration(&root, &report),
+            "info depth 2 score cp 20 nodes 100 nps 10000 time 10 hashfull 3 pv e2e4 e7e5"
+        );
+    }
+}

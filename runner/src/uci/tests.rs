@@ -1,0 +1,296 @@
+//! The command loop driven through an in-memory writer.
+
+use std::io::{Cursor, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use games::Game;
+use games::chess::Chess;
+
+use super::{Output, Session};
+
+/// A writer whose bytes the test can read while the engine writes.
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buffer {
+    fn lines(&self) -> Vec<String> {
+        String::from_utf8(self.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The lines written since the last call.
+    fn take(&self) -> Vec<String> {
+        let lines = self.lines();
+        self.0.lock().unwrap().clear();
+        lines
+    }
+}
+
+fn session() -> (Session, Buffer) {
+    let buf = Buffer::default();
+    (Session::new(Output::new(buf.clone())), buf)
+}
+
+fn send(s: &mut Session, lines: &[&str]) {
+    for l in lines {
+        s.handle(l);
+    }
+}
+
+/// The move of the last `bestmove` line, checked legal in `pos`.
+fn legal_bestmove(lines: &[String], pos: &Chess) -> String {
+    let last = lines.last().expect("no output");
+    let mut words = last.split_whitespace();
+    assert_eq!(words.next(), Some("bestmove"), "{lines:?}");
+    let mv = words.next().unwrap().to_string();
+    pos.parse_move(&mv)
+        .unwrap_or_else(|e| panic!("bestmove {mv} is not legal: {e}; {lines:?}"));
+    mv
+}
+
+#[test]
+fn uci_announces_options_and_isready_answers() {
+    let (mut s, out) = session();
+    send(&mut s, &["uci", "isready"]);
+    let lines = out.take();
+    assert!(lines[0].starts_with("id name runner"));
+    assert!(lines.iter().any(|l| l.starts_with("option name Threads")));
+    assert!(lines.iter().any(|l| l.starts_with("option name Algorithm")));
+    assert_eq!(lines[lines.len() - 2], "uciok");
+    assert_eq!(lines[lines.len() - 1], "readyok");
+}
+
+#[test]
+fn go_depth_reports_every_depth_and_a_legal_move_with_ponder() {
+    let (mut s, out) = session();
+    send(&mut s, &["position startpos moves e2e4 e7e5", "go depth 4"]);
+    s.wait();
+    let lines = out.take();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{lines:?}");
+    for (i, l) in infos.iter().enumerate() {
+        assert!(
+            l.starts_with(&format!("info depth {} score cp ", i + 1)),
+            "{l}"
+        );
+        for key in [" nodes ", " nps ", " time ", " hashfull ", " pv "] {
+            assert!(l.contains(key), "{l} lacks{key}");
+        }
+    }
+    let mut pos = Chess::start();
+    for m in ["e2e4", "e7e5"] {
+        let mv = pos.parse_move(m).unwrap();
+        let _ = pos.make_move(mv);
+    }
+    legal_bestmove(&lines, &pos);
+    assert!(lines.last().unwrap().contains(" ponder "), "{lines:?}");
+}
+
+#[test]
+fn bad_input_is_answered_with_info_strings_and_the_session_goes_on() {
+    let (mut s, out) = session();
+    send(
+        &mut s,
+        &[
+            "hello",
+            "go depth x",
+            "setoption name Hash value 0",
+            "setoption name Colour value blue",
+            "setoption name Algorithm value magic",
+            "position fen not/a/fen w - - 0 1",
+            "position",
+            "position startpos moves e2e4 e7e5 e1e3 d7d5",
+            "ponderhit",
+        ],
+    );
+    let lines = out.take();
+    assert_eq!(lines.len(), 9, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("unknown command 'hello'"));
+    assert!(lines[1].contains("'depth' needs a whole number"));
+    assert!(lines[2].contains("Hash must be a whole number from 1"));
+    assert!(lines[3].contains("unknown option 'Colour'"));
+    assert!(lines[4].contains("unknown Algorithm 'magic'"));
+    assert!(lines[5].contains("bad FEN"));
+    assert!(lines[7].contains("move 3 'e1e3' is not legal"));
+    // The position stopped before the illegal move: White to move after 1. e4 e5.
+    send(&mut s, &["go depth 2"]);
+    s.wait();
+    let lines = out.take();
+    let mut pos = Chess::start();
+    for m in ["e2e4", "e7e5"] {
+        let mv = pos.parse_move(m).unwrap();
+        let _ = pos.make_move(mv);
+    }
+    legal_bestmove(&lines, &pos);
+}
+
+#[test]
+fn infinite_waits_for_stop_and_stop_answers_at_once() {
+    let (mut s, out) = session();
+    send(&mut s, &["position startpos", "go infinite"]);
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(!out.lines().iter().any(|l| l.starts_with("bestmove")));
+    // A second go and a setoption are refused while searching; isready is answered.
+    send(
+        &mut s,
+        &["go depth 1", "setoption name Hash value 1", "isready"],
+    );
+    let lines = out.lines();
+    assert!(lines.iter().any(|l| l.contains("go ignored")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("setoption ignored")));
+    assert!(lines.iter().any(|l| l == "readyok"));
+    send(&mut s, &["stop"]);
+    let lines = out.take();
+    legal_bestmove(&lines, &Chess::start());
+    // A shallow finished game: infinite still waits for stop after the mate is found.
+    send(
+        &mut s,
+        &[
+            "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "go infinite",
+        ],
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    s.handle("stop");
+    let lines = out.take();
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("bestmove a1a8"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_clock_of_a_few_milliseconds_still_gives_a_legal_move() {
+    let (mut s, out) = session();
+    send(&mut s, &["position startpos", "go wtime 5 btime 5"]);
+    s.wait();
+    legal_bestmove(&out.take(), &Chess::start());
+    send(&mut s, &["go movetime 20", "quit"]);
+    legal_bestmove(&out.take(), &Chess::start());
+}
+
+#[test]
+fn finished_games_answer_bestmove_none() {
+    let (mut s, out) = session();
+    // Fool's mate: White is mated.
+    send(
+        &mut s,
+        &["position startpos moves f2f3 e7e5 g2g4 d8h4", "go depth 3"],
+    );
+    s.wait();
+    assert_eq!(out.take().last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn parallel_algorithms_deepen_and_play_legal_moves() {
+    let (mut s, out) = session();
+    send(
+        &mut s,
+        &[
+            "setoption name Threads value 2",
+            "setoption name Algorithm value ybw",
+            "ucinewgame",
+            "position startpos moves d2d4",
+            "go depth 3",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("info depth")).count(),
+        3,
+        "{lines:?}"
+    );
+    let mut pos = Chess::start();
+    let mv = pos.parse_move("d2d4").unwrap();
+    let _ = pos.make_move(mv);
+    legal_bestmove(&lines, &pos);
+}
+
+#[test]
+fn the_end_of_the_input_stops_the_search_and_answers() {
+    let (mut s, out) = session();
+    s.run(Cursor::new(
+        "uci\nisready\nposition startpos\ngo infinite\n",
+    ));
+    let lines = out.lines();
+    assert!(lines.contains(&"readyok".to_string()));
+    legal_bestmove(&lines, &Chess::start());
+}
+
+#[test]
+fn a_claimable_draw_still_gets_a_move() {
+    let (mut s, out) = session();
+    // Knights out and back twice: the start position for the third time.
+    send(
+        &mut s,
+        &[
+            "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+            "go depth 2",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert!(lines[0].contains("ThreefoldRepetition"), "{lines:?}");
+    legal_bestmove(&lines, &Chess::start());
+    // Fifty moves without capture or pawn move.
+    send(
+        &mut s,
+        &[
+            "position fen 4k3/8/8/8/8/8/8/R3K3 w - - 100 80",
+            "go depth 2",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert!(lines[0].contains("FiftyMoves"), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    // Insufficient material is over: no move.
+    send(
+        &mut s,
+        &["position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "go depth 2"],
+    );
+    s.wait();
+    assert_eq!(out.take().last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn lines_that_are_not_utf8_are_skipped() {
+    let (mut s, out) = session();
+    s.run(Cursor::new(b"isready\n\xff\xfe go\nisready\n".to_vec()));
+    assert_eq!(
+        out.lines(),
+        vec![
+            "readyok".to_string(),
+            "info string a line that is not UTF-8 was ignored".to_string(),
+            "readyok".to_string()
+        ]
+    );
+}

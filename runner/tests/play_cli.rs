@@ -1,0 +1,114 @@
+//! `runner play` and `runner uci` end to end through the binary: a match's JSON report and game
+//! records, bad engine specs (exit status 2), and the UCI engine over real pipes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn runner(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runner"))
+        .args(args)
+        .output()
+        .expect("the runner binary runs")
+}
+
+#[test]
+fn perfect_tictactoe_matches_are_all_draws_with_records() {
+    let dir = std::env::temp_dir().join(format!("runner-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.txt");
+    let out = runner(&[
+        "play",
+        "--game",
+        "tictactoe3",
+        "--a",
+        "algo=pvs,name=seq",
+        "--b",
+        "algo=ybw,procs=2,backend=sim,setting=research,name=par",
+        "--games",
+        "3",
+        "--depth",
+        "9",
+        "--pgn",
+        record.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["draws"], 3, "{v}");
+    assert_eq!(v["wins"], 0);
+    assert_eq!(v["losses"], 0);
+    assert_eq!(v["score"], 0.5);
+    assert_eq!(v["elo"]["diff"], 0.0);
+    assert_eq!(v["a"]["method"], "pvs");
+    assert_eq!(v["b"]["method"], "delaysplit/2/sim");
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results[0]["first"], "seq");
+    assert_eq!(results[1]["first"], "par");
+    assert_eq!(results[2]["first"], "seq");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.matches("# ").count(), 3, "{text}");
+    assert_eq!(text.matches("\nmoves ").count(), 3, "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_play_arguments_exit_2_naming_the_problem() {
+    for (args, needle) in [
+        (
+            vec!["--a", "algo=nope", "--b", "algo=pvs", "--depth", "2"],
+            "--a: unknown parallel algorithm 'nope'",
+        ),
+        (
+            vec!["--a", "algo=pvs", "--b", "tt-mb=0", "--depth", "2"],
+            "--b: tt-mb=0",
+        ),
+        (
+            vec![
+                "--a", "algo=pvs", "--b", "algo=pvs", "--depth", "2", "--games", "0",
+            ],
+            "--games",
+        ),
+    ] {
+        let mut all = vec!["play", "--game", "tictactoe3"];
+        all.extend(args);
+        let out = runner(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{all:?}: {err}");
+    }
+}
+
+#[test]
+fn the_uci_engine_answers_over_pipes() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_runner"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the runner binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nbogus\nposition startpos moves e2e4\ngo depth 3\nisready\n")
+        .unwrap();
+    // Closing stdin ends the session; the search of `go depth 3` is stopped and answers.
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("uciok\n"), "{text}");
+    assert!(
+        text.contains("info string unknown command 'bogus'"),
+        "{text}"
+    );
+    assert!(
+        text.lines().last().unwrap().starts_with("bestmove "),
+        "{text}"
+    );
+}
