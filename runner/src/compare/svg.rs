@@ -9,7 +9,7 @@ const HEIGHT: f64 = 400.0;
 const LEFT: f64 = 64.0;
 const RIGHT: f64 = 170.0;
 const TOP: f64 = 36.0;
-const BOTTOM: f64 = 52.0;
+const BOTTOM: f64 = 80.0;
 
 /// Colours of successive series (colour-blind friendly palette).
 const COLOURS: [&str; 10] = [
@@ -269,7 +269,7 @@ pub fn stacked_bars(
         let (_, base) = map(0.0, 0.0);
         let _ = write!(
             out,
-            r#"<text transform="translate({:.1} {:.1}) rotate(45)" font-size="9">{}</text>"#,
+            r#"<text transform="translate({:.1} {:.1}) rotate(45)" font-size="8">{}</text>"#,
             px + slot * 0.3,
             base + 10.0,
             escape(label)
