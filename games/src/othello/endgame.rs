@@ -52,8 +52,12 @@
 //! by a shallow (2- or 3-ply) midgame search from 14 or 17 empties on was tried and not kept:
 //! it saved nodes on some 20-empties positions and cost up to 2x on 22-empties ones.
 
+mod stability;
+mod table;
+
 use super::bitboard::{Geometry, flips, moves};
 use super::{Move, Othello};
+use table::Table;
 
 /// The result of [`solve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,23 +76,44 @@ pub struct SolveResult {
 const DEEP: u32 = 7;
 /// From this many empties on, the solver uses its transposition table.
 const TABLE: u32 = 9;
+/// From this many empties on, the solver probes the table for every child before searching
+/// (enhanced transposition cutoff).
+const ETC: u32 = 12;
 /// Up to this many empties, the specialised last-empties routine takes over.
 const LAST: u32 = 4;
+/// From this many empties on, the stability cutoff is tried (8x8 only).
+const STABILITY: u32 = 5;
 
-/// One transposition-table slot.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    player: u64,
-    opponent: u64,
-    lower: i8,
-    upper: i8,
-    best: u8,
+/// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
+/// measurements switch them off one at a time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Stability cutoff: fail low at once when the opponent's stable discs cap the score at
+    /// or below alpha (8x8 only).
+    pub stability: bool,
+    /// Enhanced transposition cutoff: before searching the moves of a node, look every child
+    /// up in the table and cut off when one is already known to refute beta.
+    pub etc: bool,
+    /// Root null-window (aspiration) search: a narrow window around a guess first, widened
+    /// only when the score falls outside it.
+    pub aspiration: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            stability: true,
+            etc: true,
+            aspiration: true,
+        }
+    }
 }
 
 /// A reusable solver (its transposition table is allocated once).
 pub struct Solver<const N: usize> {
-    table: Vec<Entry>,
+    table: Table,
     nodes: u64,
+    options: Options,
 }
 
 /// The final score when the game ends with `p` (to move) against `o`.
@@ -135,14 +160,39 @@ fn odd_regions<const N: usize>(empties: u64) -> u64 {
     odd & empties
 }
 
-/// A cheap mixing of the two bitboards into a table index.
-#[inline]
-fn slot(p: u64, o: u64, bits: u32) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-        .rotate_left(29)
-        .wrapping_mul(0x1656_67B1_9E37_79F9);
-    (h >> (64 - bits)) as usize
+/// The squares of an `n` x `n` board in four classes by static quality, best first: corners;
+/// the other squares; C-squares (edge squares next to a corner); X-squares (diagonally next
+/// to a corner). Shallow nodes try moves class by class.
+const fn square_classes(n: usize) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            let bit = 1u64 << (row * 8 + col);
+            let edge_r = row == 0 || row == n - 1;
+            let edge_c = col == 0 || col == n - 1;
+            let near_r = row == 1 || row == n - 2;
+            let near_c = col == 1 || col == n - 2;
+            let class = if edge_r && edge_c {
+                0
+            } else if near_r && near_c {
+                3
+            } else if (edge_r && near_c) || (edge_c && near_r) {
+                2
+            } else {
+                1
+            };
+            out[class] |= bit;
+            col += 1;
+        }
+        row += 1;
+    }
+    out
 }
+
+static CLASSES_8: [u64; 4] = square_classes(8);
+static CLASSES_6: [u64; 4] = square_classes(6);
 
 impl<const N: usize> Default for Solver<N> {
     fn default() -> Self {
@@ -155,15 +205,18 @@ impl<const N: usize> Solver<N> {
     /// 24 bytes each).
     #[must_use]
     pub fn new(table_bits: u32) -> Self {
-        let bits = table_bits.clamp(4, 26);
-        Solver {
-            table: vec![Entry::default(); 1 << bits],
-            nodes: 0,
-        }
+        Self::with_options(table_bits, Options::default())
     }
 
-    fn bits(&self) -> u32 {
-        self.table.len().trailing_zeros()
+    /// A solver with the given enhancements switched on or off (see [`Options`]).
+    #[must_use]
+    pub fn with_options(table_bits: u32, options: Options) -> Self {
+        let bits = table_bits.clamp(4, 26);
+        Solver {
+            table: Table::new(bits),
+            nodes: 0,
+            options,
+        }
     }
 
     /// Solves `pos` within the window `(alpha, beta)` (clamped to `-N*N..=N*N`; use
@@ -174,7 +227,7 @@ impl<const N: usize> Solver<N> {
         let (alpha, beta) = (alpha.clamp(-max, max), beta.clamp(-max, max));
         let (p, o) = pos.bitboards();
         self.nodes = 1;
-        let mut list = moves::<N>(p, o);
+        let list = moves::<N>(p, o);
         if list == 0 {
             if moves::<N>(o, p) == 0 {
                 return SolveResult {
@@ -190,13 +243,66 @@ impl<const N: usize> Solver<N> {
                 nodes: self.nodes,
             };
         }
-        // Order the root moves fastest-first.
+        let (score, sq) = if self.options.aspiration && beta - alpha > 4 {
+            self.root_aspiration(p, o, list, alpha, beta)
+        } else {
+            self.root(p, o, list, alpha, beta)
+        };
+        SolveResult {
+            score,
+            best_move: Some(Move::square(sq)),
+            nodes: self.nodes,
+        }
+    }
+
+    /// The root with a narrow window around a guess, widened on failure: a window of width 4
+    /// around 0 (moved inside `(alpha, beta)`) first, then, on a fail, a window from the returned bound doubling its width
+    /// each time. Fail-soft bounds and the table (which keeps every bound proved) make the
+    /// repeated searches cheap.
+    fn root_aspiration(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, usize) {
+        let mut lo = alpha.max((-2).min(beta - 4));
+        let mut hi = beta.min(lo + 4);
+        let mut width = 4;
+        loop {
+            let (v, sq) = self.root(p, o, list, lo, hi);
+            if (v > lo && v < hi) || (v <= lo && lo == alpha) || (v >= hi && hi == beta) {
+                return (v, sq);
+            }
+            width *= 2;
+            if v <= lo {
+                // v is an upper bound: search below it.
+                hi = v + 1;
+                lo = (v - width).max(alpha);
+            } else {
+                lo = v - 1;
+                hi = (v + width).min(beta);
+            }
+        }
+    }
+
+    /// PVS over the root moves, ordered fastest-first (the table's move first).
+    fn root(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> (i32, usize) {
+        let max = (N * N) as i32;
+        let table_move = self.table.probe(p, o).map_or(64, |e| usize::from(e.best));
         let mut ordered = [(0i32, 0usize); 64];
         let mut len = 0;
-        while list != 0 {
-            let sq = list.trailing_zeros() as usize;
-            list &= list - 1;
-            ordered[len] = (Self::reply_weight(p, o, sq), sq);
+        let mut rest = list;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let w = if sq == table_move {
+                i32::MIN
+            } else {
+                Self::reply_weight(p, o, sq)
+            };
+            ordered[len] = (w, sq);
             len += 1;
         }
         ordered[..len].sort_unstable();
@@ -223,11 +329,24 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
-        SolveResult {
-            score: best,
-            best_move: Some(Move::square(best_sq)),
-            nodes: self.nodes,
-        }
+        let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
+        self.store(p, o, n, alpha, beta, best, best_sq);
+        (best, best_sq)
+    }
+
+    /// Stores a fail-soft result of window `(alpha, beta)` as bounds.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, p: u64, o: u64, n: u32, alpha: i32, beta: i32, best: i32, sq: usize) {
+        let max = (N * N) as i32;
+        let (lower, upper) = if best >= beta {
+            (best, max)
+        } else if best <= alpha {
+            (-max, best)
+        } else {
+            (best, best)
+        };
+        self.table.store(p, o, n, lower, upper, sq as u8);
     }
 
     /// The ordering weight of playing `sq` (smaller first): the opponent's replies afterwards,
@@ -236,11 +355,33 @@ impl<const N: usize> Solver<N> {
     fn reply_weight(p: u64, o: u64, sq: usize) -> i32 {
         let f = flips::<N>(p, o, sq);
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        Self::child_weight(np, no, sq)
+    }
+
+    /// [`Self::reply_weight`] of the child `(np, no)` (opponent to move) reached by `sq`.
+    #[inline]
+    fn child_weight(np: u64, no: u64, sq: usize) -> i32 {
         let replies = moves::<N>(np, no);
         let corners = replies & corner_mask::<N>();
         let frontier = super::eval::neighbours::<N>(no) & Geometry::<N>::VALID & !(np | no);
         16 * (replies.count_ones() + corners.count_ones()) as i32 + 4 * frontier.count_ones() as i32
             - super::eval::square_weight::<N>(sq) / 8
+    }
+
+    /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
+    /// there is one.
+    #[inline]
+    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+        if N != 8 || !self.options.stability {
+            return None;
+        }
+        // The opponent's stable discs are among its discs: no cutoff is possible unless
+        // `64 - 2 * discs <= alpha`.
+        if 64 - 2 * o.count_ones() as i32 > alpha {
+            return None;
+        }
+        let bound = 64 - 2 * stability::stable_count(o, p) as i32;
+        (bound <= alpha).then_some(bound)
     }
 
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
@@ -250,7 +391,12 @@ impl<const N: usize> Solver<N> {
             return self.last_empties(p, o, empties, alpha, beta);
         }
         self.nodes += 1;
-        let mut list = moves::<N>(p, o);
+        if n >= STABILITY {
+            if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+                return bound;
+            }
+        }
+        let list = moves::<N>(p, o);
         if list == 0 {
             if passed || moves::<N>(o, p) == 0 {
                 return final_score::<N>(p, o);
@@ -258,11 +404,19 @@ impl<const N: usize> Solver<N> {
             return -self.search(o, p, -beta, -alpha, true);
         }
         if n < DEEP {
-            // Parity order: odd regions first, each part in bit order.
-            let odd = odd_regions::<N>(empties);
-            let (mut best, mut a) = (i32::MIN + 1, alpha);
-            for part in [list & odd, list & !odd] {
-                let mut rest = part;
+            return self.shallow(p, o, list, empties, alpha, beta);
+        }
+        self.deep(p, o, list, n, alpha, beta)
+    }
+
+    /// 5 and 6 empties: moves in odd regions first, each part by square class.
+    fn shallow(&mut self, p: u64, o: u64, list: u64, empties: u64, alpha: i32, beta: i32) -> i32 {
+        let odd = odd_regions::<N>(empties);
+        let classes = if N == 8 { &CLASSES_8 } else { &CLASSES_6 };
+        let (mut best, mut a) = (i32::MIN + 1, alpha);
+        for part in [list & odd, list & !odd] {
+            for &class in classes {
+                let mut rest = part & class;
                 while rest != 0 {
                     let sq = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
@@ -279,44 +433,58 @@ impl<const N: usize> Solver<N> {
                     }
                 }
             }
-            return best;
         }
+        best
+    }
 
-        // Transposition table.
+    /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
+    fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
         let use_table = n >= TABLE;
-        let bits = self.bits();
-        let index = slot(p, o, bits);
         let (mut alpha, mut beta) = (alpha, beta);
         let mut table_move = 64usize;
-        let entry = self.table[index];
-        if use_table && entry.player == p && entry.opponent == o {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-            if lower >= beta {
-                return lower;
+        if use_table {
+            if let Some(entry) = self.table.probe(p, o) {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                table_move = usize::from(entry.best);
             }
-            if upper <= alpha {
-                return upper;
-            }
-            if lower == upper {
-                return lower;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
-            table_move = usize::from(entry.best);
         }
+        let etc = self.options.etc && n >= ETC;
 
-        // Fastest-first ordering, the table move first.
-        let mut ordered = [(0i32, 0usize); 64];
+        // Fastest-first ordering, the table move first; children looked up for ETC.
+        let mut ordered = [(0i32, 0u8, 0u64, 0u64); 64];
         let mut len = 0;
         while list != 0 {
             let sq = list.trailing_zeros() as usize;
             list &= list - 1;
+            let f = flips::<N>(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            if etc {
+                if let Some(child) = self.table.probe(np, no) {
+                    // The child's upper bound is a lower bound of ours through `sq`.
+                    let v = -i32::from(child.upper);
+                    if v >= beta {
+                        self.table.store(p, o, n, v, (N * N) as i32, sq as u8);
+                        return v;
+                    }
+                }
+            }
             let weight = if sq == table_move {
                 i32::MIN
             } else {
-                Self::reply_weight(p, o, sq)
+                Self::child_weight(np, no, sq)
             };
-            ordered[len] = (weight, sq);
+            ordered[len] = (weight, sq as u8, np, no);
             len += 1;
         }
         // Insertion sort: short lists.
@@ -330,10 +498,8 @@ impl<const N: usize> Solver<N> {
             ordered[j] = item;
         }
 
-        let (mut best, mut best_sq, mut a) = (i32::MIN + 1, ordered[0].1, alpha);
-        for (i, &(_, sq)) in ordered[..len].iter().enumerate() {
-            let f = flips::<N>(p, o, sq);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let (mut best, mut best_sq, mut a) = (i32::MIN + 1, usize::from(ordered[0].1), alpha);
+        for (i, &(_, sq, np, no)) in ordered[..len].iter().enumerate() {
             let mut v = if i == 0 {
                 -self.search(np, no, -beta, -a, false)
             } else {
@@ -344,7 +510,7 @@ impl<const N: usize> Solver<N> {
             }
             if v > best {
                 best = v;
-                best_sq = sq;
+                best_sq = usize::from(sq);
                 if v > a {
                     a = v;
                     if v >= beta {
@@ -353,35 +519,9 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
-
-        if !use_table {
-            return best;
+        if use_table {
+            self.store(p, o, n, alpha, beta, best, best_sq);
         }
-        // Store: fail-high gives a lower bound, fail-low an upper bound, else exact.
-        let max = (N * N) as i32;
-        let (lower, upper) = if best >= beta {
-            (best, max)
-        } else if best <= alpha {
-            (-max, best)
-        } else {
-            (best, best)
-        };
-        // Tighten with what the entry already knew about this position.
-        let (lower, upper) = if entry.player == p && entry.opponent == o {
-            (
-                lower.max(i32::from(entry.lower)),
-                upper.min(i32::from(entry.upper)),
-            )
-        } else {
-            (lower, upper)
-        };
-        self.table[index] = Entry {
-            player: p,
-            opponent: o,
-            lower: lower as i8,
-            upper: upper as i8,
-            best: best_sq as u8,
-        };
         best
     }
 

@@ -191,3 +191,83 @@ fn report_solver_speed() {
         }
     }
 }
+
+/// Positions (with their known score, when the line states one as `score S`) of a file in
+/// `testsets/search/`.
+fn testset_positions(file: &str) -> Vec<(Othello8, Option<i32>)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testsets/search")
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("testsets/search file");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (position, rest) = line.split_once(';').unwrap_or((line, ""));
+        let pos: Othello8 = crate::Game::parse_position(position.trim()).expect("position");
+        let mut words = rest.split_whitespace();
+        let mut score = None;
+        while let Some(w) = words.next() {
+            if w == "score" {
+                score = words.next().and_then(|s| s.parse().ok());
+            }
+        }
+        out.push((pos, score));
+    }
+    out
+}
+
+#[test]
+#[ignore = "prints solver speed on a testsets/search file; run with --release -- --ignored --nocapture"]
+fn report_testset_speed() {
+    // SOLVE_FILE=othello_ffo40_59.txt (default othello_end20.txt); SOLVE_SKIP / SOLVE_TAKE
+    // select lines; SOLVE_BITS sets the table size (default 22).
+    let file = std::env::var("SOLVE_FILE").unwrap_or_else(|_| "othello_end20.txt".to_string());
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let (skip, take, bits) = (
+        env("SOLVE_SKIP", 0),
+        env("SOLVE_TAKE", 99),
+        env("SOLVE_BITS", 22),
+    );
+    // SOLVE_OFF=stability,etc,aspiration switches enhancements off.
+    let off = std::env::var("SOLVE_OFF").unwrap_or_default();
+    let options = Options {
+        stability: !off.contains("stability"),
+        etc: !off.contains("etc"),
+        aspiration: !off.contains("aspiration"),
+    };
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for (i, (pos, known)) in testset_positions(&file)
+        .into_iter()
+        .enumerate()
+        .skip(skip)
+        .take(take)
+    {
+        let started = std::time::Instant::now();
+        let r = Solver::<8>::with_options(bits as u32, options).solve(&pos, -64, 64);
+        let s = started.elapsed().as_secs_f64();
+        nodes += r.nodes;
+        secs += s;
+        println!(
+            "{file} #{i}: {} empties, score {:+} (known {known:?}), {} nodes, {s:.3} s, {:.2} M nodes/s",
+            pos.empties().count_ones(),
+            r.score,
+            r.nodes,
+            r.nodes as f64 / s / 1e6
+        );
+        if let Some(k) = known {
+            assert_eq!(r.score, k, "{pos}");
+        }
+    }
+    println!(
+        "{file} total: {nodes} nodes, {secs:.3} s, {:.2} M nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+}
