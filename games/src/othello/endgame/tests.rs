@@ -271,3 +271,145 @@ fn report_testset_speed() {
         nodes as f64 / secs / 1e6
     );
 }
+
+#[test]
+fn stable_discs_never_flip_in_random_playouts() {
+    // Every disc the stability routine calls stable keeps its colour in every continuation:
+    // checked along random games from random positions (both sides' stable sets).
+    let mut rng = Lcg(99);
+    let mut moves = Vec::new();
+    let mut stable_seen = 0;
+    for seed in 0..60 {
+        let Some(root) = random_position::<8>(1000 + seed, 8 + (seed % 30) as u32) else {
+            continue;
+        };
+        let (p, o) = root.bitboards();
+        let (sp, so) = (stability::stable_discs(p, o), stability::stable_discs(o, p));
+        assert_eq!(sp & !p, 0, "stable discs are own discs: {root}");
+        assert_eq!(so & !o, 0, "stable discs are own discs: {root}");
+        stable_seen += (sp | so).count_ones();
+        for _ in 0..20 {
+            let mut pos = root;
+            loop {
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.below(moves.len())]);
+                // `p`'s colour is the root's side to move.
+                let (mine, theirs) = if pos.side_to_move() == root.side_to_move() {
+                    pos.bitboards()
+                } else {
+                    let (a, b) = pos.bitboards();
+                    (b, a)
+                };
+                assert_eq!(sp & !mine, 0, "a stable disc of the mover flipped: {root}");
+                assert_eq!(
+                    so & !theirs,
+                    0,
+                    "a stable disc of the opponent flipped: {root}"
+                );
+            }
+        }
+    }
+    assert!(
+        stable_seen > 100,
+        "the test saw too few stable discs ({stable_seen})"
+    );
+}
+
+#[test]
+fn stability_bound_is_never_wrong() {
+    // The exact score lies within the bounds the stable discs of both sides give.
+    let mut checked = 0;
+    for seed in 0..40 {
+        let Some(pos) = random_position::<8>(2000 + seed, 6 + (seed % 5) as u32) else {
+            continue;
+        };
+        let exact = brute_force(&mut pos.clone());
+        let (p, o) = pos.bitboards();
+        let upper = 64 - 2 * stability::stable_count(o, p) as i32;
+        let lower = 2 * stability::stable_count(p, o) as i32 - 64;
+        assert!(
+            lower <= exact && exact <= upper,
+            "{pos}: {lower} <= {exact} <= {upper}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 30);
+}
+
+/// Every combination of the solver's switchable enhancements.
+fn all_options() -> Vec<Options> {
+    (0..8)
+        .map(|bits| Options {
+            stability: bits & 1 != 0,
+            etc: bits & 2 != 0,
+            aspiration: bits & 4 != 0,
+        })
+        .collect()
+}
+
+#[test]
+fn enhancements_never_change_the_value() {
+    // Stability cutoff, ETC and the root aspiration each switched on and off: the same exact
+    // score, and the same fail-soft guarantees in narrow windows, on positions with 12 to 16
+    // empties (deep enough for the table, ETC and stability to act).
+    let mut rng = Lcg(5);
+    let mut checked = 0;
+    for seed in 0..10 {
+        let Some(pos) = random_position::<8>(3000 + seed, 12 + (seed % 5) as u32) else {
+            continue;
+        };
+        let reference = Solver::<8>::with_options(
+            14,
+            Options {
+                stability: false,
+                etc: false,
+                aspiration: false,
+            },
+        )
+        .solve(&pos, -64, 64)
+        .score;
+        let mut node_counts = Vec::new();
+        for options in all_options() {
+            let mut solver = Solver::<8>::with_options(14, options);
+            let r = solver.solve(&pos, -64, 64);
+            assert_eq!(r.score, reference, "{pos} {options:?}");
+            let child = pos.played(r.best_move.expect("a move"));
+            assert_eq!(
+                -solve(&child).score,
+                reference,
+                "best move of {pos} {options:?}"
+            );
+            node_counts.push(r.nodes);
+            let a = rng.below(100) as i32 - 50;
+            let b = a + 1 + rng.below(6) as i32;
+            let v = solver.solve(&pos, a, b).score;
+            if reference <= a {
+                assert!(v <= a && v >= reference, "{pos} ({a},{b}) {options:?}");
+            } else if reference >= b {
+                assert!(v >= b && v <= reference, "{pos} ({a},{b}) {options:?}");
+            } else {
+                assert_eq!(v, reference, "{pos} ({a},{b}) {options:?}");
+            }
+        }
+        // The switches act: not every combination searched the same tree.
+        assert!(node_counts.iter().any(|&n| n != node_counts[0]), "{pos}");
+        checked += 1;
+    }
+    assert!(checked >= 8);
+}
+
+#[test]
+#[ignore = "slow (tens of seconds in release): FFO #40-#44 against their published scores"]
+fn ffo_40_to_44_exact_scores() {
+    let mut solver = Solver::<8>::new(22);
+    for (pos, known) in testset_positions("othello_ffo40_59.txt")
+        .into_iter()
+        .take(5)
+    {
+        let known = known.expect("the file states every score");
+        assert_eq!(solver.solve(&pos, -64, 64).score, known, "{pos}");
+    }
+}
