@@ -194,6 +194,51 @@ const fn square_classes(n: usize) -> [u64; 4] {
 static CLASSES_8: [u64; 4] = square_classes(8);
 static CLASSES_6: [u64; 4] = square_classes(6);
 
+/// For each square of an `n` x `n` board, its (up to eight) neighbours: a move there is legal
+/// only if one of them holds an opponent disc, a cheap test before computing flips.
+const fn neighbour_table(n: usize) -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (row, col) = ((sq / 8) as i32, (sq % 8) as i32);
+        if row < n as i32 && col < n as i32 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let mut dc = -1;
+                while dc <= 1 {
+                    let (r, c) = (row + dr, col + dc);
+                    if (dr != 0 || dc != 0) && r >= 0 && c >= 0 && r < n as i32 && c < n as i32 {
+                        out[sq] |= 1 << (r * 8 + c);
+                    }
+                    dc += 1;
+                }
+                dr += 1;
+            }
+        }
+        sq += 1;
+    }
+    out
+}
+
+static NEIGHBOURS_8: [u64; 64] = neighbour_table(8);
+static NEIGHBOURS_6: [u64; 64] = neighbour_table(6);
+
+/// The discs `p` flips by playing `sq` against `o` (0 when illegal), skipping the flip
+/// computation when no neighbour of `sq` holds an opponent disc.
+#[inline(always)]
+fn flips_checked<const N: usize>(p: u64, o: u64, sq: usize) -> u64 {
+    let near = if N == 8 {
+        NEIGHBOURS_8[sq]
+    } else {
+        NEIGHBOURS_6[sq]
+    };
+    if near & o == 0 {
+        0
+    } else {
+        flips::<N>(p, o, sq)
+    }
+}
+
 impl<const N: usize> Default for Solver<N> {
     fn default() -> Self {
         Self::new(16)
@@ -525,49 +570,97 @@ impl<const N: usize> Solver<N> {
         best
     }
 
-    /// The last few empties (at most [`LAST`]), squares ordered by parity once.
+    /// The last few empties (at most [`LAST`]), squares ordered by parity once, each count
+    /// with its own routine (no move generation: every empty square is tried with the flip
+    /// routine after a neighbour test).
     fn last_empties(&mut self, p: u64, o: u64, empties: u64, alpha: i32, beta: i32) -> i32 {
-        let mut squares = [0u8; LAST as usize];
+        let mut x = [0usize; LAST as usize];
         let mut len = 0;
         let odd = odd_regions::<N>(empties);
         for part in [empties & odd, empties & !odd] {
             let mut rest = part;
             while rest != 0 {
-                squares[len] = rest.trailing_zeros() as u8;
+                x[len] = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 len += 1;
             }
         }
-        if len == 0 {
-            self.nodes += 1;
-            return final_score::<N>(p, o);
+        match len {
+            0 => {
+                self.nodes += 1;
+                final_score::<N>(p, o)
+            }
+            1 => {
+                self.nodes += 1;
+                Self::last_one(p, o, x[0])
+            }
+            2 => self.last_two(p, o, alpha, beta, x[0], x[1], false),
+            3 => self.last_three(p, o, alpha, beta, [x[0], x[1], x[2]], false),
+            _ => self.last_four(p, o, alpha, beta, x, false),
         }
-        self.last_n(p, o, alpha, beta, &squares[..len], false)
     }
 
-    fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: &[u8], passed: bool) -> i32 {
+    /// Two empties `x1`, `x2` (in that order): each move leads to a last-square evaluation.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn last_two(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        x1: usize,
+        x2: usize,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
-        if sq.len() == 1 {
-            return Self::last_one(p, o, usize::from(sq[0]));
-        }
-        let (mut best, mut a) = (i32::MIN + 1, alpha);
+        let mut best = i32::MIN + 1;
         let mut moved = false;
-        let mut rest = [0u8; LAST as usize];
-        for i in 0..sq.len() {
-            let s = usize::from(sq[i]);
-            let f = flips::<N>(p, o, s);
+        for (x, y) in [(x1, x2), (x2, x1)] {
+            let f = flips_checked::<N>(p, o, x);
             if f == 0 {
                 continue;
             }
             moved = true;
-            let mut k = 0;
-            for (j, &other) in sq.iter().enumerate() {
-                if j != i {
-                    rest[k] = other;
-                    k += 1;
+            self.nodes += 1;
+            let v = -Self::last_one(o ^ f, p ^ f ^ (1 << x), y);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
                 }
             }
-            let v = -self.last_n(o ^ f, p ^ f ^ (1 << s), -beta, -a, &rest[..k], false);
+        }
+        if moved {
+            best
+        } else if passed {
+            final_score::<N>(p, o)
+        } else {
+            -self.last_two(o, p, -beta, -alpha, x1, x2, true)
+        }
+    }
+
+    /// Three empties, in parity order: each move leads to [`Self::last_two`] with the other two
+    /// in their order.
+    fn last_three(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        x: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let (mut best, mut a) = (i32::MIN + 1, alpha);
+        let mut moved = false;
+        for (s, r1, r2) in [(x[0], x[1], x[2]), (x[1], x[0], x[2]), (x[2], x[0], x[1])] {
+            let f = flips_checked::<N>(p, o, s);
+            if f == 0 {
+                continue;
+            }
+            moved = true;
+            let v = -self.last_two(o ^ f, p ^ f ^ (1 << s), -beta, -a, r1, r2, false);
             if v > best {
                 best = v;
                 if v > a {
@@ -581,10 +674,53 @@ impl<const N: usize> Solver<N> {
         if moved {
             best
         } else if passed {
-            // Neither side can move.
             final_score::<N>(p, o)
         } else {
-            -self.last_n(o, p, -beta, -alpha, sq, true)
+            -self.last_three(o, p, -beta, -alpha, x, true)
+        }
+    }
+
+    /// Four empties, in parity order: each move leads to [`Self::last_three`].
+    fn last_four(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        x: [usize; 4],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let (mut best, mut a) = (i32::MIN + 1, alpha);
+        let mut moved = false;
+        for (s, rest) in [
+            (x[0], [x[1], x[2], x[3]]),
+            (x[1], [x[0], x[2], x[3]]),
+            (x[2], [x[0], x[1], x[3]]),
+            (x[3], [x[0], x[1], x[2]]),
+        ] {
+            let f = flips_checked::<N>(p, o, s);
+            if f == 0 {
+                continue;
+            }
+            moved = true;
+            let v = -self.last_three(o ^ f, p ^ f ^ (1 << s), -beta, -a, rest, false);
+            if v > best {
+                best = v;
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+        if moved {
+            best
+        } else if passed {
+            final_score::<N>(p, o)
+        } else {
+            -self.last_four(o, p, -beta, -alpha, x, true)
         }
     }
 
@@ -593,11 +729,11 @@ impl<const N: usize> Solver<N> {
     #[inline]
     fn last_one(p: u64, o: u64, sq: usize) -> i32 {
         let full = (N * N) as i32;
-        let f = flips::<N>(p, o, sq);
+        let f = flips_checked::<N>(p, o, sq);
         if f != 0 {
             return 2 * (p | f).count_ones() as i32 + 2 - full;
         }
-        let g = flips::<N>(o, p, sq);
+        let g = flips_checked::<N>(o, p, sq);
         if g != 0 {
             return 2 * (p ^ g).count_ones() as i32 - full;
         }
