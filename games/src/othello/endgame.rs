@@ -9,48 +9,101 @@
 //! # Search
 //! - **Fail-soft alpha-beta with principal-variation search** (null windows after the first
 //!   move, re-searched on a fail-high), on the two bitboards directly (no hash, no move list).
+//! - **Root aspiration** ([`Options::aspiration`]): a full-window solve first searches the
+//!   window (-2, 2) (scores are even, so this settles whether the score is 0), then, from the
+//!   fail-soft bound it returns, windows of width 8, 16, ... on the failing side until the
+//!   score falls inside. The table keeps every proved bound, so re-searches are cheap.
+//! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
+//!   opponent owns `s` discs that can never flip, the score is at most `64 - 2s`; when that is
+//!   at most alpha the node fails low at once. The stable discs (`endgame/stability.rs`) come
+//!   from an exact table of the 3^8 edge configurations, full lines, and growth inwards; the
+//!   test is skipped for free when even all the opponent's discs could not reach alpha.
 //! - **Fastest-first ordering** with 7 or more empties: moves that leave the opponent the
 //!   fewest replies first (weight 16 per reply, corners among them counting double), then
 //!   the opponent's potential mobility (4 per empty square next to the mover's discs), then
 //!   the static square weight of the move (corners early, X-squares late); the
-//!   transposition table's move before all.
-//! - **A transposition table of its own** with 9 or more empties: one entry per slot, always
-//!   replaced, holding the full position (both bitboards, so no false hits), a lower and an
-//!   upper bound and the best move. Its entries are facts about positions, valid for any
-//!   window, so a [`Solver`] keeps them between calls.
-//! - **Parity ordering** with 5 and 6 empties: moves in regions (board quadrants) with an odd
-//!   number of empties first, since the last move in a region is an advantage.
-//!
-//! The thresholds (7 and 9) were picked on node counts of 20-empties positions; moving the
-//! table to 12 empties cost 15-25% more nodes.
-//! - **The last four empties** are solved by a specialised routine over an explicit list of the
-//!   empty squares (no move generation: each square is tried with the flip routine), ordered by
-//!   parity once; the last square needs no search at all (try the side to move, then the
-//!   opponent, count).
+//!   transposition table's move before all. Children are made once, for ordering, and kept.
+//! - **A transposition table of its own** with 9 or more empties (`endgame/table.rs`): buckets
+//!   of two entries holding the full position (both bitboards, so no false hits), a lower and
+//!   an upper bound, the best move and the empties count; an entry of the same position is
+//!   updated, else the one with fewer empties is replaced. Its entries are facts about
+//!   positions, valid for any window, so a [`Solver`] keeps them between calls.
+//! - **Enhanced transposition cutoff** ([`Options::etc`], 12 or more empties): while making
+//!   the children for ordering, each is looked up; a child whose stored upper bound already
+//!   refutes beta cuts the node off before any search.
+//! - **Parity and square-class ordering** with 5 and 6 empties: moves in regions (board
+//!   quadrants) with an odd number of empties first (the last move in a region is an
+//!   advantage), within each part corners, then ordinary squares, then C- and X-squares.
+//! - **The last four empties** have one routine each (`last_four`, `last_three`,
+//!   `last_two`, `last_one`) over the empty squares listed in parity order once: no move
+//!   generation, each square tried with the flip routine after a neighbour test (a square
+//!   with no opponent disc next to it is never legal); the last square needs no search at all
+//!   (try the side to move, then the opponent, count).
 //!
 //! Every call of the recursive routines counts one node (the last-square evaluation
 //! included), which [`SolveResult::nodes`] reports.
 //!
+//! Tried and not kept (node counts of two 20-empties, two FFO and one 22-empties position,
+//! times side by side): parity as an ordering bonus at deep nodes (6-35% more nodes); the
+//! table from 7 or 8 empties, fastest-first from 6 (13-27% fewer nodes, but 10-30% more time:
+//! the extra probes and orderings cost more than they save); ETC from 10 or 15 empties
+//! (within 3%); ordering children by the table's bounds (no change). Ordering by a shallow
+//! (2- or 3-ply) midgame search from 14 or 17 empties on was tried earlier: it saved nodes on
+//! some 20-empties positions and cost up to 2x on 22-empties ones.
+//!
 //! # Speed
-//! Full-window solves of 8x8 positions from uniformly random play from the start (the tests'
-//! LCG, seeds 1-3, stopped at k empties), `2^20` table entries, on the shared 2-core machine
-//! (`SOLVE_EMPTIES=20,22,24 cargo test --release -p games --lib report_solver_speed --
-//! --ignored --nocapture`):
+//! All on the shared 2-core machine with load averages of 9-12 (seven engineers building):
+//! node counts are exact and reproducible, times are noisy (compare the side-by-side pairs).
 //!
-//! | empties | nodes (seeds 1, 2, 3) | seconds | M nodes/s |
-//! | --- | --- | --- | --- |
-//! | 20 | 19.8 M, 5.8 M, 158 M | 0.78, 0.23, 5.1 | 25-31 |
-//! | 22 | 29.7 M, 213 M, 322 M | 1.2, 8.2, 13.6 | 24-26 |
-//! | 24 | 248 M, 1085 M, 1827 M | 14, 56, 90 | 17-20 |
-//! | 26 | 4434 M (seed 1 only; the run was stopped there) | 390 (other jobs running) | 11 |
+//! **Before and after**, full-window solves with `2^20` table entries, the binary of the
+//! previous solver and of this one run alternately position by position
+//! (`SOLVE_FILE=othello_end20.txt SOLVE_SKIP=i SOLVE_TAKE=1 SOLVE_BITS=20 cargo test --release
+//! -p games --lib report_testset_speed -- --ignored --nocapture`):
 //!
-//! Random play leaves scattered empties and high mobility, and the big margins (+26, +36)
-//! must be proved exactly; a narrow window is much cheaper (20 empties, seed 3: 16 M nodes
-//! for the window (-1, 1) against 158 M for the full window). The solver lacks what strong
-//! programs add (stability cutoffs, shallow-search ordering near the root, enhanced
-//! transposition cutoffs), which is why it is 10-100x slower than they are in nodes. Ordering
-//! by a shallow (2- or 3-ply) midgame search from 14 or 17 empties on was tried and not kept:
-//! it saved nodes on some 20-empties positions and cost up to 2x on 22-empties ones.
+//! | position | value | nodes before | nodes after | seconds before | seconds after |
+//! | --- | --- | ---: | ---: | ---: | ---: |
+//! | end20 #0 | 0 | 22.99 M | 8.78 M | 2.40 | 0.97 |
+//! | end20 #1 | -36 | 14.47 M | 10.79 M | 1.77 | 1.34 |
+//! | end20 #2 | -18 | 39.04 M | 38.86 M | 4.95 | 4.61 |
+//! | end22 #0 | -6 | 91.60 M | 77.59 M | 9.48 | 7.72 |
+//! | end22 #1 | +6 | 14.12 M | 13.52 M | 2.11 | 1.91 |
+//! | end22 #2 | -2 | 114.89 M | 84.91 M | 16.43 | 10.37 |
+//! | end24 #0 | -10 | 161.52 M | 121.18 M | 17.77 | 13.82 |
+//! | end24 #3 | -6 | 28.39 M | 22.34 M | 4.30 | 3.54 |
+//!
+//! Each enhancement alone (`SOLVE_OFF=stability|etc|aspiration`, same command, `2^22`
+//! entries), nodes with it off against all on: stability cutoff 9.73 / 8.78 M (end20 #0),
+//! 12.98 / 10.79 M (end20 #1), 27.60 / 23.37 M (FFO #40), 38.67 / 38.22 M (FFO #41); ETC
+//! 9.13 / 8.78, 11.38 / 10.79, 23.97 / 23.37, 41.33 / 38.22 M; root aspiration 21.04 / 8.78,
+//! 11.22 / 10.79, 23.44 / 23.37, 54.01 / 38.22 M. The specialised last-four routines keep the
+//! node counts and cut the instructions per node by 8 % (callgrind, 16-empties positions:
+//! 387 against 419 instructions per node for the previous solver).
+//!
+//! **FFO #40-#48** (`testsets/search/othello_ffo40_59.txt`, `SOLVE_FILE=othello_ffo40_59.txt
+//! SOLVE_SKIP=i SOLVE_TAKE=1`, `2^22` entries, one process per position, load 10-12); every
+//! score equals the published one:
+//!
+//! | FFO | empties | score | nodes | seconds |
+//! | --- | ---: | ---: | ---: | ---: |
+//! | #40 | 20 | +38 | 23.4 M | 3.2 |
+//! | #41 | 22 | 0 | 38.2 M | 6.1 |
+//! | #42 | 22 | +6 | 63.2 M | 8.8 |
+//! | #43 | 23 | -12 | 93.0 M | 17.4 |
+//! | #44 | 23 | -14 | 72.1 M | 13.3 |
+//! | #45 | 24 | +6 | 787 M | 115 |
+//! | #46 | 24 | -8 | 210 M | 32.7 |
+//! | #47 | 25 | +4 | 97.0 M | 15.9 |
+//! | #48 | 25 | +28 | 1111 M | 175 |
+//!
+//! #49-#59 (26-34 empties) were not run: at 5-10 M nodes/s under this load and 10^9 nodes
+//! and more per position they would take many minutes each. Strong programs solve the whole
+//! of #40-#59 in seconds to minutes; this solver is still one to two orders of magnitude
+//! behind them in nodes. Where the nodes go: on FFO #40 proving the score at least 38
+//! (window (36, 38)) takes 5.0 M nodes, proving it at most 38 (window (37, 39)) 16.6 M, so
+//! even a perfect first guess at the root saves little; the missing piece is better move
+//! ordering at the opponent's nodes near the root, which strong programs get from a
+//! shallow search with a trained evaluation (ours, with the hand-made evaluation, did not
+//! pay, see above).
 
 mod stability;
 mod table;
