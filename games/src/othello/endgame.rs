@@ -647,49 +647,57 @@ impl<const N: usize> Solver<N> {
                 self.nodes += 1;
                 Self::last_one(p, o, x[0])
             }
-            2 => self.last_two(p, o, alpha, beta, x[0], x[1], false),
-            3 => self.last_three(p, o, alpha, beta, [x[0], x[1], x[2]], false),
-            _ => self.last_four(p, o, alpha, beta, x, false),
+            2 => self.last_two(p, o, (alpha, beta), [x[0], x[1]], false),
+            3 => self.last_three(p, o, (alpha, beta), [x[0], x[1], x[2]], false),
+            _ => self.last_four(p, o, (alpha, beta), x, false),
         }
     }
 
-    /// Two empties `x1`, `x2` (in that order): each move leads to a last-square evaluation.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn last_two(
+    /// The moves of a last-empties node: each `(square, rest)` in order, the child searched by
+    /// `child` (given the child position, its window and `rest`). Returns the fail-soft best
+    /// value, or `None` when the side to move has no move.
+    #[inline(always)]
+    fn try_last<R: Copy, const M: usize>(
         &mut self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        x1: usize,
-        x2: usize,
-        passed: bool,
-    ) -> i32 {
-        self.nodes += 1;
-        let mut best = i32::MIN + 1;
+        (p, o): (u64, u64),
+        (alpha, beta): (i32, i32),
+        tries: [(usize, R); M],
+        child: impl Fn(&mut Self, u64, u64, i32, i32, R) -> i32,
+    ) -> Option<i32> {
+        let (mut best, mut a) = (i32::MIN + 1, alpha);
         let mut moved = false;
-        for (x, y) in [(x1, x2), (x2, x1)] {
-            let f = flips_checked::<N>(p, o, x);
+        for (s, rest) in tries {
+            let f = flips_checked::<N>(p, o, s);
             if f == 0 {
                 continue;
             }
             moved = true;
-            self.nodes += 1;
-            let v = -Self::last_one(o ^ f, p ^ f ^ (1 << x), y);
+            let v = -child(self, o ^ f, p ^ f ^ (1 << s), -beta, -a, rest);
             if v > best {
                 best = v;
-                if v >= beta {
-                    return v;
+                if v > a {
+                    a = v;
+                    if v >= beta {
+                        return Some(v);
+                    }
                 }
             }
         }
-        if moved {
-            best
-        } else if passed {
-            final_score::<N>(p, o)
-        } else {
-            -self.last_two(o, p, -beta, -alpha, x1, x2, true)
+        moved.then_some(best)
+    }
+
+    /// Two empties `x[0]`, `x[1]` (in that order): each move leads to a last-square evaluation.
+    fn last_two(&mut self, p: u64, o: u64, window: (i32, i32), x: [usize; 2], passed: bool) -> i32 {
+        self.nodes += 1;
+        let tries = [(x[0], x[1]), (x[1], x[0])];
+        let last = |s: &mut Self, np, no, _, _, y| {
+            s.nodes += 1;
+            Self::last_one(np, no, y)
+        };
+        match self.try_last((p, o), window, tries, last) {
+            Some(v) => v,
+            None if passed => final_score::<N>(p, o),
+            None => -self.last_two(o, p, (-window.1, -window.0), x, true),
         }
     }
 
@@ -699,37 +707,21 @@ impl<const N: usize> Solver<N> {
         &mut self,
         p: u64,
         o: u64,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
         x: [usize; 3],
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        let (mut best, mut a) = (i32::MIN + 1, alpha);
-        let mut moved = false;
-        for (s, r1, r2) in [(x[0], x[1], x[2]), (x[1], x[0], x[2]), (x[2], x[0], x[1])] {
-            let f = flips_checked::<N>(p, o, s);
-            if f == 0 {
-                continue;
-            }
-            moved = true;
-            let v = -self.last_two(o ^ f, p ^ f ^ (1 << s), -beta, -a, r1, r2, false);
-            if v > best {
-                best = v;
-                if v > a {
-                    a = v;
-                    if v >= beta {
-                        return v;
-                    }
-                }
-            }
-        }
-        if moved {
-            best
-        } else if passed {
-            final_score::<N>(p, o)
-        } else {
-            -self.last_three(o, p, -beta, -alpha, x, true)
+        let tries = [
+            (x[0], [x[1], x[2]]),
+            (x[1], [x[0], x[2]]),
+            (x[2], [x[0], x[1]]),
+        ];
+        let two = |s: &mut Self, np, no, a, b, rest| s.last_two(np, no, (a, b), rest, false);
+        match self.try_last((p, o), window, tries, two) {
+            Some(v) => v,
+            None if passed => final_score::<N>(p, o),
+            None => -self.last_three(o, p, (-window.1, -window.0), x, true),
         }
     }
 
@@ -738,42 +730,22 @@ impl<const N: usize> Solver<N> {
         &mut self,
         p: u64,
         o: u64,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
         x: [usize; 4],
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        let (mut best, mut a) = (i32::MIN + 1, alpha);
-        let mut moved = false;
-        for (s, rest) in [
+        let tries = [
             (x[0], [x[1], x[2], x[3]]),
             (x[1], [x[0], x[2], x[3]]),
             (x[2], [x[0], x[1], x[3]]),
             (x[3], [x[0], x[1], x[2]]),
-        ] {
-            let f = flips_checked::<N>(p, o, s);
-            if f == 0 {
-                continue;
-            }
-            moved = true;
-            let v = -self.last_three(o ^ f, p ^ f ^ (1 << s), -beta, -a, rest, false);
-            if v > best {
-                best = v;
-                if v > a {
-                    a = v;
-                    if v >= beta {
-                        return v;
-                    }
-                }
-            }
-        }
-        if moved {
-            best
-        } else if passed {
-            final_score::<N>(p, o)
-        } else {
-            -self.last_four(o, p, -beta, -alpha, x, true)
+        ];
+        let three = |s: &mut Self, np, no, a, b, rest| s.last_three(np, no, (a, b), rest, false);
+        match self.try_last((p, o), window, tries, three) {
+            Some(v) => v,
+            None if passed => final_score::<N>(p, o),
+            None => -self.last_four(o, p, (-window.1, -window.0), x, true),
         }
     }
 
