@@ -48,6 +48,7 @@ impl<G: Game> Searcher<G> {
         }
         self.stats.interior += 1;
         let play = self.config.play_enhancements();
+        let features = self.config.play_features;
 
         // Transposition table.
         let hash = pos.hash();
@@ -81,6 +82,7 @@ impl<G: Game> Searcher<G> {
 
         // Null move (play setting): if passing still fails high, so will a real move.
         if play
+            && features.null_move
             && node.null_ok
             && node.kind != NodeType::One
             && depth >= 3
@@ -155,11 +157,12 @@ impl<G: Game> Searcher<G> {
             let mut reduction = 0;
             if play {
                 let gives_check = pos.in_check();
-                if gives_check && (ply as i32) < 2 * self.root_depth {
+                if features.check_extensions && gives_check && (ply as i32) < 2 * self.root_depth {
                     new_depth += 1;
                 }
                 // Late move reductions: quiet-looking late moves at non-PV nodes.
-                if i >= 3
+                if features.late_move_reductions
+                    && i >= 3
                     && depth >= 3
                     && !in_check
                     && !gives_check

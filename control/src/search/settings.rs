@@ -125,6 +125,32 @@ pub struct SearchConfig {
     /// Iterative deepening's aspiration window half-width around the previous value;
     /// `None` searches every iteration with a full window.
     pub aspiration: Option<i32>,
+    /// Which enhancements the play setting uses (ignored in the research setting).
+    pub play_features: PlayFeatures,
+}
+
+/// The enhancements of the play setting, each switchable (all on by default). The research
+/// setting uses none of them whatever these say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayFeatures {
+    /// Null-move pruning (R = 2 + depth/6, not in check, not at PV nodes, only where the game
+    /// offers a null move, after a static evaluation at or above beta).
+    pub null_move: bool,
+    /// Late move reductions (one ply from the fourth move, two from the ninth, at non-PV nodes
+    /// with three plies or more left, for quiet-looking moves; re-searched on a fail high).
+    pub late_move_reductions: bool,
+    /// Check extensions (one ply when a move gives check, up to twice the nominal depth).
+    pub check_extensions: bool,
+}
+
+impl Default for PlayFeatures {
+    fn default() -> Self {
+        PlayFeatures {
+            null_move: true,
+            late_move_reductions: true,
+            check_extensions: true,
+        }
+    }
 }
 
 impl SearchConfig {
@@ -140,6 +166,7 @@ impl SearchConfig {
             move_ordering: true,
             sorting: SortConfig::default(),
             aspiration: Some(50),
+            play_features: PlayFeatures::default(),
         }
     }
 

@@ -144,8 +144,9 @@ pub(crate) fn moves<const N: usize>(p: u64, o: u64) -> u64 {
 }
 
 /// The opponent discs that turn when the owner of `p` plays on empty square `sq`
-/// (0 when the move is illegal).
-#[inline]
+/// (0 when the move is illegal). Always inlined: the endgame solver spends a third of its time
+/// here, and the call itself was measurable.
+#[inline(always)]
 #[must_use]
 pub(crate) fn flips<const N: usize>(p: u64, o: u64, sq: usize) -> u64 {
     let rays = &Geometry::<N>::rays()[sq];

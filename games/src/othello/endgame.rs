@@ -9,51 +9,108 @@
 //! # Search
 //! - **Fail-soft alpha-beta with principal-variation search** (null windows after the first
 //!   move, re-searched on a fail-high), on the two bitboards directly (no hash, no move list).
+//! - **Root aspiration** ([`Options::aspiration`]): a full-window solve first searches the
+//!   window (-2, 2) (scores are even, so this settles whether the score is 0), then, from the
+//!   fail-soft bound it returns, windows of width 8, 16, ... on the failing side until the
+//!   score falls inside. The table keeps every proved bound, so re-searches are cheap.
+//! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
+//!   opponent owns `s` discs that can never flip, the score is at most `64 - 2s`; when that is
+//!   at most alpha the node fails low at once. The stable discs (`endgame/stability.rs`) come
+//!   from an exact table of the 3^8 edge configurations, full lines, and growth inwards; the
+//!   test is skipped for free when even all the opponent's discs could not reach alpha.
 //! - **Fastest-first ordering** with 7 or more empties: moves that leave the opponent the
 //!   fewest replies first (weight 16 per reply, corners among them counting double), then
 //!   the opponent's potential mobility (4 per empty square next to the mover's discs), then
 //!   the static square weight of the move (corners early, X-squares late); the
-//!   transposition table's move before all.
-//! - **A transposition table of its own** with 9 or more empties: one entry per slot, always
-//!   replaced, holding the full position (both bitboards, so no false hits), a lower and an
-//!   upper bound and the best move. Its entries are facts about positions, valid for any
-//!   window, so a [`Solver`] keeps them between calls.
-//! - **Parity ordering** with 5 and 6 empties: moves in regions (board quadrants) with an odd
-//!   number of empties first, since the last move in a region is an advantage.
-//!
-//! The thresholds (7 and 9) were picked on node counts of 20-empties positions; moving the
-//! table to 12 empties cost 15-25% more nodes.
-//! - **The last four empties** are solved by a specialised routine over an explicit list of the
-//!   empty squares (no move generation: each square is tried with the flip routine), ordered by
-//!   parity once; the last square needs no search at all (try the side to move, then the
-//!   opponent, count).
+//!   transposition table's move before all. Children are made once, for ordering, and kept.
+//! - **A transposition table of its own** with 9 or more empties (`endgame/table.rs`): buckets
+//!   of two entries holding the full position (both bitboards, so no false hits), a lower and
+//!   an upper bound, the best move and the empties count; an entry of the same position is
+//!   updated, else the one with fewer empties is replaced. Its entries are facts about
+//!   positions, valid for any window, so a [`Solver`] keeps them between calls.
+//! - **Enhanced transposition cutoff** ([`Options::etc`], 12 or more empties): while making
+//!   the children for ordering, each is looked up; a child whose stored upper bound already
+//!   refutes beta cuts the node off before any search.
+//! - **Parity and square-class ordering** with 5 and 6 empties: moves in regions (board
+//!   quadrants) with an odd number of empties first (the last move in a region is an
+//!   advantage), within each part corners, then ordinary squares, then C- and X-squares.
+//! - **The last four empties** have one routine each (`last_four`, `last_three`,
+//!   `last_two`, `last_one`) over the empty squares listed in parity order once: no move
+//!   generation, each square tried with the flip routine after a neighbour test (a square
+//!   with no opponent disc next to it is never legal); the last square needs no search at all
+//!   (try the side to move, then the opponent, count).
 //!
 //! Every call of the recursive routines counts one node (the last-square evaluation
 //! included), which [`SolveResult::nodes`] reports.
 //!
+//! Tried and not kept (node counts of two 20-empties, two FFO and one 22-empties position,
+//! times side by side): parity as an ordering bonus at deep nodes (6-35% more nodes); the
+//! table from 7 or 8 empties, fastest-first from 6 (13-27% fewer nodes, but 10-30% more time:
+//! the extra probes and orderings cost more than they save); ETC from 10 or 15 empties
+//! (within 3%); ordering children by the table's bounds (no change). Ordering by a shallow
+//! (2- or 3-ply) midgame search from 14 or 17 empties on was tried earlier: it saved nodes on
+//! some 20-empties positions and cost up to 2x on 22-empties ones.
+//!
 //! # Speed
-//! Full-window solves of 8x8 positions from uniformly random play from the start (the tests'
-//! LCG, seeds 1-3, stopped at k empties), `2^20` table entries, on the shared 2-core machine
-//! (`SOLVE_EMPTIES=20,22,24 cargo test --release -p games --lib report_solver_speed --
-//! --ignored --nocapture`):
+//! All on the shared 2-core machine with load averages of 9-12 (seven engineers building):
+//! node counts are exact and reproducible, times are noisy (compare the side-by-side pairs).
 //!
-//! | empties | nodes (seeds 1, 2, 3) | seconds | M nodes/s |
-//! | --- | --- | --- | --- |
-//! | 20 | 19.8 M, 5.8 M, 158 M | 0.78, 0.23, 5.1 | 25-31 |
-//! | 22 | 29.7 M, 213 M, 322 M | 1.2, 8.2, 13.6 | 24-26 |
-//! | 24 | 248 M, 1085 M, 1827 M | 14, 56, 90 | 17-20 |
-//! | 26 | 4434 M (seed 1 only; the run was stopped there) | 390 (other jobs running) | 11 |
+//! **Before and after**, full-window solves with `2^20` table entries, the binary of the
+//! previous solver and of this one run alternately position by position
+//! (`SOLVE_FILE=othello_end20.txt SOLVE_SKIP=i SOLVE_TAKE=1 SOLVE_BITS=20 cargo test --release
+//! -p games --lib report_testset_speed -- --ignored --nocapture`):
 //!
-//! Random play leaves scattered empties and high mobility, and the big margins (+26, +36)
-//! must be proved exactly; a narrow window is much cheaper (20 empties, seed 3: 16 M nodes
-//! for the window (-1, 1) against 158 M for the full window). The solver lacks what strong
-//! programs add (stability cutoffs, shallow-search ordering near the root, enhanced
-//! transposition cutoffs), which is why it is 10-100x slower than they are in nodes. Ordering
-//! by a shallow (2- or 3-ply) midgame search from 14 or 17 empties on was tried and not kept:
-//! it saved nodes on some 20-empties positions and cost up to 2x on 22-empties ones.
+//! | position | value | nodes before | nodes after | seconds before | seconds after |
+//! | --- | --- | ---: | ---: | ---: | ---: |
+//! | end20 #0 | 0 | 22.99 M | 8.78 M | 2.40 | 0.97 |
+//! | end20 #1 | -36 | 14.47 M | 10.79 M | 1.77 | 1.34 |
+//! | end20 #2 | -18 | 39.04 M | 38.86 M | 4.95 | 4.61 |
+//! | end22 #0 | -6 | 91.60 M | 77.59 M | 9.48 | 7.72 |
+//! | end22 #1 | +6 | 14.12 M | 13.52 M | 2.11 | 1.91 |
+//! | end22 #2 | -2 | 114.89 M | 84.91 M | 16.43 | 10.37 |
+//! | end24 #0 | -10 | 161.52 M | 121.18 M | 17.77 | 13.82 |
+//! | end24 #3 | -6 | 28.39 M | 22.34 M | 4.30 | 3.54 |
+//!
+//! Each enhancement alone (`SOLVE_OFF=stability|etc|aspiration`, same command, `2^22`
+//! entries), nodes with it off against all on: stability cutoff 9.73 / 8.78 M (end20 #0),
+//! 12.98 / 10.79 M (end20 #1), 27.60 / 23.37 M (FFO #40), 38.67 / 38.22 M (FFO #41); ETC
+//! 9.13 / 8.78, 11.38 / 10.79, 23.97 / 23.37, 41.33 / 38.22 M; root aspiration 21.04 / 8.78,
+//! 11.22 / 10.79, 23.44 / 23.37, 54.01 / 38.22 M. The specialised last-four routines keep the
+//! node counts and cut the instructions per node by 8 % (callgrind, 16-empties positions:
+//! 387 against 419 instructions per node for the previous solver).
+//!
+//! **FFO #40-#48** (`testsets/search/othello_ffo40_59.txt`, `SOLVE_FILE=othello_ffo40_59.txt
+//! SOLVE_SKIP=i SOLVE_TAKE=1`, `2^22` entries, one process per position, load 10-12); every
+//! score equals the published one:
+//!
+//! | FFO | empties | score | nodes | seconds |
+//! | --- | ---: | ---: | ---: | ---: |
+//! | #40 | 20 | +38 | 23.4 M | 3.2 |
+//! | #41 | 22 | 0 | 38.2 M | 6.1 |
+//! | #42 | 22 | +6 | 63.2 M | 8.8 |
+//! | #43 | 23 | -12 | 93.0 M | 17.4 |
+//! | #44 | 23 | -14 | 72.1 M | 13.3 |
+//! | #45 | 24 | +6 | 787 M | 115 |
+//! | #46 | 24 | -8 | 210 M | 32.7 |
+//! | #47 | 25 | +4 | 97.0 M | 15.9 |
+//! | #48 | 25 | +28 | 1111 M | 175 |
+//!
+//! #49-#59 (26-34 empties) were not run: at 5-10 M nodes/s under this load and 10^9 nodes
+//! and more per position they would take many minutes each. Strong programs solve the whole
+//! of #40-#59 in seconds to minutes; this solver is still one to two orders of magnitude
+//! behind them in nodes. Where the nodes go: on FFO #40 proving the score at least 38
+//! (window (36, 38)) takes 5.0 M nodes, proving it at most 38 (window (37, 39)) 16.6 M, so
+//! even a perfect first guess at the root saves little; the missing piece is better move
+//! ordering at the opponent's nodes near the root, which strong programs get from a
+//! shallow search with a trained evaluation (ours, with the hand-made evaluation, did not
+//! pay, see above).
+
+mod stability;
+mod table;
 
 use super::bitboard::{Geometry, flips, moves};
 use super::{Move, Othello};
+use table::Table;
 
 /// The result of [`solve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,23 +129,44 @@ pub struct SolveResult {
 const DEEP: u32 = 7;
 /// From this many empties on, the solver uses its transposition table.
 const TABLE: u32 = 9;
+/// From this many empties on, the solver probes the table for every child before searching
+/// (enhanced transposition cutoff).
+const ETC: u32 = 12;
 /// Up to this many empties, the specialised last-empties routine takes over.
 const LAST: u32 = 4;
+/// From this many empties on, the stability cutoff is tried (8x8 only).
+const STABILITY: u32 = 5;
 
-/// One transposition-table slot.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    player: u64,
-    opponent: u64,
-    lower: i8,
-    upper: i8,
-    best: u8,
+/// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
+/// measurements switch them off one at a time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Stability cutoff: fail low at once when the opponent's stable discs cap the score at
+    /// or below alpha (8x8 only).
+    pub stability: bool,
+    /// Enhanced transposition cutoff: before searching the moves of a node, look every child
+    /// up in the table and cut off when one is already known to refute beta.
+    pub etc: bool,
+    /// Root null-window (aspiration) search: a narrow window around a guess first, widened
+    /// only when the score falls outside it.
+    pub aspiration: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            stability: true,
+            etc: true,
+            aspiration: true,
+        }
+    }
 }
 
 /// A reusable solver (its transposition table is allocated once).
 pub struct Solver<const N: usize> {
-    table: Vec<Entry>,
+    table: Table,
     nodes: u64,
+    options: Options,
 }
 
 /// The final score when the game ends with `p` (to move) against `o`.
@@ -135,13 +213,83 @@ fn odd_regions<const N: usize>(empties: u64) -> u64 {
     odd & empties
 }
 
-/// A cheap mixing of the two bitboards into a table index.
-#[inline]
-fn slot(p: u64, o: u64, bits: u32) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-        .rotate_left(29)
-        .wrapping_mul(0x1656_67B1_9E37_79F9);
-    (h >> (64 - bits)) as usize
+/// The squares of an `n` x `n` board in four classes by static quality, best first: corners;
+/// the other squares; C-squares (edge squares next to a corner); X-squares (diagonally next
+/// to a corner). Shallow nodes try moves class by class.
+const fn square_classes(n: usize) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            let bit = 1u64 << (row * 8 + col);
+            let edge_r = row == 0 || row == n - 1;
+            let edge_c = col == 0 || col == n - 1;
+            let near_r = row == 1 || row == n - 2;
+            let near_c = col == 1 || col == n - 2;
+            let class = if edge_r && edge_c {
+                0
+            } else if near_r && near_c {
+                3
+            } else if (edge_r && near_c) || (edge_c && near_r) {
+                2
+            } else {
+                1
+            };
+            out[class] |= bit;
+            col += 1;
+        }
+        row += 1;
+    }
+    out
+}
+
+static CLASSES_8: [u64; 4] = square_classes(8);
+static CLASSES_6: [u64; 4] = square_classes(6);
+
+/// For each square of an `n` x `n` board, its (up to eight) neighbours: a move there is legal
+/// only if one of them holds an opponent disc, a cheap test before computing flips.
+const fn neighbour_table(n: usize) -> [u64; 64] {
+    let mut out = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (row, col) = ((sq / 8) as i32, (sq % 8) as i32);
+        if row < n as i32 && col < n as i32 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let mut dc = -1;
+                while dc <= 1 {
+                    let (r, c) = (row + dr, col + dc);
+                    if (dr != 0 || dc != 0) && r >= 0 && c >= 0 && r < n as i32 && c < n as i32 {
+                        out[sq] |= 1 << (r * 8 + c);
+                    }
+                    dc += 1;
+                }
+                dr += 1;
+            }
+        }
+        sq += 1;
+    }
+    out
+}
+
+static NEIGHBOURS_8: [u64; 64] = neighbour_table(8);
+static NEIGHBOURS_6: [u64; 64] = neighbour_table(6);
+
+/// The discs `p` flips by playing `sq` against `o` (0 when illegal), skipping the flip
+/// computation when no neighbour of `sq` holds an opponent disc.
+#[inline(always)]
+fn flips_checked<const N: usize>(p: u64, o: u64, sq: usize) -> u64 {
+    let near = if N == 8 {
+        NEIGHBOURS_8[sq]
+    } else {
+        NEIGHBOURS_6[sq]
+    };
+    if near & o == 0 {
+        0
+    } else {
+        flips::<N>(p, o, sq)
+    }
 }
 
 impl<const N: usize> Default for Solver<N> {
@@ -155,15 +303,18 @@ impl<const N: usize> Solver<N> {
     /// 24 bytes each).
     #[must_use]
     pub fn new(table_bits: u32) -> Self {
-        let bits = table_bits.clamp(4, 26);
-        Solver {
-            table: vec![Entry::default(); 1 << bits],
-            nodes: 0,
-        }
+        Self::with_options(table_bits, Options::default())
     }
 
-    fn bits(&self) -> u32 {
-        self.table.len().trailing_zeros()
+    /// A solver with the given enhancements switched on or off (see [`Options`]).
+    #[must_use]
+    pub fn with_options(table_bits: u32, options: Options) -> Self {
+        let bits = table_bits.clamp(4, 26);
+        Solver {
+            table: Table::new(bits),
+            nodes: 0,
+            options,
+        }
     }
 
     /// Solves `pos` within the window `(alpha, beta)` (clamped to `-N*N..=N*N`; use
@@ -174,7 +325,7 @@ impl<const N: usize> Solver<N> {
         let (alpha, beta) = (alpha.clamp(-max, max), beta.clamp(-max, max));
         let (p, o) = pos.bitboards();
         self.nodes = 1;
-        let mut list = moves::<N>(p, o);
+        let list = moves::<N>(p, o);
         if list == 0 {
             if moves::<N>(o, p) == 0 {
                 return SolveResult {
@@ -190,13 +341,66 @@ impl<const N: usize> Solver<N> {
                 nodes: self.nodes,
             };
         }
-        // Order the root moves fastest-first.
+        let (score, sq) = if self.options.aspiration && beta - alpha > 4 {
+            self.root_aspiration(p, o, list, alpha, beta)
+        } else {
+            self.root(p, o, list, alpha, beta)
+        };
+        SolveResult {
+            score,
+            best_move: Some(Move::square(sq)),
+            nodes: self.nodes,
+        }
+    }
+
+    /// The root with a narrow window around a guess, widened on failure: a window of width 4
+    /// around 0 (moved inside `(alpha, beta)`) first, then, on a fail, a window from the returned bound doubling its width
+    /// each time. Fail-soft bounds and the table (which keeps every bound proved) make the
+    /// repeated searches cheap.
+    fn root_aspiration(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, usize) {
+        let mut lo = alpha.max((-2).min(beta - 4));
+        let mut hi = beta.min(lo + 4);
+        let mut width = 4;
+        loop {
+            let (v, sq) = self.root(p, o, list, lo, hi);
+            if (v > lo && v < hi) || (v <= lo && lo == alpha) || (v >= hi && hi == beta) {
+                return (v, sq);
+            }
+            width *= 2;
+            if v <= lo {
+                // v is an upper bound: search below it.
+                hi = v + 1;
+                lo = (v - width).max(alpha);
+            } else {
+                lo = v - 1;
+                hi = (v + width).min(beta);
+            }
+        }
+    }
+
+    /// PVS over the root moves, ordered fastest-first (the table's move first).
+    fn root(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> (i32, usize) {
+        let max = (N * N) as i32;
+        let table_move = self.table.probe(p, o).map_or(64, |e| usize::from(e.best));
         let mut ordered = [(0i32, 0usize); 64];
         let mut len = 0;
-        while list != 0 {
-            let sq = list.trailing_zeros() as usize;
-            list &= list - 1;
-            ordered[len] = (Self::reply_weight(p, o, sq), sq);
+        let mut rest = list;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let w = if sq == table_move {
+                i32::MIN
+            } else {
+                Self::reply_weight(p, o, sq)
+            };
+            ordered[len] = (w, sq);
             len += 1;
         }
         ordered[..len].sort_unstable();
@@ -223,11 +427,24 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
-        SolveResult {
-            score: best,
-            best_move: Some(Move::square(best_sq)),
-            nodes: self.nodes,
-        }
+        let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
+        self.store(p, o, n, alpha, beta, best, best_sq);
+        (best, best_sq)
+    }
+
+    /// Stores a fail-soft result of window `(alpha, beta)` as bounds.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, p: u64, o: u64, n: u32, alpha: i32, beta: i32, best: i32, sq: usize) {
+        let max = (N * N) as i32;
+        let (lower, upper) = if best >= beta {
+            (best, max)
+        } else if best <= alpha {
+            (-max, best)
+        } else {
+            (best, best)
+        };
+        self.table.store(p, o, n, lower, upper, sq as u8);
     }
 
     /// The ordering weight of playing `sq` (smaller first): the opponent's replies afterwards,
@@ -236,11 +453,33 @@ impl<const N: usize> Solver<N> {
     fn reply_weight(p: u64, o: u64, sq: usize) -> i32 {
         let f = flips::<N>(p, o, sq);
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        Self::child_weight(np, no, sq)
+    }
+
+    /// [`Self::reply_weight`] of the child `(np, no)` (opponent to move) reached by `sq`.
+    #[inline]
+    fn child_weight(np: u64, no: u64, sq: usize) -> i32 {
         let replies = moves::<N>(np, no);
         let corners = replies & corner_mask::<N>();
         let frontier = super::eval::neighbours::<N>(no) & Geometry::<N>::VALID & !(np | no);
         16 * (replies.count_ones() + corners.count_ones()) as i32 + 4 * frontier.count_ones() as i32
             - super::eval::square_weight::<N>(sq) / 8
+    }
+
+    /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
+    /// there is one.
+    #[inline]
+    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+        if N != 8 || !self.options.stability {
+            return None;
+        }
+        // The opponent's stable discs are among its discs: no cutoff is possible unless
+        // `64 - 2 * discs <= alpha`.
+        if 64 - 2 * o.count_ones() as i32 > alpha {
+            return None;
+        }
+        let bound = 64 - 2 * stability::stable_count(o, p) as i32;
+        (bound <= alpha).then_some(bound)
     }
 
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
@@ -250,7 +489,12 @@ impl<const N: usize> Solver<N> {
             return self.last_empties(p, o, empties, alpha, beta);
         }
         self.nodes += 1;
-        let mut list = moves::<N>(p, o);
+        if n >= STABILITY {
+            if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+                return bound;
+            }
+        }
+        let list = moves::<N>(p, o);
         if list == 0 {
             if passed || moves::<N>(o, p) == 0 {
                 return final_score::<N>(p, o);
@@ -258,11 +502,19 @@ impl<const N: usize> Solver<N> {
             return -self.search(o, p, -beta, -alpha, true);
         }
         if n < DEEP {
-            // Parity order: odd regions first, each part in bit order.
-            let odd = odd_regions::<N>(empties);
-            let (mut best, mut a) = (i32::MIN + 1, alpha);
-            for part in [list & odd, list & !odd] {
-                let mut rest = part;
+            return self.shallow(p, o, list, empties, alpha, beta);
+        }
+        self.deep(p, o, list, n, alpha, beta)
+    }
+
+    /// 5 and 6 empties: moves in odd regions first, each part by square class.
+    fn shallow(&mut self, p: u64, o: u64, list: u64, empties: u64, alpha: i32, beta: i32) -> i32 {
+        let odd = odd_regions::<N>(empties);
+        let classes = if N == 8 { &CLASSES_8 } else { &CLASSES_6 };
+        let (mut best, mut a) = (i32::MIN + 1, alpha);
+        for part in [list & odd, list & !odd] {
+            for &class in classes {
+                let mut rest = part & class;
                 while rest != 0 {
                     let sq = rest.trailing_zeros() as usize;
                     rest &= rest - 1;
@@ -279,44 +531,58 @@ impl<const N: usize> Solver<N> {
                     }
                 }
             }
-            return best;
         }
+        best
+    }
 
-        // Transposition table.
+    /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
+    fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
         let use_table = n >= TABLE;
-        let bits = self.bits();
-        let index = slot(p, o, bits);
         let (mut alpha, mut beta) = (alpha, beta);
         let mut table_move = 64usize;
-        let entry = self.table[index];
-        if use_table && entry.player == p && entry.opponent == o {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-            if lower >= beta {
-                return lower;
+        if use_table {
+            if let Some(entry) = self.table.probe(p, o) {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                if lower == upper {
+                    return lower;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                table_move = usize::from(entry.best);
             }
-            if upper <= alpha {
-                return upper;
-            }
-            if lower == upper {
-                return lower;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
-            table_move = usize::from(entry.best);
         }
+        let etc = self.options.etc && n >= ETC;
 
-        // Fastest-first ordering, the table move first.
-        let mut ordered = [(0i32, 0usize); 64];
+        // Fastest-first ordering, the table move first; children looked up for ETC.
+        let mut ordered = [(0i32, 0u8, 0u64, 0u64); 64];
         let mut len = 0;
         while list != 0 {
             let sq = list.trailing_zeros() as usize;
             list &= list - 1;
+            let f = flips::<N>(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            if etc {
+                if let Some(child) = self.table.probe(np, no) {
+                    // The child's upper bound is a lower bound of ours through `sq`.
+                    let v = -i32::from(child.upper);
+                    if v >= beta {
+                        self.table.store(p, o, n, v, (N * N) as i32, sq as u8);
+                        return v;
+                    }
+                }
+            }
             let weight = if sq == table_move {
                 i32::MIN
             } else {
-                Self::reply_weight(p, o, sq)
+                Self::child_weight(np, no, sq)
             };
-            ordered[len] = (weight, sq);
+            ordered[len] = (weight, sq as u8, np, no);
             len += 1;
         }
         // Insertion sort: short lists.
@@ -330,10 +596,8 @@ impl<const N: usize> Solver<N> {
             ordered[j] = item;
         }
 
-        let (mut best, mut best_sq, mut a) = (i32::MIN + 1, ordered[0].1, alpha);
-        for (i, &(_, sq)) in ordered[..len].iter().enumerate() {
-            let f = flips::<N>(p, o, sq);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let (mut best, mut best_sq, mut a) = (i32::MIN + 1, usize::from(ordered[0].1), alpha);
+        for (i, &(_, sq, np, no)) in ordered[..len].iter().enumerate() {
             let mut v = if i == 0 {
                 -self.search(np, no, -beta, -a, false)
             } else {
@@ -344,7 +608,7 @@ impl<const N: usize> Solver<N> {
             }
             if v > best {
                 best = v;
-                best_sq = sq;
+                best_sq = usize::from(sq);
                 if v > a {
                     a = v;
                     if v >= beta {
@@ -353,98 +617,135 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
-
-        if !use_table {
-            return best;
+        if use_table {
+            self.store(p, o, n, alpha, beta, best, best_sq);
         }
-        // Store: fail-high gives a lower bound, fail-low an upper bound, else exact.
-        let max = (N * N) as i32;
-        let (lower, upper) = if best >= beta {
-            (best, max)
-        } else if best <= alpha {
-            (-max, best)
-        } else {
-            (best, best)
-        };
-        // Tighten with what the entry already knew about this position.
-        let (lower, upper) = if entry.player == p && entry.opponent == o {
-            (
-                lower.max(i32::from(entry.lower)),
-                upper.min(i32::from(entry.upper)),
-            )
-        } else {
-            (lower, upper)
-        };
-        self.table[index] = Entry {
-            player: p,
-            opponent: o,
-            lower: lower as i8,
-            upper: upper as i8,
-            best: best_sq as u8,
-        };
         best
     }
 
-    /// The last few empties (at most [`LAST`]), squares ordered by parity once.
+    /// The last few empties (at most [`LAST`]), squares ordered by parity once, each count
+    /// with its own routine (no move generation: every empty square is tried with the flip
+    /// routine after a neighbour test).
     fn last_empties(&mut self, p: u64, o: u64, empties: u64, alpha: i32, beta: i32) -> i32 {
-        let mut squares = [0u8; LAST as usize];
+        let mut x = [0usize; LAST as usize];
         let mut len = 0;
         let odd = odd_regions::<N>(empties);
         for part in [empties & odd, empties & !odd] {
             let mut rest = part;
             while rest != 0 {
-                squares[len] = rest.trailing_zeros() as u8;
+                x[len] = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 len += 1;
             }
         }
-        if len == 0 {
-            self.nodes += 1;
-            return final_score::<N>(p, o);
+        match len {
+            0 => {
+                self.nodes += 1;
+                final_score::<N>(p, o)
+            }
+            1 => {
+                self.nodes += 1;
+                Self::last_one(p, o, x[0])
+            }
+            2 => self.last_two(p, o, (alpha, beta), [x[0], x[1]], false),
+            3 => self.last_three(p, o, (alpha, beta), [x[0], x[1], x[2]], false),
+            _ => self.last_four(p, o, (alpha, beta), x, false),
         }
-        self.last_n(p, o, alpha, beta, &squares[..len], false)
     }
 
-    fn last_n(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: &[u8], passed: bool) -> i32 {
-        self.nodes += 1;
-        if sq.len() == 1 {
-            return Self::last_one(p, o, usize::from(sq[0]));
-        }
+    /// The moves of a last-empties node: each `(square, rest)` in order, the child searched by
+    /// `child` (given the child position, its window and `rest`). Returns the fail-soft best
+    /// value, or `None` when the side to move has no move.
+    #[inline(always)]
+    fn try_last<R: Copy, const M: usize>(
+        &mut self,
+        (p, o): (u64, u64),
+        (alpha, beta): (i32, i32),
+        tries: [(usize, R); M],
+        child: impl Fn(&mut Self, u64, u64, i32, i32, R) -> i32,
+    ) -> Option<i32> {
         let (mut best, mut a) = (i32::MIN + 1, alpha);
         let mut moved = false;
-        let mut rest = [0u8; LAST as usize];
-        for i in 0..sq.len() {
-            let s = usize::from(sq[i]);
-            let f = flips::<N>(p, o, s);
+        for (s, rest) in tries {
+            let f = flips_checked::<N>(p, o, s);
             if f == 0 {
                 continue;
             }
             moved = true;
-            let mut k = 0;
-            for (j, &other) in sq.iter().enumerate() {
-                if j != i {
-                    rest[k] = other;
-                    k += 1;
-                }
-            }
-            let v = -self.last_n(o ^ f, p ^ f ^ (1 << s), -beta, -a, &rest[..k], false);
+            let v = -child(self, o ^ f, p ^ f ^ (1 << s), -beta, -a, rest);
             if v > best {
                 best = v;
                 if v > a {
                     a = v;
                     if v >= beta {
-                        return v;
+                        return Some(v);
                     }
                 }
             }
         }
-        if moved {
-            best
-        } else if passed {
-            // Neither side can move.
-            final_score::<N>(p, o)
-        } else {
-            -self.last_n(o, p, -beta, -alpha, sq, true)
+        moved.then_some(best)
+    }
+
+    /// Two empties `x[0]`, `x[1]` (in that order): each move leads to a last-square evaluation.
+    fn last_two(&mut self, p: u64, o: u64, window: (i32, i32), x: [usize; 2], passed: bool) -> i32 {
+        self.nodes += 1;
+        let tries = [(x[0], x[1]), (x[1], x[0])];
+        let last = |s: &mut Self, np, no, _, _, y| {
+            s.nodes += 1;
+            Self::last_one(np, no, y)
+        };
+        match self.try_last((p, o), window, tries, last) {
+            Some(v) => v,
+            None if passed => final_score::<N>(p, o),
+            None => -self.last_two(o, p, (-window.1, -window.0), x, true),
+        }
+    }
+
+    /// Three empties, in parity order: each move leads to [`Self::last_two`] with the other two
+    /// in their order.
+    fn last_three(
+        &mut self,
+        p: u64,
+        o: u64,
+        window: (i32, i32),
+        x: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let tries = [
+            (x[0], [x[1], x[2]]),
+            (x[1], [x[0], x[2]]),
+            (x[2], [x[0], x[1]]),
+        ];
+        let two = |s: &mut Self, np, no, a, b, rest| s.last_two(np, no, (a, b), rest, false);
+        match self.try_last((p, o), window, tries, two) {
+            Some(v) => v,
+            None if passed => final_score::<N>(p, o),
+            None => -self.last_three(o, p, (-window.1, -window.0), x, true),
+        }
+    }
+
+    /// Four empties, in parity order: each move leads to [`Self::last_three`].
+    fn last_four(
+        &mut self,
+        p: u64,
+        o: u64,
+        window: (i32, i32),
+        x: [usize; 4],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let tries = [
+            (x[0], [x[1], x[2], x[3]]),
+            (x[1], [x[0], x[2], x[3]]),
+            (x[2], [x[0], x[1], x[3]]),
+            (x[3], [x[0], x[1], x[2]]),
+        ];
+        let three = |s: &mut Self, np, no, a, b, rest| s.last_three(np, no, (a, b), rest, false);
+        match self.try_last((p, o), window, tries, three) {
+            Some(v) => v,
+            None if passed => final_score::<N>(p, o),
+            None => -self.last_four(o, p, (-window.1, -window.0), x, true),
         }
     }
 
@@ -453,11 +754,11 @@ impl<const N: usize> Solver<N> {
     #[inline]
     fn last_one(p: u64, o: u64, sq: usize) -> i32 {
         let full = (N * N) as i32;
-        let f = flips::<N>(p, o, sq);
+        let f = flips_checked::<N>(p, o, sq);
         if f != 0 {
             return 2 * (p | f).count_ones() as i32 + 2 - full;
         }
-        let g = flips::<N>(o, p, sq);
+        let g = flips_checked::<N>(o, p, sq);
         if g != 0 {
             return 2 * (p ^ g).count_ones() as i32 - full;
         }

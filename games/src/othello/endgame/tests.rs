@@ -191,3 +191,233 @@ fn report_solver_speed() {
         }
     }
 }
+
+/// Positions (with their known score, when the line states one as `score S`) of a file in
+/// `testsets/search/`.
+fn testset_positions(file: &str) -> Vec<(Othello8, Option<i32>)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../testsets/search")
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("testsets/search file");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (position, rest) = line.split_once(';').unwrap_or((line, ""));
+        let pos: Othello8 = crate::Game::parse_position(position.trim()).expect("position");
+        let mut words = rest.split_whitespace();
+        let mut score = None;
+        while let Some(w) = words.next() {
+            if w == "score" {
+                score = words.next().and_then(|s| s.parse().ok());
+            }
+        }
+        out.push((pos, score));
+    }
+    out
+}
+
+#[test]
+#[ignore = "prints solver speed on a testsets/search file; run with --release -- --ignored --nocapture"]
+fn report_testset_speed() {
+    // SOLVE_FILE=othello_ffo40_59.txt (default othello_end20.txt); SOLVE_SKIP / SOLVE_TAKE
+    // select lines; SOLVE_BITS sets the table size (default 22).
+    let file = std::env::var("SOLVE_FILE").unwrap_or_else(|_| "othello_end20.txt".to_string());
+    let env = |k: &str, d: usize| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let (skip, take, bits) = (
+        env("SOLVE_SKIP", 0),
+        env("SOLVE_TAKE", 99),
+        env("SOLVE_BITS", 22),
+    );
+    // SOLVE_OFF=stability,etc,aspiration switches enhancements off.
+    let off = std::env::var("SOLVE_OFF").unwrap_or_default();
+    let options = Options {
+        stability: !off.contains("stability"),
+        etc: !off.contains("etc"),
+        aspiration: !off.contains("aspiration"),
+    };
+    let (mut nodes, mut secs) = (0u64, 0f64);
+    for (i, (pos, known)) in testset_positions(&file)
+        .into_iter()
+        .enumerate()
+        .skip(skip)
+        .take(take)
+    {
+        let started = std::time::Instant::now();
+        // SOLVE_WINDOW=lo,hi solves within that window instead of the full one.
+        let (lo, hi) = std::env::var("SOLVE_WINDOW")
+            .ok()
+            .and_then(|w| {
+                let (a, b) = w.split_once(',')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .unwrap_or((-64, 64));
+        let r = Solver::<8>::with_options(bits as u32, options).solve(&pos, lo, hi);
+        let s = started.elapsed().as_secs_f64();
+        nodes += r.nodes;
+        secs += s;
+        println!(
+            "{file} #{i}: {} empties, score {:+} (known {known:?}), {} nodes, {s:.3} s, {:.2} M nodes/s",
+            pos.empties().count_ones(),
+            r.score,
+            r.nodes,
+            r.nodes as f64 / s / 1e6
+        );
+        if let Some(k) = known.filter(|_| (lo, hi) == (-64, 64)) {
+            assert_eq!(r.score, k, "{pos}");
+        }
+    }
+    println!(
+        "{file} total: {nodes} nodes, {secs:.3} s, {:.2} M nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+}
+
+#[test]
+fn stable_discs_never_flip_in_random_playouts() {
+    // Every disc the stability routine calls stable keeps its colour in every continuation:
+    // checked along random games from random positions (both sides' stable sets).
+    let mut rng = Lcg(99);
+    let mut moves = Vec::new();
+    let mut stable_seen = 0;
+    for seed in 0..60 {
+        let Some(root) = random_position::<8>(1000 + seed, 8 + (seed % 30) as u32) else {
+            continue;
+        };
+        let (p, o) = root.bitboards();
+        let (sp, so) = (stability::stable_discs(p, o), stability::stable_discs(o, p));
+        assert_eq!(sp & !p, 0, "stable discs are own discs: {root}");
+        assert_eq!(so & !o, 0, "stable discs are own discs: {root}");
+        stable_seen += (sp | so).count_ones();
+        for _ in 0..20 {
+            let mut pos = root;
+            loop {
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.below(moves.len())]);
+                // `p`'s colour is the root's side to move.
+                let (mine, theirs) = if pos.side_to_move() == root.side_to_move() {
+                    pos.bitboards()
+                } else {
+                    let (a, b) = pos.bitboards();
+                    (b, a)
+                };
+                assert_eq!(sp & !mine, 0, "a stable disc of the mover flipped: {root}");
+                assert_eq!(
+                    so & !theirs,
+                    0,
+                    "a stable disc of the opponent flipped: {root}"
+                );
+            }
+        }
+    }
+    assert!(
+        stable_seen > 100,
+        "the test saw too few stable discs ({stable_seen})"
+    );
+}
+
+#[test]
+fn stability_bound_is_never_wrong() {
+    // The exact score lies within the bounds the stable discs of both sides give.
+    let mut checked = 0;
+    for seed in 0..40 {
+        let Some(pos) = random_position::<8>(2000 + seed, 6 + (seed % 5) as u32) else {
+            continue;
+        };
+        let exact = brute_force(&mut pos.clone());
+        let (p, o) = pos.bitboards();
+        let upper = 64 - 2 * stability::stable_count(o, p) as i32;
+        let lower = 2 * stability::stable_count(p, o) as i32 - 64;
+        assert!(
+            lower <= exact && exact <= upper,
+            "{pos}: {lower} <= {exact} <= {upper}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 30);
+}
+
+/// Every combination of the solver's switchable enhancements.
+fn all_options() -> Vec<Options> {
+    (0..8)
+        .map(|bits| Options {
+            stability: bits & 1 != 0,
+            etc: bits & 2 != 0,
+            aspiration: bits & 4 != 0,
+        })
+        .collect()
+}
+
+#[test]
+fn enhancements_never_change_the_value() {
+    // Stability cutoff, ETC and the root aspiration each switched on and off: the same exact
+    // score, and the same fail-soft guarantees in narrow windows, on positions with 12 to 16
+    // empties (deep enough for the table, ETC and stability to act).
+    let mut rng = Lcg(5);
+    let mut checked = 0;
+    for seed in 0..10 {
+        let Some(pos) = random_position::<8>(3000 + seed, 12 + (seed % 5) as u32) else {
+            continue;
+        };
+        let reference = Solver::<8>::with_options(
+            14,
+            Options {
+                stability: false,
+                etc: false,
+                aspiration: false,
+            },
+        )
+        .solve(&pos, -64, 64)
+        .score;
+        let mut node_counts = Vec::new();
+        for options in all_options() {
+            let mut solver = Solver::<8>::with_options(14, options);
+            let r = solver.solve(&pos, -64, 64);
+            assert_eq!(r.score, reference, "{pos} {options:?}");
+            let child = pos.played(r.best_move.expect("a move"));
+            assert_eq!(
+                -solve(&child).score,
+                reference,
+                "best move of {pos} {options:?}"
+            );
+            node_counts.push(r.nodes);
+            let a = rng.below(100) as i32 - 50;
+            let b = a + 1 + rng.below(6) as i32;
+            let v = solver.solve(&pos, a, b).score;
+            if reference <= a {
+                assert!(v <= a && v >= reference, "{pos} ({a},{b}) {options:?}");
+            } else if reference >= b {
+                assert!(v >= b && v <= reference, "{pos} ({a},{b}) {options:?}");
+            } else {
+                assert_eq!(v, reference, "{pos} ({a},{b}) {options:?}");
+            }
+        }
+        // The switches act: not every combination searched the same tree.
+        assert!(node_counts.iter().any(|&n| n != node_counts[0]), "{pos}");
+        checked += 1;
+    }
+    assert!(checked >= 8);
+}
+
+#[test]
+#[ignore = "slow (tens of seconds in release): FFO #40-#44 against their published scores"]
+fn ffo_40_to_44_exact_scores() {
+    let mut solver = Solver::<8>::new(22);
+    for (pos, known) in testset_positions("othello_ffo40_59.txt")
+        .into_iter()
+        .take(5)
+    {
+        let known = known.expect("the file states every score");
+        assert_eq!(solver.solve(&pos, -64, 64).score, known, "{pos}");
+    }
+}
