@@ -389,7 +389,7 @@ mod tests {
                         x ^= x >> 7;
                         x ^= x << 17;
                         let key = keys[(x % keys.len() as u64) as usize];
-                        if x & 1 == 0 {
+                        if (x >> 40) & 1 == 0 {
                             tt.store(key, entry_for(key));
                         } else if let Some(got) = tt.probe(key) {
                             hits += 1;
