@@ -12,6 +12,16 @@
 //! fail-soft bound for the window its search ended with, and the root's infinite window gives
 //! the exact value.
 //!
+//! With move ordering on (the engine setting) the frames do what the sequential search does
+//! (see `dib_alphabeta.md`): they probe and store the shared exact-depth table (whose move
+//! they try first, then the game's hints and the leaf searchers' history), give younger
+//! children PVS null windows (also the pieces they hand off) and search a child again with the
+//! full window when its null window fails high, apply the sorting regimes (EC, TT) where they
+//! say, and the search deepens iteratively, one runtime run per depth. With ordering off (the
+//! papers' unsorted experiments) they run plain alpha-beta without the table, as in seed 003.
+//! A frame searched with a null window keeps it (narrowing it from the parent would close it),
+//! and its pieces receive no window updates; aborts still reach them.
+//!
 //! Values are kept on the scale of the run's root (decisive scores count plies from the root):
 //! a problem carries its ply, and the leaf search's window and value are converted with
 //! [`value_to_tt`] / [`value_from_tt`] at that ply. `dib_alphabeta.md` beside this file explains
@@ -175,7 +185,16 @@ impl<G: Game> Shared<G> {
 
     /// Whether a node with `depth` plies left uses the table.
     fn uses_table(&self, depth: u32) -> bool {
-        self.config.tt_mode != TtMode::Off && depth >= self.config.tt_min_depth
+        self.config.move_ordering
+            && self.config.tt_mode != TtMode::Off
+            && depth >= self.config.tt_min_depth
+    }
+
+    /// Whether younger children get PVS null windows: with PVS configured and move ordering
+    /// on. Without ordering (the papers' unsorted experiments) the frames run the papers'
+    /// plain alpha-beta, where null windows would mostly fail high and be searched twice.
+    fn pvs(&self) -> bool {
+        self.config.move_ordering && self.config.algorithm == Algorithm::Pvs
     }
 
     /// Opens a frame on `pos`: probes the table (a stored value at the right depth that
@@ -587,7 +606,7 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         if !self.started {
             nodes += self.begin();
         }
-        let pvs = self.shared.config.algorithm == Algorithm::Pvs;
+        let pvs = self.shared.pvs();
         while self.done.is_none() && nodes < budget {
             let top = self.stack.len() - 1;
             let f = &mut self.stack[top];
@@ -679,10 +698,8 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         // With PVS the younger children go out with the null window around alpha; their
         // fail highs come back for a re-search here.
         let a = f.alpha_eff();
-        let scout = (self.shared.config.algorithm == Algorithm::Pvs
-            && a > -INFINITY
-            && a.saturating_add(1) < f.beta)
-            .then_some(a);
+        let scout =
+            (self.shared.pvs() && a > -INFINITY && a.saturating_add(1) < f.beta).then_some(a);
         let w = match scout {
             Some(a) => Window {
                 alpha: -a - 1,
@@ -768,8 +785,7 @@ pub fn run<G: Game>(
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     let app = Arc::new(GameAlphaBeta::<G>::new(options, policy)?);
     app.shared.table.new_generation();
-    let deepening =
-        options.search.tt_mode != TtMode::Off && options.search.move_ordering && options.depth > 1;
+    let deepening = app.shared.uses_table(options.depth) && options.depth > 1;
     let first = if deepening { 1 } else { options.depth };
     let mut sum: Option<ParallelResult<G::Move>> = None;
     for depth in first..=options.depth {

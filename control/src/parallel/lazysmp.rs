@@ -80,16 +80,18 @@ struct Setup<G: Game> {
     mode: Mode,
 }
 
+impl<G: Game> Setup<G> {
+    /// What a job owns: the root, the depth, and a searcher on the shared table.
+    fn parts(&self) -> (G, u32, Searcher<G>) {
+        let searcher = Searcher::with_table(self.config, Arc::clone(&self.table));
+        (self.root.clone(), self.depth, searcher)
+    }
+}
+
 /// The main search: sequential iterative deepening to the depth.
 fn main_job<G: Game>(setup: &Setup<G>) -> Job<Option<MainOutput<G::Move>>> {
-    let (root, depth, config, table) = (
-        setup.root.clone(),
-        setup.depth,
-        setup.config,
-        Arc::clone(&setup.table),
-    );
+    let (root, depth, mut s) = setup.parts();
     Box::new(move |ctx: &mut JobCtx<'_>| {
-        let mut s = Searcher::with_table(config, table);
         let r = s.search(&root, &Limits::depth(depth), ctx);
         ctx.settle(r.stats.nodes());
         Some(r)
@@ -98,14 +100,8 @@ fn main_job<G: Game>(setup: &Setup<G>) -> Job<Option<MainOutput<G::Move>>> {
 
 /// Helper `h`: its own schedule of depths, each a root search in its own move rotation.
 fn helper_job<G: Game>(setup: &Setup<G>, h: usize) -> Job<Option<MainOutput<G::Move>>> {
-    let (root, depth, config, table) = (
-        setup.root.clone(),
-        setup.depth,
-        setup.config,
-        Arc::clone(&setup.table),
-    );
+    let (root, depth, mut s) = setup.parts();
     Box::new(move |ctx: &mut JobCtx<'_>| {
-        let mut s = Searcher::with_table(config, table);
         let mut moves = Vec::with_capacity(G::MAX_MOVES);
         root.generate_moves(&mut moves);
         if root.outcome().is_some() || moves.is_empty() {
