@@ -12,6 +12,16 @@
 //! fail-soft bound for the window its search ended with, and the root's infinite window gives
 //! the exact value.
 //!
+//! With move ordering on (the engine setting) the frames do what the sequential search does
+//! (see `dib_alphabeta.md`): they probe and store the shared exact-depth table (whose move
+//! they try first, then the game's hints and the leaf searchers' history), give younger
+//! children PVS null windows (also the pieces they hand off) and search a child again with the
+//! full window when its null window fails high, apply the sorting regimes (EC, TT) where they
+//! say, and the search deepens iteratively, one runtime run per depth. With ordering off (the
+//! papers' unsorted experiments) they run plain alpha-beta without the table, as in seed 003.
+//! A frame searched with a null window keeps it (narrowing it from the parent would close it),
+//! and its pieces receive no window updates; aborts still reach them.
+//!
 //! Values are kept on the scale of the run's root (decisive scores count plies from the root):
 //! a problem carries its ply, and the leaf search's window and value are converted with
 //! [`value_to_tt`] / [`value_from_tt`] at that ply. `dib_alphabeta.md` beside this file explains
@@ -20,14 +30,18 @@
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use dib::{Application, Effects, Piece, Search, Slot, Step};
+use dib::trace::fnv1a;
+use dib::{Application, Effects, Piece, ProcAccounts, Search, Slot, Step};
 use games::Game;
 use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+use crate::search::limits::MAX_PLY;
+use crate::search::sorting::NodeType;
+use crate::search::tt::{Bound, TtEntry};
 use crate::search::tt::{value_from_tt, value_to_tt};
-use crate::search::{SearchConfig, Searcher, TranspositionTable, Unlimited};
+use crate::search::{Algorithm, SearchConfig, Searcher, TranspositionTable, TtMode, Unlimited};
 
 /// A window `(alpha, beta)` from the side to move, on the root's scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +75,10 @@ pub struct AbProblem<G: Game> {
     pub window: Window,
     /// The index of the move leading here in the parent's generated moves.
     pub index: u16,
+    /// Knuth-Moore node type (1, 2 or 3; for the sorting regimes).
+    pub kind: u8,
+    /// Whether this is the first child its parent tried (for the sorting regimes).
+    pub eldest: bool,
 }
 
 /// The value of a problem.
@@ -83,17 +101,26 @@ pub enum SplitPolicy {
     EldestFirst,
 }
 
-/// The moves of `pos` in the order the frames try them: the game's generation order, stably
-/// sorted by [`Game::move_hint`] (larger first) when `ordering` is on. Move indices in problems
-/// and values refer to this order.
-fn ordered_moves<G: Game>(pos: &G, ordering: bool, moves: &mut Vec<G::Move>) {
-    pos.generate_moves(moves);
-    if ordering {
-        moves.sort_by_key(|&m| std::cmp::Reverse(pos.move_hint(m)));
+/// The node type a problem carries (serialized as 1, 2, 3).
+fn kind_of(code: u8) -> NodeType {
+    match code {
+        1 => NodeType::One,
+        2 => NodeType::Two,
+        _ => NodeType::Three,
     }
 }
 
-/// What all searches of one run share: the settings and a pool of leaf searchers.
+fn code_of(kind: NodeType) -> u8 {
+    match kind {
+        NodeType::One => 1,
+        NodeType::Two => 2,
+        NodeType::Three => 3,
+    }
+}
+
+/// What all searches of one run share: the settings, the transposition table (shared by the
+/// frames and the leaf searches of every processor) and a pool of leaf searchers (their
+/// killers and history persist from iteration to iteration).
 struct Shared<G: Game> {
     min_split_depth: u32,
     policy: SplitPolicy,
@@ -102,10 +129,15 @@ struct Shared<G: Game> {
     pool: Mutex<Vec<Searcher<G>>>,
 }
 
+/// A frame opened on a position, or the value the table gave for it.
+enum Opened<G: Game> {
+    Frame(Frame<G>),
+    Value(i32),
+}
+
 impl<G: Game> Shared<G> {
-    /// Searches `pos` (at `ply` from the root) to `depth` with `window` sequentially:
-    /// `(value on the root scale, best move index, nodes)`.
-    fn leaf(&self, pos: &G, depth: u32, ply: u32, window: Window) -> (i32, Option<u16>, u64) {
+    /// Runs `f` with a searcher from the pool (a new one when the pool is empty).
+    fn with_searcher<R>(&self, f: impl FnOnce(&mut Searcher<G>) -> R) -> R {
         let taken = self
             .pool
             .lock()
@@ -113,29 +145,202 @@ impl<G: Game> Shared<G> {
             .pop();
         let mut searcher =
             taken.unwrap_or_else(|| Searcher::with_table(self.config, Arc::clone(&self.table)));
-        let before = searcher.stats().nodes();
+        let r = f(&mut searcher);
+        self.pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(searcher);
+        r
+    }
+
+    /// Searches `pos` (at `ply` from the root) to `depth` with `window` sequentially:
+    /// `(value on the root scale, best move's index in generation order, nodes)`.
+    fn leaf(&self, pos: &G, depth: u32, ply: u32, window: Window) -> (i32, Option<u16>, u64) {
         let p = ply as usize;
-        let r = searcher.search_window(
-            pos,
-            depth,
-            value_to_tt(window.alpha, p),
-            value_to_tt(window.beta, p),
-            &mut Unlimited,
-        );
-        let nodes = searcher.stats().nodes() - before;
-        let best = r.pv.first().and_then(|&mv| {
+        let (value, best, nodes) = self.with_searcher(|searcher| {
+            let before = searcher.stats().nodes();
+            let r = searcher.search_window(
+                pos,
+                depth,
+                value_to_tt(window.alpha, p),
+                value_to_tt(window.beta, p),
+                &mut Unlimited,
+            );
+            (
+                r.value,
+                r.pv.first().copied(),
+                searcher.stats().nodes() - before,
+            )
+        });
+        let best = best.and_then(|mv| {
             let mut moves = Vec::with_capacity(G::MAX_MOVES);
-            ordered_moves(pos, self.config.move_ordering, &mut moves);
+            pos.generate_moves(&mut moves);
             moves
                 .iter()
                 .position(|&m| m == mv)
                 .and_then(|i| u16::try_from(i).ok())
         });
-        self.pool
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(searcher);
-        (value_from_tt(r.value, p), best, nodes.max(1))
+        (value_from_tt(value, p), best, nodes.max(1))
+    }
+
+    /// Whether a node with `depth` plies left uses the table.
+    fn uses_table(&self, depth: u32) -> bool {
+        self.config.move_ordering
+            && self.config.tt_mode != TtMode::Off
+            && depth >= self.config.tt_min_depth
+    }
+
+    /// Whether younger children get PVS null windows: with PVS configured and move ordering
+    /// on. Without ordering (the papers' unsorted experiments) the frames run the papers'
+    /// plain alpha-beta, where null windows would mostly fail high and be searched twice.
+    fn pvs(&self) -> bool {
+        self.config.move_ordering && self.config.algorithm == Algorithm::Pvs
+    }
+
+    /// Opens a frame on `pos`: probes the table (a stored value at the right depth that
+    /// decides the window ends the node at once, except at the run's root, which needs its best
+    /// move), then orders the moves. Returns the frame or the value, and the look-ahead nodes
+    /// of a sorting regime.
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        &self,
+        index: u16,
+        pos: G,
+        depth: u32,
+        ply: u32,
+        w: Window,
+        kind: NodeType,
+        eldest: bool,
+    ) -> (Opened<G>, u64) {
+        let hash = pos.hash();
+        let mut tt_move = None;
+        if self.uses_table(depth) {
+            if let Some(e) = self.table.probe(hash) {
+                tt_move = e.move_index;
+                let deep_enough = match self.config.tt_mode {
+                    TtMode::ExactDepth => u32::from(e.depth) == depth.min(255),
+                    _ => u32::from(e.depth) >= depth.min(255),
+                };
+                if deep_enough && ply > 0 {
+                    let v = value_from_tt(e.value, ply as usize);
+                    let cuts = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => v >= w.beta,
+                        Bound::Upper => v <= w.alpha,
+                    };
+                    if cuts {
+                        return (Opened::Value(v), 0);
+                    }
+                }
+            }
+        }
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        pos.generate_moves(&mut moves);
+        let (order, sort_nodes) = self.order(&pos, &moves, tt_move, depth, ply, kind, eldest);
+        let frame = Frame {
+            index,
+            hash,
+            pos,
+            depth,
+            ply,
+            kind,
+            moves,
+            order,
+            next: 0,
+            completed: 0,
+            best: -INFINITY,
+            best_index: None,
+            alpha: w.alpha,
+            beta: w.beta,
+            outstanding: 0,
+            sent: (w.alpha, w.beta),
+            scout: None,
+            split_scout: None,
+            research: Vec::new(),
+        };
+        (Opened::Frame(frame), sort_nodes)
+    }
+
+    /// The order in which a frame tries its moves (indices into the generated moves): by the
+    /// sorting regime's look-ahead where it applies (seed 003 section 5: EC sorts the top node
+    /// and every eldest child, TT also every type-2 node); else, with move ordering on, the
+    /// table's move first, then the game's hints and the leaf searchers' history; else the
+    /// generation order. Also returns the look-ahead's nodes.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        tt_move: Option<u16>,
+        depth: u32,
+        ply: u32,
+        kind: NodeType,
+        eldest: bool,
+    ) -> (Vec<u16>, u64) {
+        let n = moves.len();
+        let sorting = &self.config.sorting;
+        if sorting.applies(ply as usize, kind, eldest) {
+            let expansion = sorting.expansion_depth.min(depth);
+            return self.with_searcher(|s| {
+                let before = s.stats().sort_nodes;
+                let mut keyed = Vec::with_capacity(n);
+                let mut p = pos.clone();
+                s.sort_by_expansion(
+                    &mut p,
+                    moves,
+                    &mut keyed,
+                    expansion,
+                    ply as usize,
+                    &mut Unlimited,
+                );
+                let nodes = s.stats().sort_nodes - before;
+                (keyed.into_iter().map(|(_, i)| i).collect(), nodes)
+            });
+        }
+        let mut order: Vec<u16> = (0..n).filter_map(|i| u16::try_from(i).ok()).collect();
+        if self.config.move_ordering {
+            let keys: Vec<i64> = self.with_searcher(|s| {
+                moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &mv)| {
+                        if tt_move == Some(i as u16) {
+                            i64::MAX
+                        } else {
+                            // The killers of the last ply are never set, so this is the hint
+                            // and the history (killers of the leaf searches' plies do not
+                            // belong to the frames' plies).
+                            s.tables.key(pos, mv, MAX_PLY)
+                        }
+                    })
+                    .collect()
+            });
+            order.sort_by_key(|&i| std::cmp::Reverse(keys[usize::from(i)]));
+        }
+        (order, 0)
+    }
+
+    /// Stores a completed frame's value (on the root scale) with the bound it is.
+    fn store(&self, f: &Frame<G>) {
+        if !self.uses_table(f.depth) || f.alpha >= f.beta || f.best.abs() >= INFINITY {
+            return;
+        }
+        let bound = if f.best >= f.beta {
+            Bound::Lower
+        } else if f.best <= f.alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.table.store(
+            f.hash,
+            TtEntry {
+                value: value_to_tt(f.best, f.ply as usize),
+                depth: f.depth.min(255) as u8,
+                bound,
+                move_index: f.best_index,
+            },
+        );
     }
 }
 
@@ -188,42 +393,49 @@ impl<G: Game> Application for GameAlphaBeta<G> {
 }
 
 struct Frame<G: Game> {
-    /// The index of the move leading here in the parent's moves.
+    /// The index of the move leading here in the parent's generated moves.
     index: u16,
+    hash: u64,
     pos: G,
     depth: u32,
     ply: u32,
+    kind: NodeType,
+    /// The moves in generation order.
     moves: Vec<G::Move>,
+    /// The order in which they are tried (indices into `moves`).
+    order: Vec<u16>,
+    /// How many of `order` were started or handed off.
     next: usize,
     completed: u32,
     best: i32,
+    /// The best move's index in `moves`.
     best_index: Option<u16>,
     alpha: i32,
     beta: i32,
     outstanding: u32,
     /// The window last given to this frame's pieces (from this frame's side).
     sent: (i32, i32),
+    /// `Some(a)` when the parent searches this frame with the null window around its alpha
+    /// `a` (PVS): the window stays as it is (narrowing it from the parent would close it).
+    scout: Option<i32>,
+    /// `Some(a)` when this frame's pieces were handed off with null windows around `a`.
+    split_scout: Option<i32>,
+    /// Children whose null-window search failed high, to be searched again.
+    research: Vec<u16>,
 }
 
 impl<G: Game> Frame<G> {
-    fn new(index: u16, pos: G, depth: u32, ply: u32, w: Window, ordering: bool) -> Frame<G> {
-        let mut moves = Vec::with_capacity(G::MAX_MOVES);
-        ordered_moves(&pos, ordering, &mut moves);
-        Frame {
-            index,
-            pos,
-            depth,
-            ply,
-            moves,
-            next: 0,
-            completed: 0,
-            best: -INFINITY,
-            best_index: None,
-            alpha: w.alpha,
-            beta: w.beta,
-            outstanding: 0,
-            sent: (w.alpha, w.beta),
+    /// Takes child `index`'s value `v` from a search with the null window around `scout`
+    /// (or the full window when `None`): a fail high inside the window is queued for a
+    /// re-search instead of being combined.
+    fn take(&mut self, index: u16, v: i32, scout: Option<i32>) {
+        if let Some(a) = scout {
+            if -v > a && -v < self.beta {
+                self.research.push(index);
+                return;
+            }
         }
+        self.combine(index, v);
     }
 
     fn alpha_eff(&self) -> i32 {
@@ -291,11 +503,12 @@ impl<G: Game> AbSearch<G> {
             let Some(frame) = self.stack.pop() else {
                 return;
             };
+            self.shared.store(&frame);
             let Some(parent) = self.stack.last_mut() else {
                 self.finish(v, frame.best_index);
                 return;
             };
-            parent.combine(frame.index, v);
+            parent.take(frame.index, v, frame.scout);
             if parent.best >= parent.beta {
                 v = parent.best;
                 continue;
@@ -314,6 +527,9 @@ impl<G: Game> AbSearch<G> {
             for i in 1..self.stack.len() {
                 let w = self.stack[i - 1].child_window();
                 let f = &mut self.stack[i];
+                if f.scout.is_some() {
+                    continue;
+                }
                 f.alpha = f.alpha.max(w.alpha);
                 f.beta = f.beta.min(w.beta);
             }
@@ -332,14 +548,16 @@ impl<G: Game> AbSearch<G> {
                 self.finish(b, bi);
                 return;
             }
-            let (v, index) = (self.stack[j].best, self.stack[j].index);
+            let (v, index, scout) = (self.stack[j].best, self.stack[j].index, self.stack[j].scout);
             self.abort_pieces(j, fx);
-            self.stack.pop();
-            self.stack[j - 1].combine(index, v);
+            if let Some(frame) = self.stack.pop() {
+                self.shared.store(&frame);
+            }
+            self.stack[j - 1].take(index, v, scout);
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
             let now = (f.alpha_eff(), f.beta);
-            if f.outstanding > 0 && now != f.sent {
+            if f.outstanding > 0 && now != f.sent && f.split_scout.is_none() {
                 f.sent = now;
                 fx.update(i as Slot, f.child_window());
             }
@@ -356,24 +574,26 @@ impl<G: Game> AbSearch<G> {
             self.finish(-INFINITY, None);
             return 0;
         }
-        if self.is_frame(&p.position, p.depth) {
-            let frame = Frame::new(
-                p.index,
-                p.position.clone(),
-                p.depth,
-                p.ply,
-                w,
-                self.shared.config.move_ordering,
-            );
-            if frame.moves.is_empty() {
-                let (v, b, n) = self.shared.leaf(&p.position, p.depth, p.ply, w);
-                self.finish(v, b);
-                return n;
+        let (pos, depth, ply, index) = (p.position.clone(), p.depth, p.ply, p.index);
+        let (kind, eldest) = (kind_of(p.kind), p.eldest);
+        if self.is_frame(&pos, depth) {
+            match self.shared.open(index, pos, depth, ply, w, kind, eldest) {
+                (Opened::Value(v), n) => {
+                    self.finish(v, None);
+                    n
+                }
+                (Opened::Frame(frame), n) => {
+                    if frame.moves.is_empty() {
+                        let (v, b, m) = self.shared.leaf(&frame.pos, depth, ply, w);
+                        self.finish(v, b);
+                        return n + m;
+                    }
+                    self.stack.push(frame);
+                    n + 1
+                }
             }
-            self.stack.push(frame);
-            1
         } else {
-            let (v, b, n) = self.shared.leaf(&p.position, p.depth, p.ply, w);
+            let (v, b, n) = self.shared.leaf(&pos, depth, ply, w);
             self.finish(v, b);
             n
         }
@@ -386,39 +606,62 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         if !self.started {
             nodes += self.begin();
         }
+        let pvs = self.shared.pvs();
         while self.done.is_none() && nodes < budget {
             let top = self.stack.len() - 1;
             let f = &mut self.stack[top];
-            if f.next < f.moves.len() {
-                let mv = f.moves[f.next];
-                let index = u16::try_from(f.next).unwrap_or(u16::MAX);
+            // A younger child whose null-window search failed high is searched again with the
+            // full window before anything else (as PVS does).
+            let next = if let Some(index) = f.research.pop() {
+                Some((index, f.kind.child(1), false, None))
+            } else if f.next < f.order.len() {
+                let i = f.next;
                 f.next += 1;
+                let scout = (pvs && i > 0)
+                    .then(|| f.alpha_eff())
+                    .filter(|&a| a > -INFINITY && a.saturating_add(1) < f.beta);
+                Some((f.order[i], f.kind.child(i), i == 0, scout))
+            } else {
+                None
+            };
+            if let Some((index, kind, eldest, scout)) = next {
                 let mut child = f.pos.clone();
-                let _ = child.make_move(mv);
-                let (depth, ply, w) = (f.depth - 1, f.ply + 1, f.child_window());
-                let child = if self.is_frame(&child, depth) {
-                    let frame = Frame::new(
-                        index,
-                        child,
-                        depth,
-                        ply,
-                        w,
-                        self.shared.config.move_ordering,
-                    );
-                    if !frame.moves.is_empty() {
-                        nodes += 1;
-                        self.stack.push(frame);
-                        continue;
-                    }
-                    frame.pos
-                } else {
-                    child
+                let _ = child.make_move(f.moves[usize::from(index)]);
+                let (depth, ply) = (f.depth - 1, f.ply + 1);
+                let w = match scout {
+                    Some(a) => Window {
+                        alpha: -a - 1,
+                        beta: -a,
+                    },
+                    None => f.child_window(),
                 };
-                let (v, _, n) = self.shared.leaf(&child, depth, ply, w);
-                nodes += n;
+                let v = if self.is_frame(&child, depth) {
+                    match self.shared.open(index, child, depth, ply, w, kind, eldest) {
+                        (Opened::Value(v), n) => {
+                            nodes += n + 1;
+                            v
+                        }
+                        (Opened::Frame(mut frame), n) => {
+                            nodes += n;
+                            if !frame.moves.is_empty() {
+                                nodes += 1;
+                                frame.scout = scout;
+                                self.stack.push(frame);
+                                continue;
+                            }
+                            let (v, _, m) = self.shared.leaf(&frame.pos, depth, ply, w);
+                            nodes += m;
+                            v
+                        }
+                    }
+                } else {
+                    let (v, _, m) = self.shared.leaf(&child, depth, ply, w);
+                    nodes += m;
+                    v
+                };
                 let f = &mut self.stack[top];
                 let before = f.alpha_eff();
-                f.combine(index, v);
+                f.take(index, v, scout);
                 if f.best >= f.beta {
                     let b = f.best;
                     self.pop_with(b, fx);
@@ -448,15 +691,28 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         let min = self.shared.min_split_depth;
         // Children with at least `min` plies left are worth handing off.
         let Some((slot, f)) = self.stack.iter_mut().enumerate().find(|(_, f)| {
-            f.next < f.moves.len() && f.depth > min && f.completed > 0 && f.outstanding == 0
+            f.next < f.order.len() && f.depth > min && f.completed > 0 && f.outstanding == 0
         }) else {
             return Vec::new();
         };
-        let w = f.child_window();
-        let pieces: Vec<_> = (f.next..f.moves.len())
+        // With PVS the younger children go out with the null window around alpha; their
+        // fail highs come back for a re-search here.
+        let a = f.alpha_eff();
+        let scout =
+            (self.shared.pvs() && a > -INFINITY && a.saturating_add(1) < f.beta).then_some(a);
+        let w = match scout {
+            Some(a) => Window {
+                alpha: -a - 1,
+                beta: -a,
+            },
+            None => f.child_window(),
+        };
+        f.split_scout = scout;
+        let pieces: Vec<_> = (f.next..f.order.len())
             .map(|i| {
+                let index = f.order[i];
                 let mut child = f.pos.clone();
-                let _ = child.make_move(f.moves[i]);
+                let _ = child.make_move(f.moves[usize::from(index)]);
                 Piece {
                     slot: slot as Slot,
                     problem: AbProblem {
@@ -464,12 +720,14 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                         depth: f.depth - 1,
                         ply: f.ply + 1,
                         window: w,
-                        index: u16::try_from(i).unwrap_or(u16::MAX),
+                        index,
+                        kind: code_of(f.kind.child(i)),
+                        eldest: false,
                     },
                 }
             })
             .collect();
-        f.next = f.moves.len();
+        f.next = f.order.len();
         f.outstanding += pieces.len() as u32;
         f.sent = (f.alpha_eff(), f.beta);
         self.outstanding += pieces.len() as u32;
@@ -485,7 +743,8 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         }
         f.outstanding -= 1;
         self.outstanding -= 1;
-        f.combine(value.index, value.score);
+        let scout = f.split_scout;
+        f.take(value.index, value.score, scout);
         self.settle(fx);
     }
 
@@ -510,6 +769,13 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
 
 /// Runs the application with `policy` on `root` as `options` say.
 ///
+/// With the table on and move ordering on, the search deepens iteratively as the sequential
+/// search does: one run of the runtime per depth from 1 to `options.depth`, all sharing the
+/// table (and the leaf searchers' history), so that every frame and leaf search finds the best
+/// move of the previous iteration and tries it first. The result is the last iteration's; its
+/// nodes, times and accounts are the sums over the iterations. Without a table or without
+/// ordering (the papers' unsorted experiments) a single run searches the depth directly.
+///
 /// # Errors
 /// [`ParallelError`] when the table cannot be built or the runtime fails.
 pub fn run<G: Game>(
@@ -517,28 +783,68 @@ pub fn run<G: Game>(
     options: &ParallelOptions,
     policy: SplitPolicy,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    let app = GameAlphaBeta::<G>::new(options, policy)?;
-    let problem = AbProblem {
-        position: root.clone(),
-        depth: options.depth,
-        ply: 0,
-        window: Window::FULL,
-        index: 0,
-    };
-    let report = dib::solve(
-        Arc::new(app),
-        problem,
-        options.procs,
-        &options.backend,
-        options.dib,
-    )?;
-    let value = report.value;
-    let mut moves = Vec::with_capacity(G::MAX_MOVES);
-    ordered_moves(root, options.search.move_ordering, &mut moves);
-    let pv: Vec<G::Move> = value
-        .best
-        .and_then(|i| moves.get(usize::from(i)).copied())
-        .into_iter()
-        .collect();
-    Ok(result_from_report(report, value.score, pv, Vec::new()))
+    let app = Arc::new(GameAlphaBeta::<G>::new(options, policy)?);
+    app.shared.table.new_generation();
+    let deepening = app.shared.uses_table(options.depth) && options.depth > 1;
+    let first = if deepening { 1 } else { options.depth };
+    let mut sum: Option<ParallelResult<G::Move>> = None;
+    for depth in first..=options.depth {
+        let problem = AbProblem {
+            position: root.clone(),
+            depth,
+            ply: 0,
+            window: Window::FULL,
+            index: 0,
+            kind: code_of(NodeType::One),
+            eldest: true,
+        };
+        let report = dib::solve(
+            Arc::clone(&app),
+            problem,
+            options.procs,
+            &options.backend,
+            options.dib,
+        )?;
+        let value = report.value;
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        root.generate_moves(&mut moves);
+        let pv: Vec<G::Move> = value
+            .best
+            .and_then(|i| moves.get(usize::from(i)).copied())
+            .into_iter()
+            .collect();
+        let r = result_from_report(report, value.score, pv, Vec::new());
+        sum = Some(match sum {
+            None => r,
+            Some(before) => add_iteration(before, r),
+        });
+    }
+    let mut r = sum.ok_or(dib::DibError::NoValue { seed: None })?;
+    r.extra
+        .push(("iterations", f64::from(options.depth + 1 - first)));
+    Ok(r)
+}
+
+/// The result of a later iteration with the work of the earlier ones added in.
+fn add_iteration<M>(before: ParallelResult<M>, mut r: ParallelResult<M>) -> ParallelResult<M> {
+    r.nodes += before.nodes;
+    r.seconds += before.seconds;
+    for (a, b) in r.accounts.iter_mut().zip(&before.accounts) {
+        *a = ProcAccounts::total(&[*a, *b]);
+    }
+    r.total = ProcAccounts::total(&r.accounts);
+    if let (Some(s), Some(b)) = (&mut r.sim, before.sim) {
+        let mut bytes = b.trace_hash.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&s.trace_hash.to_le_bytes());
+        s.trace_hash = fnv1a(&bytes);
+        s.events += b.events;
+        s.dropped += b.dropped;
+        s.duplicated += b.duplicated;
+        s.delayed += b.delayed;
+        s.corrupted += b.corrupted;
+        s.lost_to_crashes += b.lost_to_crashes;
+        s.crashes += b.crashes;
+        s.restarts += b.restarts;
+    }
+    r
 }

@@ -210,13 +210,21 @@ algorithms! {
         description: "tree splitting: nodes above the split depth split among processors with window updates and aborts",
         paper: "Fishburn, Analysis of speedup in distributed algorithms, PhD thesis, Wisconsin, 1981 (via seed 003)",
     };
+    LazySmp => lazysmp, AlgoInfo {
+        name: "lazysmp",
+        aliases: &[],
+        description: "Lazy SMP: independent iterative deepening on every processor sharing one transposition table (exact-depth); the main processor's iteration is the answer",
+        paper: "the modern reference (Stockfish and others, since about 2013); shared tables after Marsland and Popowich (seed 004)",
+    };
 }
 
 pub mod alphabeta;
 pub mod delaysplit;
 pub mod dib_alphabeta;
 pub mod dmwf;
+pub mod lazysmp;
 pub mod mwf;
+pub mod sliced;
 pub mod split_ab;
 pub mod treesplit;
 

@@ -353,6 +353,91 @@ mod tests {
         assert_eq!(tt.probe(77), Some(entry(3, 4, Bound::Upper, Some(4))));
     }
 
+    /// The entry every writer stores for `key` in the concurrency tests: each field is a
+    /// function of the key, so a probe can tell whether what it got belongs to its key.
+    fn entry_for(key: u64) -> TtEntry {
+        let bound = match key % 3 {
+            0 => Bound::Lower,
+            1 => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        entry(
+            (key >> 7) as i32 % 100_000,
+            (key >> 40) as u8,
+            bound,
+            (key % 5 != 0).then_some((key >> 20) as u16 % 1000),
+        )
+    }
+
+    /// `threads` threads store and probe keys of a small key set in a table of `buckets`
+    /// buckets (so writers keep colliding on the same entries); every probe must return
+    /// nothing or the entry of its own key. Returns how many probes found an entry.
+    fn hammer(threads: u64, buckets: usize, rounds: u64) -> u64 {
+        let tt = TranspositionTable::with_buckets(buckets);
+        let keys: Vec<u64> = (1..=64u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03)
+            .collect();
+        let found = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let (tt, keys, found) = (&tt, &keys, &found);
+                scope.spawn(move || {
+                    let mut x = t.wrapping_add(1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+                    let mut hits = 0;
+                    for _ in 0..rounds {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = keys[(x % keys.len() as u64) as usize];
+                        if (x >> 40) & 1 == 0 {
+                            tt.store(key, entry_for(key));
+                        } else if let Some(got) = tt.probe(key) {
+                            hits += 1;
+                            assert_eq!(
+                                got,
+                                entry_for(key),
+                                "key {key:#x}: the entry belongs to another key"
+                            );
+                        }
+                    }
+                    found.fetch_add(hits, std::sync::atomic::Ordering::Relaxed);
+                });
+            }
+        });
+        found.into_inner()
+    }
+
+    #[test]
+    fn concurrent_writers_never_produce_a_torn_entry() {
+        for threads in 2..=4 {
+            for buckets in [1, 4] {
+                let hits = hammer(threads, buckets, 200_000);
+                assert!(
+                    hits > 0,
+                    "{threads} threads, {buckets} buckets: no probe hit"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn torn_writes_are_rejected_not_misread() {
+        // Interleave the two words of two writers by hand, both ways.
+        let tt = TranspositionTable::with_buckets(1);
+        let (a, b) = (0x1234_5678_9ABC_DEF0u64, 0x0FED_CBA9_8765_4321u64);
+        let e = &tt.buckets[0].0[0];
+        let (da, db) = (pack(&entry_for(a), 0), pack(&entry_for(b), 0));
+        for (data, check) in [(da, b ^ db), (db, a ^ da)] {
+            e.data.store(data, Ordering::Relaxed);
+            e.check.store(check, Ordering::Relaxed);
+            assert_eq!(tt.probe(a), None);
+            assert_eq!(tt.probe(b), None);
+        }
+        e.check.store(a ^ da, Ordering::Relaxed);
+        e.data.store(da, Ordering::Relaxed);
+        assert_eq!(tt.probe(a), Some(entry_for(a)));
+    }
+
     #[test]
     fn decisive_values_are_stored_relative_to_the_position() {
         let win = games::score::win_in(9);

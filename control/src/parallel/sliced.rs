@@ -1,0 +1,346 @@
+//! Running a recursive search (a [`Searcher`](crate::search::Searcher) call that cannot be
+//! suspended) as a DIB worker-model processor, which must work in bounded slices.
+//!
+//! Two modes, chosen by the backend:
+//!
+//! - **inline** (threads): the job runs to its end inside the processor's first slice. Every
+//!   poll of the search ([`POLL_INTERVAL`](crate::search::POLL_INTERVAL) nodes) charges the
+//!   nodes to the context and reads the inbox, so a stop message still ends it promptly.
+//! - **stepped** (simulator): the job runs on a worker OS thread in lockstep with the
+//!   processor: a slice resumes the worker, which searches until its next poll and hands
+//!   control back with the nodes it visited. Only one of the two runs at a time, and the
+//!   simulator runs one processor at a time, so a simulated run stays deterministic (the
+//!   worker's search depends only on what earlier slices did), and every processor's clock
+//!   advances by the nodes it really searched, slice by slice, as for DIB searches.
+//!
+//! A job that is dropped unfinished (the run ended, or the simulator crashed its processor)
+//! is told to stop at its next poll and its thread is joined.
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use dib::{Context, Nanos};
+
+use crate::search::{SearchContext, Signal};
+
+/// What a running job sees of its processor: a [`SearchContext`] that charges nodes and
+/// passes on stop requests.
+pub struct JobCtx<'a> {
+    link: &'a mut dyn Link,
+    /// The node count of the current search at its last poll.
+    seen: u64,
+    /// Nodes of the current search charged so far.
+    charged: u64,
+}
+
+impl JobCtx<'_> {
+    /// Ends one search that visited `nodes` nodes in all: charges what its polls did not.
+    pub fn settle(&mut self, nodes: u64) {
+        self.link.add(nodes.saturating_sub(self.charged));
+        self.seen = 0;
+        self.charged = 0;
+    }
+
+    /// Whether the processor was asked to stop.
+    pub fn stop_requested(&mut self) -> bool {
+        self.link.stop_requested()
+    }
+}
+
+impl SearchContext for JobCtx<'_> {
+    fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.link.now())
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        let delta = nodes.saturating_sub(self.seen);
+        self.seen = nodes;
+        self.charged += delta;
+        self.link.add(delta);
+        self.link.pause()
+    }
+}
+
+/// The processor side of a running job.
+trait Link {
+    /// Records nodes searched (charged at the next pause).
+    fn add(&mut self, nodes: u64);
+    /// Charges the recorded nodes and gives the processor a chance to run (stepped mode);
+    /// `Stop` when the job must end.
+    fn pause(&mut self) -> Signal;
+    /// Whether a stop was requested (without pausing).
+    fn stop_requested(&mut self) -> bool;
+    /// The processor's time.
+    fn now(&self) -> Nanos;
+}
+
+/// A job: the whole search a processor does.
+pub type Job<T> = Box<dyn FnOnce(&mut JobCtx<'_>) -> T + Send + 'static>;
+
+/// Where a job stands after a slice.
+pub enum Progress<T> {
+    /// Still running: run the processor again.
+    Running,
+    /// Finished with this output (returned once).
+    Done(T),
+    /// Finished earlier.
+    Over,
+}
+
+/// How jobs run (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// To the end in the first slice (real threads).
+    Inline,
+    /// On a worker thread in lockstep, one poll interval per slice (the simulator).
+    Stepped,
+}
+
+enum ToWorker {
+    Resume { stop: bool, now: Nanos },
+}
+
+enum FromWorker<T> {
+    Yield { nodes: u64 },
+    Done { nodes: u64, output: T },
+}
+
+struct Worker<T> {
+    resume: Option<Sender<ToWorker>>,
+    reports: Receiver<FromWorker<T>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// A job run in slices by a processor whose messages are `M`.
+pub struct Sliced<T, M> {
+    mode: Mode,
+    job: Option<Job<T>>,
+    worker: Option<Worker<T>>,
+    is_stop: fn(&M) -> bool,
+    stop: bool,
+    over: bool,
+}
+
+impl<T: Send + 'static, M> Sliced<T, M> {
+    /// A job not yet started; `is_stop` recognises the messages that stop it (every other
+    /// message is dropped).
+    pub fn new(mode: Mode, job: Job<T>, is_stop: fn(&M) -> bool) -> Self {
+        Sliced {
+            mode,
+            job: Some(job),
+            worker: None,
+            is_stop,
+            stop: false,
+            over: false,
+        }
+    }
+
+    fn read_inbox(stop: &mut bool, is_stop: fn(&M) -> bool, ctx: &mut dyn Context<M>) {
+        while let Some(env) = ctx.poll() {
+            *stop |= is_stop(&env.msg);
+        }
+    }
+
+    /// Runs one slice of the job.
+    pub fn step(&mut self, ctx: &mut dyn Context<M>) -> Progress<T> {
+        if self.over {
+            Self::read_inbox(&mut self.stop, self.is_stop, ctx);
+            return Progress::Over;
+        }
+        match self.mode {
+            Mode::Inline => {
+                let Some(job) = self.job.take() else {
+                    return Progress::Over;
+                };
+                let mut link = InlineLink {
+                    ctx,
+                    pending: 0,
+                    stop: self.stop,
+                    is_stop: self.is_stop,
+                };
+                let mut jc = JobCtx {
+                    link: &mut link,
+                    seen: 0,
+                    charged: 0,
+                };
+                let output = job(&mut jc);
+                let _ = link.pause();
+                self.stop = link.stop;
+                self.over = true;
+                Progress::Done(output)
+            }
+            Mode::Stepped => self.step_worker(ctx),
+        }
+    }
+
+    fn step_worker(&mut self, ctx: &mut dyn Context<M>) -> Progress<T> {
+        Self::read_inbox(&mut self.stop, self.is_stop, ctx);
+        if self.worker.is_none() {
+            let Some(job) = self.job.take() else {
+                return Progress::Over;
+            };
+            self.worker = Some(spawn(job, self.stop, ctx.now()));
+        } else if let Some(w) = &self.worker {
+            if let Some(tx) = &w.resume {
+                let _ = tx.send(ToWorker::Resume {
+                    stop: self.stop,
+                    now: ctx.now(),
+                });
+            }
+        }
+        let Some(w) = &mut self.worker else {
+            return Progress::Over;
+        };
+        match w.reports.recv() {
+            Ok(FromWorker::Yield { nodes }) => {
+                ctx.charge(nodes);
+                Progress::Running
+            }
+            Ok(FromWorker::Done { nodes, output }) => {
+                ctx.charge(nodes);
+                self.over = true;
+                self.shut_down();
+                Progress::Done(output)
+            }
+            Err(_) => {
+                // The worker ended without reporting: it panicked. Pass the panic on.
+                self.over = true;
+                if let Some(h) = self.worker.as_mut().and_then(|w| w.handle.take()) {
+                    if let Err(panic) = h.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                }
+                Progress::Over
+            }
+        }
+    }
+
+    fn shut_down(&mut self) {
+        if let Some(mut w) = self.worker.take() {
+            w.resume = None;
+            if let Some(h) = w.handle.take() {
+                // A worker that panicked after its last report has nothing more to say.
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+impl<T, M> Drop for Sliced<T, M> {
+    fn drop(&mut self) {
+        if let Some(mut w) = self.worker.take() {
+            // Closing the channel makes the worker's next pause answer Stop.
+            w.resume = None;
+            if let Some(h) = w.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+fn spawn<T: Send + 'static>(job: Job<T>, stop: bool, now: Nanos) -> Worker<T> {
+    let (resume_tx, resume_rx) = channel();
+    let (report_tx, report_rx) = channel();
+    let handle = std::thread::spawn(move || {
+        let mut link = WorkerLink {
+            resume: resume_rx,
+            reports: report_tx,
+            pending: 0,
+            stop,
+            now,
+        };
+        let mut jc = JobCtx {
+            link: &mut link,
+            seen: 0,
+            charged: 0,
+        };
+        let output = job(&mut jc);
+        let nodes = std::mem::take(&mut link.pending);
+        let _ = link.reports.send(FromWorker::Done { nodes, output });
+    });
+    Worker {
+        resume: Some(resume_tx),
+        reports: report_rx,
+        handle: Some(handle),
+    }
+}
+
+struct InlineLink<'a, M> {
+    ctx: &'a mut dyn Context<M>,
+    pending: u64,
+    stop: bool,
+    is_stop: fn(&M) -> bool,
+}
+
+impl<M> Link for InlineLink<'_, M> {
+    fn add(&mut self, nodes: u64) {
+        self.pending += nodes;
+    }
+
+    fn pause(&mut self) -> Signal {
+        self.ctx.charge(std::mem::take(&mut self.pending));
+        self.stop_requested();
+        if self.stop {
+            Signal::Stop
+        } else {
+            Signal::Continue
+        }
+    }
+
+    fn stop_requested(&mut self) -> bool {
+        while let Some(env) = self.ctx.poll() {
+            self.stop |= (self.is_stop)(&env.msg);
+        }
+        self.stop
+    }
+
+    fn now(&self) -> Nanos {
+        self.ctx.now()
+    }
+}
+
+struct WorkerLink<T> {
+    resume: Receiver<ToWorker>,
+    reports: Sender<FromWorker<T>>,
+    pending: u64,
+    stop: bool,
+    now: Nanos,
+}
+
+impl<T> Link for WorkerLink<T> {
+    fn add(&mut self, nodes: u64) {
+        self.pending += nodes;
+    }
+
+    fn pause(&mut self) -> Signal {
+        if self.stop {
+            return Signal::Stop;
+        }
+        let nodes = std::mem::take(&mut self.pending);
+        if self.reports.send(FromWorker::Yield { nodes }).is_err() {
+            self.stop = true;
+            return Signal::Stop;
+        }
+        match self.resume.recv() {
+            Ok(ToWorker::Resume { stop, now }) => {
+                self.stop |= stop;
+                self.now = now;
+            }
+            Err(_) => self.stop = true,
+        }
+        if self.stop {
+            Signal::Stop
+        } else {
+            Signal::Continue
+        }
+    }
+
+    fn stop_requested(&mut self) -> bool {
+        self.stop
+    }
+
+    fn now(&self) -> Nanos {
+        self.now
+    }
+}
