@@ -208,13 +208,27 @@ algorithms! {
         description: "tree splitting: nodes above the split depth split among processors with window updates and aborts",
         paper: "Fishburn, Analysis of speedup in distributed algorithms, PhD thesis, Wisconsin, 1981 (via seed 003)",
     };
+    PvSplit => pvsplit, AlgoInfo {
+        name: "pvsplit",
+        aliases: &[],
+        description: "PV splitting: PVS whose type-1 nodes split after their eldest child; younger siblings get minimal windows, re-searched on a fail high",
+        paper: "Marsland and Popowich, Parallel game-tree search, IEEE PAMI-7(4), 1985 (seed 004); Rezaie and Finkel (seed 003) section 3.4",
+    };
+    Er => er, AlgoInfo {
+        name: "er",
+        aliases: &[],
+        description: "ER: e-nodes evaluate elder grandchildren in parallel, then an e-child, then refute the rest in parallel with extra e-children",
+        paper: "Steinberg and Solomon, Searching game trees in parallel, ICPP 1990 (via seed 003 section 3.5 and seed 001 section 3.4.3)",
+    };
 }
 
 pub mod alphabeta;
 pub mod delaysplit;
 pub mod dib_alphabeta;
 pub mod dmwf;
+pub mod er;
 pub mod mwf;
+pub mod pvsplit;
 pub mod split_ab;
 pub mod treesplit;
 
