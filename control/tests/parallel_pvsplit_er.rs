@@ -18,7 +18,7 @@ fn position(moves: &[usize]) -> TicTacToe4 {
     let mut list = Vec::new();
     for &i in moves {
         pos.generate_moves(&mut list);
-        let _ = pos.make_move(list[i % list.len()]);
+        pos.make_move(list[i % list.len()]);
     }
     pos
 }
@@ -47,7 +47,11 @@ fn run(algo: &str, pos: &TicTacToe4, depth: u32, procs: usize, seed: u64) -> Par
     );
     o.search = config();
     let r = search(algo, pos, &o).unwrap();
-    assert_eq!(r.value, sequential(pos, depth), "{algo} x{procs} seed {seed}");
+    assert_eq!(
+        r.value,
+        sequential(pos, depth),
+        "{algo} x{procs} seed {seed}"
+    );
     r
 }
 
@@ -67,7 +71,11 @@ fn pvsplit_splits_only_type1_nodes_and_researches_fail_highs() {
         let pos = position(moves);
         for procs in [1, 4, 9] {
             let r = run("pvsplit", &pos, 6, procs, 10 + k as u64);
-            assert_eq!(extra(&r, "splits_other"), 0.0, "a node of type 2 or 3 split");
+            assert_eq!(
+                extra(&r, "splits_other"),
+                0.0,
+                "a node of type 2 or 3 split"
+            );
             if procs == 1 {
                 assert_eq!(extra(&r, "splits_type1"), 0.0);
             }
@@ -78,7 +86,10 @@ fn pvsplit_splits_only_type1_nodes_and_researches_fail_highs() {
     }
     assert!(type1 > 0.0, "no type-1 node ever split");
     assert!(minimal > 0.0, "no minimal-window search");
-    assert!(researches > 0.0, "no minimal-window search ever failed high");
+    assert!(
+        researches > 0.0,
+        "no minimal-window search ever failed high"
+    );
     assert!(researches < minimal);
 }
 
@@ -98,7 +109,10 @@ fn er_refutes_with_elder_grandchildren_and_adds_e_children() {
             shared += r.total.dib.problems_received;
         }
     }
-    assert!(refuted > 0.0, "no child was refuted by its elder grandchild alone");
+    assert!(
+        refuted > 0.0,
+        "no child was refuted by its elder grandchild alone"
+    );
     assert!(shared > 0, "ER never shared work");
     assert!(extra_e > 0.0, "no extra e-child was handed out");
 }

@@ -43,6 +43,10 @@ pub struct ParallelOptions {
     /// DMWF: children of a type-1 node whose static value is at or above this percentile of
     /// their siblings' are treated as type-1 (seed 003 section 6: 90).
     pub dmwf_percentile: u32,
+    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta (a bound
+    /// from the type-1 node above it) before it searches or hands out its other children (seed
+    /// 003 section 3.2); off, it goes on at once with the window it has.
+    pub mwf_wait: bool,
 }
 
 impl ParallelOptions {
@@ -58,6 +62,7 @@ impl ParallelOptions {
             min_split_depth: 2,
             split_depth: 2,
             dmwf_percentile: 90,
+            mwf_wait: true,
         }
     }
 }

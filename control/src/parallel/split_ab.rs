@@ -45,9 +45,10 @@ use crate::search::{SearchConfig, Searcher, SortRegime, TranspositionTable, TtMo
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitPolicy {
     /// Mandatory work first: type-1 and type-3 nodes split at any time; a type-2 node searches
-    /// its eldest child and then waits until it has a finite beta (until the type-1 node above
-    /// it has a value to cut it off with) before it searches or hands out its other children,
-    /// and does so only when the eldest did not cut it off (delayed evaluation).
+    /// its eldest child first and its other children (here or handed out) only when the eldest
+    /// did not cut it off (delayed evaluation). With `ParallelOptions::mwf_wait` (the default)
+    /// it also waits until it has a finite beta, that is until the type-1 node above it has a
+    /// value to cut it off with.
     Mwf,
     /// MWF where the children of a type-1 node whose static value (from the parent's side) is
     /// at or above this percentile of their siblings' are type 1 too.
@@ -216,6 +217,7 @@ impl Counters {
 pub struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
+    wait: bool,
     config: SearchConfig,
     table: Arc<TranspositionTable>,
     counters: Arc<Counters>,
@@ -254,6 +256,7 @@ impl<G: Game> SplitAb<G> {
         Ok(SplitAb {
             policy,
             min_split_depth: options.min_split_depth.max(1),
+            wait: options.mwf_wait,
             config,
             table,
             counters: Arc::new(Counters::default()),
@@ -299,7 +302,10 @@ pub fn run<G: Game>(
         extra.push(("sort_nodes", sort_nodes as f64));
         if let Backend::Sim(c) = &options.backend {
             // Virtual time spent sorting, summed over processors (at the base node cost).
-            extra.push(("sort_seconds", sort_nodes as f64 * c.cost.node_ns as f64 / 1e9));
+            extra.push((
+                "sort_seconds",
+                sort_nodes as f64 * c.cost.node_ns as f64 / 1e9,
+            ));
         }
     }
     let mut result = result_from_report(report, value, pv, extra);
@@ -318,6 +324,7 @@ impl<G: Game> Application for SplitAb<G> {
         AbSearch {
             policy: self.policy,
             min_split_depth: self.min_split_depth,
+            wait: self.wait,
             config: self.config,
             counters: Arc::clone(&self.counters),
             searcher: Searcher::with_table(self.config, Arc::clone(&self.table)),
@@ -507,13 +514,15 @@ fn hinted_moves<G: Game>(pos: &G, ordering: bool) -> Vec<(G::Move, u32)> {
 /// A node opened for searching: solved at once, or a frame to push.
 enum Opened<G: Game> {
     Solved { value: i32, best: Option<u32> },
-    Frame(Frame<G>),
+    Frame(Box<Frame<G>>),
 }
 
 /// A running search.
 pub struct AbSearch<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
+    /// MWF: type-2 nodes wait for a finite beta.
+    wait: bool,
     config: SearchConfig,
     counters: Arc<Counters>,
     searcher: Searcher<G>,
@@ -714,7 +723,7 @@ impl<G: Game> AbSearch<G> {
                 .extend((first..n).map(|at| Task::new(at, What::Child, Role::Evaluate))),
             Role::Evaluate => self.elder_grandchildren(&mut f, first),
         }
-        (Opened::Frame(f), 1 + sorted)
+        (Opened::Frame(Box::new(f)), 1 + sorted)
     }
 
     /// ER, first phase of e-node `f`: a task for the eldest child of every child from `first`
@@ -854,7 +863,7 @@ impl<G: Game> AbSearch<G> {
         }
         let (opened, nodes) = self.open(problem, task as u32);
         match opened {
-            Opened::Frame(frame) => self.stack.push(frame),
+            Opened::Frame(frame) => self.stack.push(*frame),
             Opened::Solved { value, .. } => {
                 let f = &mut self.stack[top];
                 let before = f.alpha_eff();
@@ -876,9 +885,7 @@ impl<G: Game> AbSearch<G> {
         }
         match self.policy {
             SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => {
-                f.kind != 2
-                    || (f.completed > 0
-                        && (f.beta < INFINITY || std::env::var_os("SPLITAB_NOWAIT").is_some()))
+                f.kind != 2 || (f.completed > 0 && !self.must_wait(f))
             }
             SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
             SplitPolicy::PvSplit => f.kind == 1 && f.completed > 0,
@@ -886,10 +893,9 @@ impl<G: Game> AbSearch<G> {
         }
     }
 
-    /// MWF: a type-2 node whose eldest child is done waits for a finite beta.
+    /// MWF (with `mwf_wait`): a type-2 node whose eldest child is done waits for a finite beta.
     fn must_wait(&self, f: &Frame<G>) -> bool {
-        std::env::var_os("SPLITAB_NOWAIT").is_none()
-            && self.policy.is_mwf() && f.kind == 2 && f.completed > 0 && f.beta >= INFINITY
+        self.wait && self.policy.is_mwf() && f.kind == 2 && f.completed > 0 && f.beta >= INFINITY
     }
 
     fn abort_pieces(&mut self, i: usize, fx: &mut Effects<Window>) {
@@ -981,7 +987,7 @@ impl<G: Game> AbSearch<G> {
         let (opened, nodes) = self.open(problem, 0);
         match opened {
             Opened::Solved { value, best } => self.finish(value, best),
-            Opened::Frame(f) => self.stack.push(f),
+            Opened::Frame(f) => self.stack.push(*f),
         }
         nodes
     }
@@ -1035,13 +1041,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         if self.done.is_some() || self.problem.is_some() {
             return Vec::new();
         }
-        let pv_first = std::env::var_os("SPLITAB_PVFIRST").is_some() && self.policy.is_mwf();
-        let deepest_pv = (0..self.stack.len())
-            .rev()
-            .find(|&i| self.stack[i].kind == 1 && self.may_split(&self.stack[i]));
-        let Some(i) = deepest_pv.filter(|_| pv_first).or_else(|| {
-            (0..self.stack.len()).find(|&i| self.may_split(&self.stack[i]))
-        }) else {
+        let Some(i) = (0..self.stack.len()).find(|&i| self.may_split(&self.stack[i])) else {
             return Vec::new();
         };
         let kind = self.stack[i].kind;
@@ -1059,8 +1059,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         let mut pieces = Vec::with_capacity(tasks.len());
         for (n, &task) in tasks.iter().enumerate() {
             let f = &mut self.stack[i];
-            if n == 0 && f.main && f.role == Role::Evaluate && f.tasks[task].role == Role::Refute
-            {
+            if n == 0 && f.main && f.role == Role::Evaluate && f.tasks[task].role == Role::Refute {
                 // Multiple e-children: the best of the children still to refute is evaluated.
                 f.tasks[task].role = Role::Evaluate;
                 bump(&self.counters.e_children, 1);
