@@ -911,26 +911,40 @@ impl<G: Game> AbSearch<G> {
         self.done = Some(AbValue { value, best });
     }
 
+    /// Frame `j` is finished (completed or cut off): drops it and every frame above it
+    /// (aborting their pieces) and gives its value to its parent, or, for the root frame,
+    /// finishes the search. Returns whether the search is finished.
+    fn close(&mut self, j: usize, fx: &mut Effects<Window>) -> bool {
+        for i in (j..self.stack.len()).rev() {
+            self.abort_pieces(i, fx);
+        }
+        self.stack.truncate(j + 1);
+        let Some(f) = self.stack.pop() else {
+            return true;
+        };
+        match self.stack.last_mut() {
+            Some(parent) => {
+                parent.take(f.task as usize, f.best);
+                false
+            }
+            None => {
+                // At the root: done (when its window closed, its giver needs no exact value).
+                self.finish(f.best, f.best_index);
+                true
+            }
+        }
+    }
+
     /// Pops the top frame with its value into its parent, cutting off upward as needed.
     fn pop_top(&mut self, fx: &mut Effects<Window>) {
-        loop {
-            let top = self.stack.len() - 1;
-            self.abort_pieces(top, fx);
-            let Some(f) = self.stack.pop() else {
+        while !self.close(self.stack.len() - 1, fx) {
+            let parent = &self.stack[self.stack.len() - 1];
+            if parent.best < parent.beta {
+                if self.outstanding > 0 {
+                    self.settle(fx);
+                }
                 return;
-            };
-            let Some(parent) = self.stack.last_mut() else {
-                self.finish(f.best, f.best_index);
-                return;
-            };
-            parent.take(f.task as usize, f.best);
-            if parent.best >= parent.beta {
-                continue;
             }
-            break;
-        }
-        if self.outstanding > 0 {
-            self.settle(fx);
         }
     }
 
@@ -945,35 +959,19 @@ impl<G: Game> AbSearch<G> {
                 f.alpha = f.alpha.max(w.alpha);
                 f.beta = f.beta.min(w.beta);
             }
-            let Some(j) = self.stack.iter().position(|f| f.alpha_eff() >= f.beta) else {
-                break;
-            };
-            while self.stack.len() > j + 1 {
-                let top = self.stack.len() - 1;
-                self.abort_pieces(top, fx);
-                self.stack.pop();
+            match self.stack.iter().position(|f| f.alpha_eff() >= f.beta) {
+                Some(j) if self.close(j, fx) => return,
+                Some(_) => {}
+                None => break,
             }
-            if j == 0 {
-                // The root's own window closed: its giver no longer needs an exact value.
-                self.abort_pieces(0, fx);
-                let f = &self.stack[0];
-                let (b, i) = (f.best, f.best_index);
-                self.finish(b, i);
-                return;
-            }
-            self.abort_pieces(j, fx);
-            let Some(f) = self.stack.pop() else {
-                return;
-            };
-            self.stack[j - 1].take(f.task as usize, f.best);
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
-            let now = (f.alpha_eff(), f.beta);
-            if !f.pending.is_empty() && now != f.sent {
-                f.sent = now;
-                for &task in &f.pending {
-                    fx.update(slot_of(i, task), f.window_for(&f.tasks[task as usize]));
-                }
+            if f.pending.is_empty() || (f.alpha_eff(), f.beta) == f.sent {
+                continue;
+            }
+            f.sent = (f.alpha_eff(), f.beta);
+            for &task in &f.pending {
+                fx.update(slot_of(i, task), f.window_for(&f.tasks[task as usize]));
             }
         }
     }
