@@ -151,60 +151,67 @@ fn long_agreement_on_many_positions() {
     }
 }
 
-/// Seed 003 figures 5 and 6: efficiency and relative node counts for 1 to 21 simulated
-/// processors (shared-memory preset) on 4x4 tic-tac-toe, depth 9, from a position with 15
-/// empty squares, unsorted. Run with `--ignored --nocapture`.
+/// Seed 003 figures 5 and 6: relative efficiency and relative node counts for 1 to 21
+/// simulated processors (shared-memory preset) on 4x4 tic-tac-toe, depth 9, from
+/// `x---/----/----/----` (15 empty squares), unsorted (no move ordering, no table), for every
+/// algorithm of the split engine, and MWF without the type-2 wait. Speedup is against the
+/// same algorithm on one processor (the paper's relative efficiency); `vs ab` against
+/// `alphabeta` on one processor. Run with
+/// `cargo test --release -p control --test parallel_mwf -- --ignored --nocapture efficiency`.
 #[test]
-#[ignore = "experiment: prints the efficiency table (seconds)"]
+#[ignore = "experiment: prints the efficiency table (virtual seconds)"]
 fn efficiency_on_tictactoe4_depth9() {
     use control::search::TtMode;
     use games::tictactoe::TicTacToe4;
-    let mut root = TicTacToe4::start();
-    let mut moves = Vec::new();
-    root.generate_moves(&mut moves);
-    root.make_move(moves[5]);
+    let root = TicTacToe4::parse_position("x---/----/----/----").unwrap();
     let mut config = SearchConfig::research();
     config.move_ordering = false;
     config.tt_mode = TtMode::Off;
-    let (want, seq_nodes) = {
+    let want = {
         let mut s = Searcher::<TicTacToe4>::new(config).unwrap();
-        let r = s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited);
-        let st = s.stats();
-        (r.value, st.interior + st.leaves + st.quiescence)
+        s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited)
+            .value
     };
-    println!(
-        "sequential {:?}: value {want}, nodes {seq_nodes}",
-        config.algorithm
-    );
-    {
-        let mut c = config;
-        c.algorithm = control::search::Algorithm::AlphaBeta;
-        let mut s = Searcher::<TicTacToe4>::new(c).unwrap();
-        let r = s.search_window(&root, 9, -INFINITY, INFINITY, &mut Unlimited);
-        let st = s.stats();
-        println!(
-            "sequential AlphaBeta: value {}, nodes {}",
-            r.value,
-            st.interior + st.leaves + st.quiescence
-        );
-    }
-    for algo in ALGOS {
+    let procs_list: Vec<usize> = (1..=21).collect();
+    let options = |procs: usize| {
+        let mut o = ParallelOptions::new(9, procs, sim(1, ""));
+        o.search = config;
+        o
+    };
+    let ab = search(ParallelAlgo::AlphaBeta, &root, &options(1)).unwrap();
+    println!("alphabeta x1: {} s, {} nodes", ab.seconds, ab.nodes);
+    let variants: [(&str, bool); 6] = [
+        ("mwf", true),
+        ("mwf", false),
+        ("dmwf", true),
+        ("treesplit", true),
+        ("pvsplit", true),
+        ("er", true),
+    ];
+    for (algo, wait) in variants {
         let algo: ParallelAlgo = algo.parse().unwrap();
+        let label = if wait {
+            algo.to_string()
+        } else {
+            format!("{algo}-nowait")
+        };
         let mut base = None;
-        println!("{algo}: procs, seconds, speedup, efficiency, nodes/nodes(1)");
-        for procs in [1, 2, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21] {
-            let mut options = ParallelOptions::new(9, procs, sim(procs as u64, ""));
-            options.search = config;
-            let r = search(algo, &root, &options).unwrap();
-            assert_eq!(r.value, want, "{algo} {procs}");
+        println!(
+            "{label}: procs, seconds, rel. speedup, rel. efficiency, nodes/nodes(1), speedup vs ab"
+        );
+        for &procs in &procs_list {
+            let mut o = options(procs);
+            o.mwf_wait = wait;
+            let r = search(algo, &root, &o).unwrap();
+            assert_eq!(r.value, want, "{label} {procs}");
             let (t1, n1) = *base.get_or_insert((r.seconds, r.nodes));
             let speedup = t1 / r.seconds;
             println!(
-                "{algo} {procs:2} {:9.4} {speedup:6.2} {:5.2} {:5.2} (nodes {})",
+                "{label} {procs:2} {:9.4} {speedup:6.2} {:5.2} {:5.2} {:6.2}",
                 r.seconds,
                 speedup / procs as f64,
                 r.nodes as f64 / n1 as f64,
-                r.nodes
+                ab.seconds / r.seconds,
             );
         }
     }

@@ -43,6 +43,10 @@ pub struct ParallelOptions {
     /// DMWF: children of a type-1 node whose static value is at or above this percentile of
     /// their siblings' are treated as type-1 (seed 003 section 6: 90).
     pub dmwf_percentile: u32,
+    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta (a bound
+    /// from the type-1 node above it) before it searches or hands out its other children (seed
+    /// 003 section 3.2); off, it goes on at once with the window it has.
+    pub mwf_wait: bool,
 }
 
 impl ParallelOptions {
@@ -58,6 +62,7 @@ impl ParallelOptions {
             min_split_depth: 2,
             split_depth: 2,
             dmwf_percentile: 90,
+            mwf_wait: true,
         }
     }
 }
@@ -216,14 +221,28 @@ algorithms! {
         description: "Lazy SMP: independent iterative deepening on every processor sharing one transposition table (exact-depth); the main processor's iteration is the answer",
         paper: "the modern reference (Stockfish and others, since about 2013); shared tables after Marsland and Popowich (seed 004)",
     };
+    PvSplit => pvsplit, AlgoInfo {
+        name: "pvsplit",
+        aliases: &[],
+        description: "PV splitting: PVS whose type-1 nodes split after their eldest child; younger siblings get minimal windows, re-searched on a fail high",
+        paper: "Marsland and Popowich, Parallel game-tree search, IEEE PAMI-7(4), 1985 (seed 004); Rezaie and Finkel (seed 003) section 3.4",
+    };
+    Er => er, AlgoInfo {
+        name: "er",
+        aliases: &[],
+        description: "ER: e-nodes evaluate elder grandchildren in parallel, then an e-child, then refute the rest in parallel with extra e-children",
+        paper: "Steinberg and Solomon, Searching game trees in parallel, ICPP 1990 (via seed 003 section 3.5 and seed 001 section 3.4.3)",
+    };
 }
 
 pub mod alphabeta;
 pub mod delaysplit;
 pub mod dib_alphabeta;
 pub mod dmwf;
+pub mod er;
 pub mod lazysmp;
 pub mod mwf;
+pub mod pvsplit;
 pub mod sliced;
 pub mod split_ab;
 pub mod treesplit;

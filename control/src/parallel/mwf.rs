@@ -1,7 +1,9 @@
 //! Mandatory work first (Akl, Barnard and Doran 1982), as Rezaie and Finkel describe it (seed
 //! 003 section 3): type-1 nodes search all their children in parallel, type-2 nodes search
 //! their eldest child first and hand out the others only when it did not cut them off (delayed
-//! evaluation), type-3 nodes search all their children in parallel. Window updates spread to
+//! evaluation) and, with `ParallelOptions::mwf_wait` (the default), only once the type-1 node
+//! above them has a value (a finite beta), type-3 nodes search all their children in parallel.
+//! Measurements and why: `split_ab.md`. Window updates spread to
 //! the pieces of a node whose bound improves; a cutoff aborts them. The engine is
 //! [`super::split_ab`].
 

@@ -1,39 +1,54 @@
 //! Alpha-beta over any [`Game`] as a DIB application, with a *split policy* saying which nodes
-//! of a running search may hand children to other processors: the shared engine of mandatory
-//! work first ([`super::mwf`], [`super::dmwf`]) and tree splitting ([`super::treesplit`]).
+//! of a running search may hand children to other processors and how children are searched:
+//! the shared engine of mandatory work first ([`super::mwf`], [`super::dmwf`]), tree splitting
+//! ([`super::treesplit`]), PV splitting ([`super::pvsplit`]) and ER ([`super::er`]).
+//! `split_ab.md` beside this file describes the mechanism and gives the measured curves.
 //!
 //! Every search is fail-soft negamax alpha-beta over an explicit stack of frames (one frame per
 //! node with at least `min_split_depth` plies left; shallower subtrees and terminal positions
-//! are searched at once by the sequential [`Searcher`]). Each frame knows its Knuth-Moore type
+//! are searched at once by the sequential [`Searcher`], told where in the whole tree they lie so
+//! that the sorting regimes apply as in one sequential search). A frame works through a list of
+//! *tasks*: normally one per child, in search order (the game's order, the game's hints when
+//! ordering is on, or a sorting regime's order); ER adds elder-grandchild tasks and orders its
+//! children by them; PV splitting adds re-search tasks. Each frame knows its Knuth-Moore type
 //! in the sense of Akl, Barnard and Doran (type 1: the leftmost path; the eldest child of a
 //! type-1 node is type 1 and the others type 2; every child of a type-2 node is type 3; every
 //! child of a type-3 node is type 2). When a peer asks for work, the shallowest frame the
-//! policy allows hands off all its untried children. A piece carries the window of the frame it
-//! came from; when that frame's window narrows, the new window goes to its pieces as an update
+//! policy allows hands off all its untried tasks. A piece carries the window its task gets from
+//! its frame; when that window narrows, the new window goes to the piece as an update
 //! (information spreading); when a frame is cut off, its pieces are aborted. Windows only
-//! narrow, so every value returned is a correct fail-soft bound for the latest window and the
-//! root, whose window stays infinite, gets the exact value of sequential alpha-beta.
+//! narrow (a minimal-window piece keeps the bound it was started with), so every value returned
+//! is a correct fail-soft bound for the latest window and the root, whose window stays
+//! infinite, gets the exact value of sequential alpha-beta.
 //!
 //! Values are kept on the real root's scale (wins and losses count plies from the real root),
 //! as in the sequential search; a problem carries its distance from the real root.
 
+use std::cmp::Reverse;
 use std::marker::PhantomData;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use dib::{Application, Effects, Piece, Search, Slot, Step};
+use dib::{Application, Backend, Effects, Piece, Search, Slot, Step};
 use games::Game;
 use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
+pub use super::dib_alphabeta::Window;
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+use crate::search::searcher::TreePlace;
+use crate::search::sorting::NodeType;
 use crate::search::tt::{value_from_tt, value_to_tt};
-use crate::search::{SearchConfig, Searcher, TranspositionTable, TtMode, Unlimited};
+use crate::search::{SearchConfig, Searcher, SortRegime, TranspositionTable, TtMode, Unlimited};
 
-/// Which frames may hand children to other processors.
+/// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitPolicy {
-    /// Mandatory work first: type-1 and type-3 nodes split at any time; a type-2 node only
-    /// after its eldest child is done (delayed evaluation) and did not cut it off.
+    /// Mandatory work first: type-1 and type-3 nodes split at any time; a type-2 node searches
+    /// its eldest child first and its other children (here or handed out) only when the eldest
+    /// did not cut it off (delayed evaluation). With `ParallelOptions::mwf_wait` (the default)
+    /// it also waits until it has a finite beta, that is until the type-1 node above it has a
+    /// value to cut it off with.
     Mwf,
     /// MWF where the children of a type-1 node whose static value (from the parent's side) is
     /// at or above this percentile of their siblings' are type 1 too.
@@ -47,27 +62,57 @@ pub enum SplitPolicy {
         /// Plies below the root the processor tree reaches.
         split_depth: u32,
     },
+    /// PV splitting (Marsland and Popowich, seed 004): only type-1 nodes split, after their
+    /// eldest child is done; every younger sibling is searched with a minimal window and
+    /// re-searched (as a new type-1 node, which may split again) when it fails high.
+    PvSplit,
+    /// Steinberg and Solomon's ER: e-nodes evaluate their elder grandchildren (in parallel),
+    /// then an e-child, then refute the other children (in parallel, with further e-children);
+    /// r-nodes refute with their children in order. See [`super::er`].
+    Er,
 }
 
-/// A window `(alpha, beta)` from the side to move, on the real root's scale.
+impl SplitPolicy {
+    /// Younger siblings get minimal windows and re-searches (PVS).
+    fn minimal_windows(self) -> bool {
+        self == SplitPolicy::PvSplit
+    }
+
+    /// The sorting regimes apply (ER has its own ordering: seed 003 section 5).
+    fn sorts(self) -> bool {
+        self != SplitPolicy::Er
+    }
+
+    fn is_mwf(self) -> bool {
+        matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
+    }
+}
+
+/// What a problem is asked to do: ER's two node roles, plain for every other policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Window {
-    /// Lower bound.
-    pub alpha: i32,
-    /// Upper bound.
-    pub beta: i32,
+pub enum Role {
+    /// A node of MWF, DMWF, tree splitting or PV splitting.
+    Plain,
+    /// ER's e-node: evaluated (elder grandchildren, then an e-child, then refutations).
+    Evaluate,
+    /// ER's r-node: refuted (its children in order, each an e-node, until one refutes it).
+    Refute,
 }
 
-impl Window {
-    /// The infinite window.
-    pub const FULL: Window = Window {
-        alpha: -INFINITY,
-        beta: INFINITY,
-    };
+/// A child of a problem that was already searched (ER's elder grandchild): its index in the
+/// problem's generation order and its fail-soft value (from its own side) for a window at
+/// least as wide as the one the problem will give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Known {
+    /// The child's index in generation order.
+    pub mv: u32,
+    /// Its value.
+    pub value: i32,
 }
 
-/// A problem: a position, its plies to go, its distance from the real root, its window and
-/// its node type (1, 2 or 3).
+/// A problem: a position, its plies to go, its distance from the real root, its window, its
+/// node type (1, 2 or 3), whether it is searched first among its siblings, its ER role and a
+/// child already searched.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct AbProblem<G: Game> {
@@ -81,6 +126,29 @@ pub struct AbProblem<G: Game> {
     pub window: Window,
     /// Knuth-Moore type (1, 2 or 3).
     pub kind: u8,
+    /// Searched first among its siblings (the sorting regimes' "eldest child").
+    pub eldest: bool,
+    /// ER's role.
+    pub role: Role,
+    /// A child already searched, tried first and not searched again.
+    pub known: Option<Known>,
+}
+
+impl<G: Game> AbProblem<G> {
+    /// The root problem of a run: `depth` plies from `position` with an infinite window.
+    #[must_use]
+    pub fn root(position: G, depth: u32, role: Role) -> Self {
+        AbProblem {
+            position,
+            depth,
+            ply: 0,
+            window: Window::FULL,
+            kind: 1,
+            eldest: true,
+            role,
+            known: None,
+        }
+    }
 }
 
 /// A solved problem: its fail-soft value and the index of its best move (in generation order),
@@ -93,12 +161,66 @@ pub struct AbValue {
     pub best: Option<u32>,
 }
 
+/// What the searches of one run count together (over all processors).
+#[derive(Debug, Default)]
+pub struct Counters {
+    sort_nodes: AtomicU64,
+    minimal_windows: AtomicU64,
+    researches: AtomicU64,
+    splits_type1: AtomicU64,
+    splits_other: AtomicU64,
+    type2_waits: AtomicU64,
+    grandchildren: AtomicU64,
+    grand_refuted: AtomicU64,
+    e_children: AtomicU64,
+}
+
+fn bump(c: &AtomicU64, n: u64) {
+    c.fetch_add(n, Ordering::Relaxed);
+}
+
+impl Counters {
+    /// The figures that matter for `policy`, by name, for [`ParallelResult::extra`].
+    #[must_use]
+    pub fn extra(&self, policy: SplitPolicy) -> Vec<(&'static str, f64)> {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64;
+        let mut out = vec![
+            ("splits_type1", get(&self.splits_type1)),
+            ("splits_other", get(&self.splits_other)),
+        ];
+        match policy {
+            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => {
+                out.push(("type2_waits", get(&self.type2_waits)));
+            }
+            SplitPolicy::PvSplit => {
+                out.push(("minimal_windows", get(&self.minimal_windows)));
+                out.push(("researches", get(&self.researches)));
+            }
+            SplitPolicy::Er => {
+                out.push(("elder_grandchildren", get(&self.grandchildren)));
+                out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
+                out.push(("extra_e_children", get(&self.e_children)));
+            }
+            SplitPolicy::TreeSplit { .. } => {}
+        }
+        out
+    }
+
+    /// Nodes of the sorting look-ahead (charged as time, not counted as search nodes).
+    #[must_use]
+    pub fn sort_nodes(&self) -> u64 {
+        self.sort_nodes.load(Ordering::Relaxed)
+    }
+}
+
 /// The application.
 pub struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
+    wait: bool,
     config: SearchConfig,
     table: Arc<TranspositionTable>,
+    counters: Arc<Counters>,
     game: PhantomData<fn() -> G>,
 }
 
@@ -114,7 +236,8 @@ impl<G: Game> std::fmt::Debug for SplitAb<G> {
 impl<G: Game> SplitAb<G> {
     /// The application for `policy` with the leaf search and granularity of `options`. The
     /// transposition table (when the search configuration uses one) is shared by the leaf
-    /// searches of one processor set.
+    /// searches of one processor set. ER ignores the sorting regime (it orders by its elder
+    /// grandchildren).
     ///
     /// # Errors
     /// When the table cannot be built.
@@ -126,13 +249,25 @@ impl<G: Game> SplitAb<G> {
         };
         let table =
             Arc::new(TranspositionTable::new(mib).map_err(crate::search::SearchError::from)?);
+        let mut config = options.search;
+        if !policy.sorts() {
+            config.sorting.regime = SortRegime::None;
+        }
         Ok(SplitAb {
             policy,
             min_split_depth: options.min_split_depth.max(1),
-            config: options.search,
+            wait: options.mwf_wait,
+            config,
             table,
+            counters: Arc::new(Counters::default()),
             game: PhantomData,
         })
+    }
+
+    /// The counters of the runs of this application.
+    #[must_use]
+    pub fn counters(&self) -> &Arc<Counters> {
+        &self.counters
     }
 }
 
@@ -146,13 +281,13 @@ pub fn run<G: Game>(
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     let app = Arc::new(SplitAb::<G>::new(policy, options)?);
-    let problem = AbProblem {
-        position: root.clone(),
-        depth: options.depth,
-        ply: 0,
-        window: Window::FULL,
-        kind: 1,
+    let counters = Arc::clone(app.counters());
+    let role = if policy == SplitPolicy::Er {
+        Role::Evaluate
+    } else {
+        Role::Plain
     };
+    let problem = AbProblem::root(root.clone(), options.depth, role);
     let report = dib::solve(app, problem, options.procs, &options.backend, options.dib)?;
     let AbValue { value, best } = report.value;
     let mut moves = Vec::with_capacity(G::MAX_MOVES);
@@ -161,7 +296,22 @@ pub fn run<G: Game>(
         .and_then(|i| moves.get(i as usize).copied())
         .into_iter()
         .collect();
-    Ok(result_from_report(report, value, pv, Vec::new()))
+    let mut extra = counters.extra(policy);
+    let sort_nodes = counters.sort_nodes();
+    if sort_nodes > 0 {
+        extra.push(("sort_nodes", sort_nodes as f64));
+        if let Backend::Sim(c) = &options.backend {
+            // Virtual time spent sorting, summed over processors (at the base node cost).
+            extra.push((
+                "sort_seconds",
+                sort_nodes as f64 * c.cost.node_ns as f64 / 1e9,
+            ));
+        }
+    }
+    let mut result = result_from_report(report, value, pv, extra);
+    // Look-ahead nodes were charged (they take time) but are not search nodes.
+    result.nodes = result.nodes.saturating_sub(sort_nodes);
+    Ok(result)
 }
 
 impl<G: Game> Application for SplitAb<G> {
@@ -174,11 +324,52 @@ impl<G: Game> Application for SplitAb<G> {
         AbSearch {
             policy: self.policy,
             min_split_depth: self.min_split_depth,
+            wait: self.wait,
+            config: self.config,
+            counters: Arc::clone(&self.counters),
             searcher: Searcher::with_table(self.config, Arc::clone(&self.table)),
             problem: Some(problem.clone()),
             stack: Vec::new(),
             outstanding: 0,
             done: None,
+        }
+    }
+}
+
+/// What a task of a frame does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum What {
+    /// Search a child.
+    Child,
+    /// ER: search the eldest child of a child (an elder grandchild).
+    Grand,
+    /// PVS: search again, with the full window, a child whose minimal-window search failed
+    /// high.
+    Research,
+}
+
+/// One thing a frame does for one of its children.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    /// The child's position in the frame's search order.
+    at: u32,
+    what: What,
+    /// The role the child problem gets (ER).
+    role: Role,
+    /// Started here or handed off.
+    launched: bool,
+    /// A minimal window's upper bound (from the child's side), fixed when started.
+    null_hi: Option<i32>,
+}
+
+impl Task {
+    fn new(at: usize, what: What, role: Role) -> Task {
+        Task {
+            at: at as u32,
+            what,
+            role,
+            launched: false,
+            null_hi: None,
         }
     }
 }
@@ -190,19 +381,36 @@ struct Frame<G: Game> {
     depth: u32,
     ply: u32,
     kind: u8,
-    /// This node's index among its parent's children.
-    index: usize,
-    moves: Vec<G::Move>,
-    /// Children of a type-1 node that DMWF makes type 1.
+    role: Role,
+    /// This node's task number in its parent frame.
+    task: u32,
+    /// The moves in search order, with their indices in generation order.
+    moves: Vec<(G::Move, u32)>,
+    /// Children (by search position) of a type-1 node that DMWF makes type 1.
     promoted: Vec<bool>,
+    tasks: Vec<Task>,
+    /// The first task that may not have been started.
     next: usize,
+    /// Child values taken.
     completed: usize,
+    /// ER e-node: in its second phase (e-child, then refutations).
+    main: bool,
+    /// ER: child values taken in the second phase.
+    main_done: usize,
+    /// ER: children (by search position) whose value was taken.
+    valued: Vec<bool>,
+    /// ER: elder-grandchild values, by search position of the child.
+    keys: Vec<Option<i32>>,
+    /// ER: the generation index of each child's eldest child.
+    grand_moves: Vec<Option<u32>>,
     best: i32,
     best_index: Option<u32>,
     alpha: i32,
     beta: i32,
-    /// Indices of the children given away and not yet back.
+    /// Task numbers given away and not yet back.
     pending: Vec<u32>,
+    /// PVS: search positions waiting for a re-search.
+    researches: Vec<u32>,
     /// The window last given to this frame's pieces (from this frame's side).
     sent: (i32, i32),
 }
@@ -212,41 +420,111 @@ impl<G: Game> Frame<G> {
         self.alpha.max(self.best)
     }
 
-    fn child_window(&self) -> Window {
-        Window {
-            alpha: -self.beta,
-            beta: -self.alpha_eff(),
+    /// The window task `t` gets now (from the child's side; two plies down, the frame's side,
+    /// for an elder grandchild).
+    fn window_for(&self, t: &Task) -> Window {
+        match (t.what, t.null_hi) {
+            (What::Grand, _) => Window {
+                alpha: self.alpha_eff(),
+                beta: self.beta,
+            },
+            (What::Child, Some(hi)) => Window {
+                alpha: (hi - 1).max(-self.beta),
+                beta: hi,
+            },
+            _ => Window {
+                alpha: -self.beta,
+                beta: -self.alpha_eff(),
+            },
         }
     }
 
-    fn child_kind(&self, index: usize) -> u8 {
+    fn child_kind(&self, at: usize) -> u8 {
         match self.kind {
-            1 if index == 0 || self.promoted.get(index).copied().unwrap_or(false) => 1,
+            1 if at == 0 || self.promoted.get(at).copied().unwrap_or(false) => 1,
             1 | 3 => 2,
             _ => 3,
         }
     }
 
-    /// Takes child `index`'s value `v` (from the child's side).
-    fn take(&mut self, index: usize, v: i32) {
-        self.completed += 1;
-        if -v > self.best {
-            self.best = -v;
-            self.best_index = Some(index as u32);
+    /// The first task not yet started, if any.
+    fn untried(&self) -> Option<usize> {
+        (self.next..self.tasks.len()).find(|&i| !self.tasks[i].launched)
+    }
+
+    /// Takes task `task`'s value `v` (from the searched node's side).
+    fn take(&mut self, task: usize, v: i32) {
+        let t = self.tasks[task];
+        let at = t.at as usize;
+        if t.what == What::Grand {
+            self.keys[at] = Some(v);
+            return;
+        }
+        if t.what == What::Child {
+            self.completed += 1;
+            if self.main {
+                self.main_done += 1;
+            }
+        }
+        self.valued[at] = true;
+        let c = -v;
+        if c > self.best {
+            self.best = c;
+            self.best_index = Some(self.moves[at].1);
+        }
+        if let Some(hi) = t.null_hi {
+            // The minimal window failed high (the child failed low): `c` is only a lower
+            // bound; find the exact value unless it cuts this node off anyway.
+            if v < hi && c < self.beta {
+                self.researches.push(t.at);
+            }
         }
     }
 }
 
-/// The slot of child `index` of frame `frame`: every piece has its own, so the root learns
-/// which child gave its value.
-fn slot_of(frame: usize, index: u32) -> Slot {
-    ((frame as u64) << 32) | u64::from(index)
+fn node_type(kind: u8) -> NodeType {
+    match kind {
+        1 => NodeType::One,
+        2 => NodeType::Two,
+        _ => NodeType::Three,
+    }
+}
+
+/// The slot of task `task` of frame `frame`: every piece has its own.
+fn slot_of(frame: usize, task: u32) -> Slot {
+    ((frame as u64) << 32) | u64::from(task)
+}
+
+/// The moves of `pos` with their generation indices, in the game's order, stably sorted by the
+/// game's hint (larger first) when `ordering` is on.
+fn hinted_moves<G: Game>(pos: &G, ordering: bool) -> Vec<(G::Move, u32)> {
+    let mut generated = Vec::with_capacity(G::MAX_MOVES);
+    pos.generate_moves(&mut generated);
+    let mut moves: Vec<(G::Move, u32)> = generated
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| (m, i as u32))
+        .collect();
+    if ordering {
+        moves.sort_by_key(|&(m, _)| Reverse(pos.move_hint(m)));
+    }
+    moves
+}
+
+/// A node opened for searching: solved at once, or a frame to push.
+enum Opened<G: Game> {
+    Solved { value: i32, best: Option<u32> },
+    Frame(Box<Frame<G>>),
 }
 
 /// A running search.
 pub struct AbSearch<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
+    /// MWF: type-2 nodes wait for a finite beta.
+    wait: bool,
+    config: SearchConfig,
+    counters: Arc<Counters>,
     searcher: Searcher<G>,
     /// The problem, until the first step.
     problem: Option<AbProblem<G>>,
@@ -273,84 +551,357 @@ impl<G: Game> AbSearch<G> {
         depth < self.min_split_depth || pos.outcome().is_some()
     }
 
-    /// The sequential search of `pos` (`depth` plies to go, `ply` from the real root) with
-    /// `window`; returns the value on the real root's scale and the nodes searched.
-    fn leaf(&mut self, pos: &G, depth: u32, ply: u32, window: Window) -> (i32, u64) {
-        let p = ply as usize;
-        let alpha = value_to_tt(window.alpha, p).clamp(-INFINITY, INFINITY);
-        let beta = value_to_tt(window.beta, p).clamp(-INFINITY, INFINITY);
-        let r = self
-            .searcher
-            .search_window(pos, depth, alpha, beta, &mut Unlimited);
-        (value_from_tt(r.value, p), self.searcher.visited.max(1))
+    /// The sequential search of problem `p`: its value on the real root's scale, its best move
+    /// (at the root only) and the nodes it took (sorting look-ahead included).
+    fn leaf(&mut self, p: &AbProblem<G>) -> (i32, Option<u32>, u64) {
+        let ply = p.ply as usize;
+        let alpha = value_to_tt(p.window.alpha, ply).clamp(-INFINITY, INFINITY);
+        let beta = value_to_tt(p.window.beta, ply).clamp(-INFINITY, INFINITY);
+        let sorted_before = self.searcher.stats().sort_nodes;
+        let place = TreePlace {
+            ply,
+            kind: node_type(p.kind),
+            eldest: p.eldest,
+        };
+        let r = self.searcher.search_window_at(
+            &p.position,
+            p.depth,
+            alpha,
+            beta,
+            place,
+            &mut Unlimited,
+        );
+        let sorted = self.searcher.stats().sort_nodes - sorted_before;
+        bump(&self.counters.sort_nodes, sorted);
+        let best = if p.ply == 0 {
+            let mut moves = Vec::with_capacity(G::MAX_MOVES);
+            p.position.generate_moves(&mut moves);
+            r.pv.first()
+                .and_then(|mv| moves.iter().position(|m| m == mv))
+                .map(|i| i as u32)
+        } else {
+            None
+        };
+        (
+            value_from_tt(r.value, ply),
+            best,
+            self.searcher.visited.max(1) + sorted,
+        )
     }
 
-    /// A frame for `position` (not a leaf).
-    fn frame(
-        &self,
-        position: G,
-        depth: u32,
-        ply: u32,
-        window: Window,
-        kind: u8,
-        index: usize,
-    ) -> Frame<G> {
-        let mut moves = Vec::with_capacity(G::MAX_MOVES);
-        position.generate_moves(&mut moves);
-        let promoted = match self.policy {
-            SplitPolicy::Dmwf { percentile } if kind == 1 && moves.len() > 1 => {
-                let statics: Vec<i32> = moves
-                    .iter()
-                    .map(|&mv| {
-                        let mut child = position.clone();
-                        let _ = child.make_move(mv);
-                        -child.evaluate()
-                    })
-                    .collect();
-                let mut sorted = statics.clone();
-                sorted.sort_unstable();
-                // Nearest-rank percentile.
-                let n = sorted.len();
-                let rank = (percentile as usize * n).div_ceil(100).clamp(1, n);
-                let threshold = sorted[rank - 1];
-                statics.iter().map(|&s| s >= threshold).collect()
-            }
-            _ => Vec::new(),
+    /// The moves of `p` in search order (a sorting regime's, or the hints'), the known child
+    /// first; returns them with the look-ahead nodes spent.
+    fn order(&mut self, p: &AbProblem<G>) -> (Vec<(G::Move, u32)>, u64) {
+        let mut sorted = 0;
+        let mut moves = if self.policy.sorts()
+            && self
+                .config
+                .sorting
+                .applies(p.ply as usize, node_type(p.kind), p.eldest)
+        {
+            let mut generated = Vec::with_capacity(G::MAX_MOVES);
+            p.position.generate_moves(&mut generated);
+            let expansion = self.config.sorting.expansion_depth.min(p.depth);
+            let before = self.searcher.stats().sort_nodes;
+            let mut pos = p.position.clone();
+            let mut order = Vec::with_capacity(generated.len());
+            self.searcher.sort_by_expansion(
+                &mut pos,
+                &generated,
+                &mut order,
+                expansion,
+                p.ply as usize,
+                &mut Unlimited,
+            );
+            sorted = self.searcher.stats().sort_nodes - before;
+            bump(&self.counters.sort_nodes, sorted);
+            order
+                .iter()
+                .map(|&(_, i)| (generated[usize::from(i)], u32::from(i)))
+                .collect()
+        } else {
+            hinted_moves(&p.position, self.config.move_ordering)
         };
-        Frame {
-            position,
-            depth,
-            ply,
-            kind,
-            index,
+        if let Some(k) = p.known {
+            if let Some(at) = moves.iter().position(|m| m.1 == k.mv) {
+                let m = moves.remove(at);
+                moves.insert(0, m);
+            }
+        }
+        (moves, sorted)
+    }
+
+    /// DMWF: which children (by search position) of a type-1 node are type 1 too.
+    fn promoted(&self, p: &AbProblem<G>, moves: &[(G::Move, u32)]) -> Vec<bool> {
+        let SplitPolicy::Dmwf { percentile } = self.policy else {
+            return Vec::new();
+        };
+        if p.kind != 1 || moves.len() < 2 {
+            return Vec::new();
+        }
+        let statics: Vec<i32> = moves
+            .iter()
+            .map(|&(mv, _)| {
+                let mut child = p.position.clone();
+                let _ = child.make_move(mv);
+                -child.evaluate()
+            })
+            .collect();
+        let mut sorted = statics.clone();
+        sorted.sort_unstable();
+        // Nearest-rank percentile.
+        let n = sorted.len();
+        let rank = (percentile as usize * n).div_ceil(100).clamp(1, n);
+        let threshold = sorted[rank - 1];
+        statics.iter().map(|&s| s >= threshold).collect()
+    }
+
+    /// Opens problem `p` (task `task` of the frame below it): a leaf or a position without
+    /// moves is solved, a node refuted by its known child is solved, any other becomes a frame.
+    /// Returns the nodes spent too.
+    fn open(&mut self, p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+        if self.is_leaf(&p.position, p.depth) {
+            let (value, best, n) = self.leaf(&p);
+            return (Opened::Solved { value, best }, n);
+        }
+        let (moves, sorted) = self.order(&p);
+        if moves.is_empty() {
+            // A position with no moves and no outcome: let the sequential search decide.
+            let (value, best, n) = self.leaf(&p);
+            return (Opened::Solved { value, best }, n + sorted);
+        }
+        let n = moves.len();
+        let promoted = self.promoted(&p, &moves);
+        let mut f = Frame {
+            position: p.position,
+            depth: p.depth,
+            ply: p.ply,
+            kind: p.kind,
+            role: p.role,
+            task,
             moves,
             promoted,
+            tasks: Vec::with_capacity(n),
             next: 0,
             completed: 0,
+            main: p.role != Role::Evaluate,
+            main_done: 0,
+            valued: vec![false; n],
+            keys: Vec::new(),
+            grand_moves: Vec::new(),
             best: -INFINITY,
             best_index: None,
-            alpha: window.alpha,
-            beta: window.beta,
+            alpha: p.window.alpha,
+            beta: p.window.beta,
             pending: Vec::new(),
-            sent: (window.alpha, window.beta),
+            researches: Vec::new(),
+            sent: (p.window.alpha, p.window.beta),
+        };
+        let first = usize::from(p.known.is_some());
+        if let Some(k) = p.known {
+            let mut t = Task::new(0, What::Child, Role::Plain);
+            t.launched = true;
+            f.tasks.push(t);
+            f.next = 1;
+            f.take(0, k.value);
+            if f.best >= f.beta {
+                return (
+                    Opened::Solved {
+                        value: f.best,
+                        best: f.best_index,
+                    },
+                    1 + sorted,
+                );
+            }
+        }
+        match p.role {
+            Role::Plain => f
+                .tasks
+                .extend((first..n).map(|at| Task::new(at, What::Child, Role::Plain))),
+            Role::Refute => f
+                .tasks
+                .extend((first..n).map(|at| Task::new(at, What::Child, Role::Evaluate))),
+            Role::Evaluate => self.elder_grandchildren(&mut f, first),
+        }
+        (Opened::Frame(Box::new(f)), 1 + sorted)
+    }
+
+    /// ER, first phase of e-node `f`: a task for the eldest child of every child from `first`
+    /// on (children that are leaves are searched directly instead).
+    fn elder_grandchildren(&self, f: &mut Frame<G>, first: usize) {
+        let n = f.moves.len();
+        f.keys = vec![None; n];
+        f.grand_moves = vec![None; n];
+        for at in first..n {
+            let mut child = f.position.clone();
+            let _ = child.make_move(f.moves[at].0);
+            let eldest = if self.is_leaf(&child, f.depth - 1) {
+                None
+            } else {
+                hinted_moves(&child, self.config.move_ordering)
+                    .first()
+                    .map(|m| m.1)
+            };
+            match eldest {
+                Some(gi) => {
+                    f.grand_moves[at] = Some(gi);
+                    f.tasks.push(Task::new(at, What::Grand, Role::Evaluate));
+                }
+                None => f.tasks.push(Task::new(at, What::Child, Role::Plain)),
+            }
         }
     }
 
-    /// Whether frame `f` may hand off its untried children now.
+    /// ER, second phase of e-node `stack[i]`: children whose elder grandchild already refutes
+    /// them are done; the others, best elder grandchild first, become the e-child and then
+    /// r-nodes that know their eldest child's value.
+    fn begin_main(&mut self, i: usize) {
+        let f = &mut self.stack[i];
+        f.main = true;
+        let a = f.alpha_eff();
+        let mut candidates = Vec::new();
+        for at in 0..f.moves.len() {
+            if f.valued[at] {
+                continue;
+            }
+            match f.keys.get(at).copied().flatten() {
+                Some(k) if k <= a => {
+                    // -value(child) <= value(elder grandchild) <= alpha: refuted.
+                    bump(&self.counters.grand_refuted, 1);
+                    f.valued[at] = true;
+                    if k > f.best {
+                        f.best = k;
+                        f.best_index = Some(f.moves[at].1);
+                    }
+                }
+                k => candidates.push((k.unwrap_or(INFINITY), at)),
+            }
+        }
+        candidates.sort_by_key(|&(k, at)| (Reverse(k), at));
+        for (n, (_, at)) in candidates.into_iter().enumerate() {
+            let role = if n == 0 { Role::Evaluate } else { Role::Refute };
+            f.tasks.push(Task::new(at, What::Child, role));
+        }
+    }
+
+    /// The problem of task `task` of frame `i`.
+    fn child_problem(&self, i: usize, task: usize) -> AbProblem<G> {
+        let f = &self.stack[i];
+        let t = f.tasks[task];
+        let at = t.at as usize;
+        let mut position = f.position.clone();
+        let _ = position.make_move(f.moves[at].0);
+        let window = f.window_for(&t);
+        let kind = if t.what == What::Research && f.kind == 1 {
+            // A new principal-variation candidate.
+            1
+        } else {
+            f.child_kind(at)
+        };
+        if t.what == What::Grand {
+            let mut generated = Vec::with_capacity(G::MAX_MOVES);
+            position.generate_moves(&mut generated);
+            if let Some(&mv) = f.grand_moves[at].and_then(|gi| generated.get(gi as usize)) {
+                let _ = position.make_move(mv);
+            }
+            let grand_kind = match kind {
+                1 => 1,
+                2 => 3,
+                _ => 2,
+            };
+            return AbProblem {
+                position,
+                depth: f.depth - 2,
+                ply: f.ply + 2,
+                window,
+                kind: grand_kind,
+                eldest: true,
+                role: Role::Evaluate,
+                known: None,
+            };
+        }
+        let known = match (f.grand_moves.get(at), f.keys.get(at)) {
+            (Some(&Some(mv)), Some(&Some(value))) if t.role != Role::Plain => {
+                Some(Known { mv, value })
+            }
+            _ => None,
+        };
+        AbProblem {
+            position,
+            depth: f.depth - 1,
+            ply: f.ply + 1,
+            window,
+            kind,
+            eldest: at == 0,
+            role: t.role,
+            known,
+        }
+    }
+
+    /// Marks task `task` of frame `i` started, fixing its minimal window (PVS: a younger
+    /// sibling once the frame has a value to test against).
+    fn prepare(&mut self, i: usize, task: usize) {
+        let minimal = self.policy.minimal_windows();
+        let f = &mut self.stack[i];
+        let a = f.alpha_eff();
+        let beta = f.beta;
+        let t = &mut f.tasks[task];
+        t.launched = true;
+        if minimal && t.what == What::Child && t.at > 0 && a > -INFINITY && a + 1 < beta {
+            t.null_hi = Some(-a);
+            bump(&self.counters.minimal_windows, 1);
+        }
+    }
+
+    /// Starts task `task` of the top frame here; returns the nodes spent.
+    fn launch(&mut self, task: usize, fx: &mut Effects<Window>) -> u64 {
+        let top = self.stack.len() - 1;
+        self.prepare(top, task);
+        let problem = self.child_problem(top, task);
+        if self.stack[top].tasks[task].what == What::Grand {
+            bump(&self.counters.grandchildren, 1);
+        }
+        let (opened, nodes) = self.open(problem, task as u32);
+        match opened {
+            Opened::Frame(frame) => self.stack.push(*frame),
+            Opened::Solved { value, .. } => {
+                let f = &mut self.stack[top];
+                let before = f.alpha_eff();
+                f.take(task, value);
+                if f.best >= f.beta {
+                    self.pop_top(fx);
+                } else if f.alpha_eff() > before && self.outstanding > 0 {
+                    self.settle(fx);
+                }
+            }
+        }
+        nodes
+    }
+
+    /// Whether frame `f` may hand off its untried tasks now.
     fn may_split(&self, f: &Frame<G>) -> bool {
-        if f.next >= f.moves.len() || f.depth - 1 < self.min_split_depth {
+        if f.untried().is_none() || f.depth - 1 < self.min_split_depth {
             return false;
         }
         match self.policy {
-            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => f.kind != 2 || f.completed > 0,
+            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => {
+                f.kind != 2 || (f.completed > 0 && !self.must_wait(f))
+            }
             SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
+            SplitPolicy::PvSplit => f.kind == 1 && f.completed > 0,
+            SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
         }
+    }
+
+    /// MWF (with `mwf_wait`): a type-2 node whose eldest child is done waits for a finite beta.
+    fn must_wait(&self, f: &Frame<G>) -> bool {
+        self.wait && self.policy.is_mwf() && f.kind == 2 && f.completed > 0 && f.beta >= INFINITY
     }
 
     fn abort_pieces(&mut self, i: usize, fx: &mut Effects<Window>) {
         let f = &mut self.stack[i];
-        for &index in &f.pending {
-            fx.abort(slot_of(i, index));
+        for &task in &f.pending {
+            fx.abort(slot_of(i, task));
         }
         self.outstanding -= f.pending.len();
         f.pending.clear();
@@ -360,26 +911,40 @@ impl<G: Game> AbSearch<G> {
         self.done = Some(AbValue { value, best });
     }
 
+    /// Frame `j` is finished (completed or cut off): drops it and every frame above it
+    /// (aborting their pieces) and gives its value to its parent, or, for the root frame,
+    /// finishes the search. Returns whether the search is finished.
+    fn close(&mut self, j: usize, fx: &mut Effects<Window>) -> bool {
+        for i in (j..self.stack.len()).rev() {
+            self.abort_pieces(i, fx);
+        }
+        self.stack.truncate(j + 1);
+        let Some(f) = self.stack.pop() else {
+            return true;
+        };
+        match self.stack.last_mut() {
+            Some(parent) => {
+                parent.take(f.task as usize, f.best);
+                false
+            }
+            None => {
+                // At the root: done (when its window closed, its giver needs no exact value).
+                self.finish(f.best, f.best_index);
+                true
+            }
+        }
+    }
+
     /// Pops the top frame with its value into its parent, cutting off upward as needed.
     fn pop_top(&mut self, fx: &mut Effects<Window>) {
-        loop {
-            let top = self.stack.len() - 1;
-            self.abort_pieces(top, fx);
-            let Some(f) = self.stack.pop() else {
+        while !self.close(self.stack.len() - 1, fx) {
+            let parent = &self.stack[self.stack.len() - 1];
+            if parent.best < parent.beta {
+                if self.outstanding > 0 {
+                    self.settle(fx);
+                }
                 return;
-            };
-            let Some(parent) = self.stack.last_mut() else {
-                self.finish(f.best, f.best_index);
-                return;
-            };
-            parent.take(f.index, f.best);
-            if parent.best >= parent.beta {
-                continue;
             }
-            break;
-        }
-        if self.outstanding > 0 {
-            self.settle(fx);
         }
     }
 
@@ -388,72 +953,41 @@ impl<G: Game> AbSearch<G> {
     fn settle(&mut self, fx: &mut Effects<Window>) {
         loop {
             for i in 1..self.stack.len() {
-                let w = self.stack[i - 1].child_window();
+                let parent = &self.stack[i - 1];
+                let w = parent.window_for(&parent.tasks[self.stack[i].task as usize]);
                 let f = &mut self.stack[i];
                 f.alpha = f.alpha.max(w.alpha);
                 f.beta = f.beta.min(w.beta);
             }
-            let Some(j) = self.stack.iter().position(|f| f.alpha_eff() >= f.beta) else {
-                break;
-            };
-            while self.stack.len() > j + 1 {
-                let top = self.stack.len() - 1;
-                self.abort_pieces(top, fx);
-                self.stack.pop();
+            match self.stack.iter().position(|f| f.alpha_eff() >= f.beta) {
+                Some(j) if self.close(j, fx) => return,
+                Some(_) => {}
+                None => break,
             }
-            if j == 0 {
-                // The root's own window closed: its giver no longer needs an exact value.
-                self.abort_pieces(0, fx);
-                let f = &self.stack[0];
-                let (b, i) = (f.best, f.best_index);
-                self.finish(b, i);
-                return;
-            }
-            self.abort_pieces(j, fx);
-            let Some(f) = self.stack.pop() else {
-                return;
-            };
-            self.stack[j - 1].take(f.index, f.best);
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
-            let now = (f.alpha_eff(), f.beta);
-            if !f.pending.is_empty() && now != f.sent {
-                f.sent = now;
-                let w = f.child_window();
-                for &index in &f.pending {
-                    fx.update(slot_of(i, index), w);
-                }
+            if f.pending.is_empty() || (f.alpha_eff(), f.beta) == f.sent {
+                continue;
+            }
+            f.sent = (f.alpha_eff(), f.beta);
+            for &task in &f.pending {
+                fx.update(slot_of(i, task), f.window_for(&f.tasks[task as usize]));
             }
         }
     }
 
-    /// The first step: a leaf problem is solved at once, any other becomes the root frame.
+    /// The first step: the problem is solved at once or becomes the root frame.
     fn begin(&mut self, problem: AbProblem<G>) -> u64 {
-        let AbProblem {
-            position,
-            depth,
-            ply,
-            window,
-            kind,
-        } = problem;
-        if window.alpha >= window.beta {
+        if problem.window.alpha >= problem.window.beta {
             self.finish(-INFINITY, None);
             return 0;
         }
-        if self.is_leaf(&position, depth) {
-            let (v, n) = self.leaf(&position, depth, ply, window);
-            self.finish(v, None);
-            return n;
+        let (opened, nodes) = self.open(problem, 0);
+        match opened {
+            Opened::Solved { value, best } => self.finish(value, best),
+            Opened::Frame(f) => self.stack.push(*f),
         }
-        let f = self.frame(position, depth, ply, window, kind, 0);
-        if f.moves.is_empty() {
-            // A position with no moves and no outcome: let the sequential search decide.
-            let (v, n) = self.leaf(&f.position, depth, ply, window);
-            self.finish(v, None);
-            return n;
-        }
-        self.stack.push(f);
-        1
+        nodes
     }
 }
 
@@ -466,47 +1000,31 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         while self.done.is_none() && nodes < budget {
             let top = self.stack.len() - 1;
             let f = &mut self.stack[top];
-            if f.next < f.moves.len() {
-                let index = f.next;
-                f.next += 1;
-                let mut child = f.position.clone();
-                let _ = child.make_move(f.moves[index]);
-                let (depth, ply, kind, w) = (f.depth - 1, f.ply + 1, f.child_kind(index), {
-                    f.child_window()
-                });
-                if self.is_leaf(&child, depth) {
-                    let (v, n) = self.leaf(&child, depth, ply, w);
-                    nodes += n;
-                    let f = &mut self.stack[top];
-                    let before = f.alpha_eff();
-                    f.take(index, v);
-                    if f.best >= f.beta {
-                        self.pop_top(fx);
-                    } else if f.alpha_eff() > before && self.outstanding > 0 {
-                        self.settle(fx);
-                    }
-                } else {
-                    nodes += 1;
-                    let frame = self.frame(child, depth, ply, w, kind, index);
-                    if frame.moves.is_empty() {
-                        let (v, n) = self.leaf(&frame.position, depth, ply, w);
-                        nodes += n;
-                        let f = &mut self.stack[top];
-                        f.take(index, v);
-                        if f.best >= f.beta {
-                            self.pop_top(fx);
-                        } else if self.outstanding > 0 {
-                            self.settle(fx);
-                        }
-                    } else {
-                        self.stack.push(frame);
-                    }
+            if !f.researches.is_empty() {
+                let at = f.researches.remove(0) as usize;
+                f.tasks.push(Task::new(at, What::Research, Role::Plain));
+                let task = f.tasks.len() - 1;
+                bump(&self.counters.researches, 1);
+                nodes += self.launch(task, fx);
+                continue;
+            }
+            if let Some(task) = f.untried() {
+                if self.must_wait(&self.stack[top]) {
+                    bump(&self.counters.type2_waits, 1);
+                    fx.charge(nodes);
+                    return Step::Blocked;
                 }
+                self.stack[top].next = task + 1;
+                nodes += self.launch(task, fx);
                 continue;
             }
             if !f.pending.is_empty() {
                 fx.charge(nodes);
                 return Step::Blocked;
+            }
+            if !f.main {
+                self.begin_main(top);
+                continue;
             }
             self.pop_top(fx);
         }
@@ -524,25 +1042,38 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         let Some(i) = (0..self.stack.len()).find(|&i| self.may_split(&self.stack[i])) else {
             return Vec::new();
         };
-        let f = &mut self.stack[i];
-        let w = f.child_window();
-        let mut pieces = Vec::with_capacity(f.moves.len() - f.next);
-        for index in f.next..f.moves.len() {
-            let mut child = f.position.clone();
-            let _ = child.make_move(f.moves[index]);
+        let kind = self.stack[i].kind;
+        bump(
+            if kind == 1 {
+                &self.counters.splits_type1
+            } else {
+                &self.counters.splits_other
+            },
+            1,
+        );
+        let tasks: Vec<usize> = (self.stack[i].next..self.stack[i].tasks.len())
+            .filter(|&t| !self.stack[i].tasks[t].launched)
+            .collect();
+        let mut pieces = Vec::with_capacity(tasks.len());
+        for (n, &task) in tasks.iter().enumerate() {
+            let f = &mut self.stack[i];
+            if n == 0 && f.main && f.role == Role::Evaluate && f.tasks[task].role == Role::Refute {
+                // Multiple e-children: the best of the children still to refute is evaluated.
+                f.tasks[task].role = Role::Evaluate;
+                bump(&self.counters.e_children, 1);
+            }
+            if f.tasks[task].what == What::Grand {
+                bump(&self.counters.grandchildren, 1);
+            }
+            self.prepare(i, task);
             pieces.push(Piece {
-                slot: slot_of(i, index as u32),
-                problem: AbProblem {
-                    position: child,
-                    depth: f.depth - 1,
-                    ply: f.ply + 1,
-                    window: w,
-                    kind: f.child_kind(index),
-                },
+                slot: slot_of(i, task as u32),
+                problem: self.child_problem(i, task),
             });
-            f.pending.push(index as u32);
+            self.stack[i].pending.push(task as u32);
         }
-        f.next = f.moves.len();
+        let f = &mut self.stack[i];
+        f.next = f.tasks.len();
         f.sent = (f.alpha_eff(), f.beta);
         self.outstanding += pieces.len();
         pieces
@@ -550,16 +1081,16 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
 
     fn absorb(&mut self, slot: Slot, value: AbValue, fx: &mut Effects<Window>) {
         let frame = (slot >> 32) as usize;
-        let index = (slot & 0xffff_ffff) as u32;
+        let task = (slot & 0xffff_ffff) as u32;
         let Some(f) = self.stack.get_mut(frame) else {
             return;
         };
-        let Some(at) = f.pending.iter().position(|&p| p == index) else {
+        let Some(at) = f.pending.iter().position(|&p| p == task) else {
             return;
         };
         f.pending.swap_remove(at);
         self.outstanding -= 1;
-        f.take(index as usize, value.value);
+        f.take(task as usize, value.value);
         self.settle(fx);
     }
 

@@ -119,7 +119,10 @@ impl<G: Game> Searcher<G> {
             self.plies[ply] = buf;
             return pos.evaluate();
         }
-        let sorted = self.config.sorting.applies(ply, node.kind, node.eldest);
+        let sorted = self
+            .config
+            .sorting
+            .applies(self.sort_ply(ply), node.kind, node.eldest);
         if sorted {
             let expansion = self.config.sorting.expansion_depth.min(depth as u32);
             self.sort_by_expansion(pos, &buf.moves, &mut buf.order, expansion, ply, ctx);

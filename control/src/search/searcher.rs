@@ -68,6 +68,17 @@ impl NodeInfo {
     };
 }
 
+/// Where a search's root lies in a larger tree (the leaf searches of the parallel algorithms):
+/// `ply` plies below the tree's root, of Knuth-Moore type `kind`, searched first among its
+/// siblings when `eldest`. The sorting regimes then sort exactly the nodes one search of the
+/// whole tree would.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TreePlace {
+    pub(crate) ply: usize,
+    pub(crate) kind: NodeType,
+    pub(crate) eldest: bool,
+}
+
 /// A sequential search engine for game `G`.
 ///
 /// Build one per thread; the transposition table may be shared ([`Searcher::with_table`]).
@@ -91,6 +102,8 @@ pub struct Searcher<G: Game> {
     pub(crate) stopped: bool,
     /// The nominal depth of the running iteration (bounds check extensions).
     pub(crate) root_depth: i32,
+    /// The root's place in a larger tree (sorting regimes); `None`: the root is the tree's root.
+    pub(crate) place: Option<TreePlace>,
 }
 
 impl<G: Game> std::fmt::Debug for Searcher<G> {
@@ -146,6 +159,7 @@ impl<G: Game> Searcher<G> {
             deadline: None,
             stopped: false,
             root_depth: 0,
+            place: None,
         }
     }
 
@@ -299,6 +313,29 @@ impl<G: Game> Searcher<G> {
         }
     }
 
+    /// [`Searcher::search_window`] for a node at `place` in a larger tree: the sorting regimes
+    /// count plies from the tree's root and start from the node's type and eldest flag.
+    pub(crate) fn search_window_at(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        place: TreePlace,
+        ctx: &mut dyn SearchContext,
+    ) -> WindowResult<G::Move> {
+        self.place = Some(place);
+        let r = self.search_window(pos, depth, alpha, beta, ctx);
+        self.place = None;
+        r
+    }
+
+    /// The sorting-regime ply of a node `ply` plies below this search's root.
+    #[inline]
+    pub(crate) fn sort_ply(&self, ply: usize) -> usize {
+        self.place.map_or(ply, |p| p.ply + ply)
+    }
+
     /// One root search with the configured algorithm.
     pub(crate) fn root_search(
         &mut self,
@@ -312,7 +349,12 @@ impl<G: Game> Searcher<G> {
         match self.config.algorithm {
             Algorithm::Minimax => self.minimax_node(root, depth as i32, 0, ctx),
             Algorithm::AlphaBeta | Algorithm::Pvs => {
-                self.alphabeta(root, depth as i32, alpha, beta, 0, NodeInfo::ROOT, ctx)
+                let node = self.place.map_or(NodeInfo::ROOT, |p| NodeInfo {
+                    kind: p.kind,
+                    eldest: p.eldest,
+                    null_ok: false,
+                });
+                self.alphabeta(root, depth as i32, alpha, beta, 0, node, ctx)
             }
         }
     }

@@ -1,0 +1,144 @@
+//! What distinguishes PV splitting, ER and the sorting regimes in the shared split engine
+//! (`control/src/parallel/split_ab.rs`), beyond the value agreement that
+//! `parallel_agreement.rs` checks for every algorithm: PV splitting splits only type-1 nodes
+//! and re-searches minimal-window failures; ER evaluates elder grandchildren, refutes children
+//! with them and hands out extra e-children; MWF honours the sorting regimes at its frames and
+//! counts the sorting apart.
+
+use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
+use control::search::{Algorithm, SearchConfig, Searcher, SortRegime, TtMode, Unlimited};
+use dib::{Backend, CostModel, SimConfig};
+use games::Game;
+use games::score::INFINITY;
+use games::tictactoe::{Cell, TicTacToe4};
+
+/// 4x4 tic-tac-toe after `moves` (indices into the generated moves, applied in turn).
+fn position(moves: &[usize]) -> TicTacToe4 {
+    let mut pos = TicTacToe4::start();
+    let mut list = Vec::new();
+    for &i in moves {
+        pos.generate_moves(&mut list);
+        pos.make_move(list[i % list.len()]);
+    }
+    pos
+}
+
+fn config() -> SearchConfig {
+    SearchConfig {
+        algorithm: Algorithm::AlphaBeta,
+        tt_mode: TtMode::Off,
+        move_ordering: false,
+        ..SearchConfig::research()
+    }
+}
+
+fn sequential(pos: &TicTacToe4, depth: u32) -> i32 {
+    let mut s = Searcher::<TicTacToe4>::new(config()).unwrap();
+    s.search_window(pos, depth, -INFINITY, INFINITY, &mut Unlimited)
+        .value
+}
+
+fn run(algo: &str, pos: &TicTacToe4, depth: u32, procs: usize, seed: u64) -> ParallelResult<Cell> {
+    let algo: ParallelAlgo = algo.parse().unwrap();
+    let mut o = ParallelOptions::new(
+        depth,
+        procs,
+        Backend::Sim(SimConfig::new(CostModel::shared_memory(), seed)),
+    );
+    o.search = config();
+    let r = search(algo, pos, &o).unwrap();
+    assert_eq!(
+        r.value,
+        sequential(pos, depth),
+        "{algo} x{procs} seed {seed}"
+    );
+    r
+}
+
+fn extra(r: &ParallelResult<Cell>, name: &str) -> f64 {
+    r.extra
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| panic!("no figure {name} in {:?}", r.extra), |e| e.1)
+}
+
+const POSITIONS: [&[usize]; 4] = [&[5], &[0, 3], &[7, 2, 9], &[1]];
+
+#[test]
+fn pvsplit_splits_only_type1_nodes_and_researches_fail_highs() {
+    let (mut type1, mut researches, mut minimal) = (0.0, 0.0, 0.0);
+    for (k, moves) in POSITIONS.iter().enumerate() {
+        let pos = position(moves);
+        for procs in [1, 4, 9] {
+            let r = run("pvsplit", &pos, 6, procs, 10 + k as u64);
+            assert_eq!(
+                extra(&r, "splits_other"),
+                0.0,
+                "a node of type 2 or 3 split"
+            );
+            if procs == 1 {
+                assert_eq!(extra(&r, "splits_type1"), 0.0);
+            }
+            type1 += extra(&r, "splits_type1");
+            researches += extra(&r, "researches");
+            minimal += extra(&r, "minimal_windows");
+        }
+    }
+    assert!(type1 > 0.0, "no type-1 node ever split");
+    assert!(minimal > 0.0, "no minimal-window search");
+    assert!(
+        researches > 0.0,
+        "no minimal-window search ever failed high"
+    );
+    assert!(researches < minimal);
+}
+
+#[test]
+fn er_refutes_with_elder_grandchildren_and_adds_e_children() {
+    let (mut refuted, mut extra_e, mut shared) = (0.0, 0.0, 0);
+    for (k, moves) in POSITIONS.iter().enumerate() {
+        let pos = position(moves);
+        let one = run("er", &pos, 6, 1, 1);
+        assert!(extra(&one, "elder_grandchildren") > 0.0);
+        refuted += extra(&one, "refuted_by_grandchild");
+        // No other processor: no second e-child is handed out.
+        assert_eq!(extra(&one, "extra_e_children"), 0.0);
+        for procs in [3, 8] {
+            let r = run("er", &pos, 6, procs, 20 + k as u64);
+            extra_e += extra(&r, "extra_e_children");
+            shared += r.total.dib.problems_received;
+        }
+    }
+    assert!(
+        refuted > 0.0,
+        "no child was refuted by its elder grandchild alone"
+    );
+    assert!(shared > 0, "ER never shared work");
+    assert!(extra_e > 0.0, "no extra e-child was handed out");
+}
+
+#[test]
+fn mwf_sorts_at_its_frames_under_ec_and_tt_and_counts_sorting_apart() {
+    let pos = position(&[5]);
+    let depth = 6;
+    let plain = run("mwf", &pos, depth, 4, 3);
+    assert!(plain.extra.iter().all(|(n, _)| *n != "sort_nodes"));
+    for regime in [SortRegime::EldestChild, SortRegime::TypeTwo] {
+        let mut o = ParallelOptions::new(
+            depth,
+            4,
+            Backend::Sim(SimConfig::new(CostModel::shared_memory(), 3)),
+        );
+        o.search = config();
+        o.search.sorting.regime = regime;
+        let r = search(ParallelAlgo::Mwf, &pos, &o).unwrap();
+        assert_eq!(r.value, plain.value, "{regime}");
+        let sort_nodes = extra(&r, "sort_nodes");
+        assert!(sort_nodes > 0.0, "{regime}: nothing sorted");
+        assert!(extra(&r, "sort_seconds") > 0.0);
+        // Sorting changes the order, hence the tree searched; its look-ahead is not counted as
+        // search nodes.
+        assert_ne!(r.nodes, plain.nodes, "{regime}");
+        assert!(r.total.backend.nodes >= r.nodes + sort_nodes as u64);
+    }
+}
