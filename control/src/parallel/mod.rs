@@ -43,6 +43,8 @@ pub struct ParallelOptions {
     /// DMWF: children of a type-1 node whose static value is at or above this percentile of
     /// their siblings' are treated as type-1 (seed 003 section 6: 90).
     pub dmwf_percentile: u32,
+    /// APHID's own settings (horizon, granularity, windows, balancing, tables).
+    pub aphid: aphid::AphidOptions,
 }
 
 impl ParallelOptions {
@@ -58,6 +60,7 @@ impl ParallelOptions {
             min_split_depth: 2,
             split_depth: 2,
             dmwf_percentile: 90,
+            aphid: aphid::AphidOptions::default(),
         }
     }
 }
@@ -208,9 +211,16 @@ algorithms! {
         description: "tree splitting: nodes above the split depth split among processors with window updates and aborts",
         paper: "Fishburn, Analysis of speedup in distributed algorithms, PhD thesis, Wisconsin, 1981 (via seed 003)",
     };
+    Aphid => aphid, AlgoInfo {
+        name: "aphid",
+        aliases: &[],
+        description: "APHID: a master's repeated passes over its d'-ply tree, slaves deepening its leaves asynchronously through a replicated table",
+        paper: "Brockington & Schaeffer, APHID Game-Tree Search, 1996 (seed 000); Brockington, PhD thesis, Alberta, 1998, chapter 5 (seed 001)",
+    };
 }
 
 pub mod alphabeta;
+pub mod aphid;
 pub mod delaysplit;
 pub mod dib_alphabeta;
 pub mod dmwf;

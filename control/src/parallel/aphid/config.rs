@@ -1,0 +1,111 @@
+//! APHID's parameters (thesis section 5.2 and appendix B): the parallelization horizon `d'`,
+//! the minimum granularity `g`, the user's advice for choosing them automatically, the report
+//! buffer `m`, the slaves' window, load balancing and exemptions, and the transposition-table
+//! arrangement.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TtSharing {
+    /// Every processor has its own table (the default).
+    #[default]
+    Local,
+    /// One table for every processor (shared memory; on the simulator one table that every
+    /// simulated processor reads and writes, which models a shared-memory machine).
+    Shared,
+}
+
+impl TtSharing {
+    /// The command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            TtSharing::Local => "local",
+            TtSharing::Shared => "shared",
+        }
+    }
+}
+
+impl fmt::Display for TtSharing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown table arrangement.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown transposition-table arrangement '{0}'; use local or shared")]
+pub struct UnknownTtSharing(pub String);
+
+impl FromStr for TtSharing {
+    type Err = UnknownTtSharing;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "local" => Ok(TtSharing::Local),
+            "shared" => Ok(TtSharing::Shared),
+            other => Err(UnknownTtSharing(other.to_string())),
+        }
+    }
+}
+
+/// APHID's options (part of [`crate::parallel::ParallelOptions`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AphidOptions {
+    /// The parallelization horizon `d'` (plies of the master's tree); `None` chooses it from
+    /// the node statistics of the first, sequential iterations (thesis 5.2.1).
+    pub master_depth: Option<u32>,
+    /// Advice for the automatic `d'`: the horizon is the shallowest ply with at least this many
+    /// nodes per slave.
+    pub min_pieces_per_slave: u32,
+    /// Advice for the automatic `g`: the search goes parallel once an iteration searches at
+    /// least this many nodes per piece of work (pieces = `min_pieces_per_slave` x slaves).
+    pub min_piece_nodes: u64,
+    /// The minimum granularity `g`: leaves needing fewer plies are searched by the master
+    /// itself. At least `ParallelOptions::min_split_depth` is used.
+    pub min_granularity: u32,
+    /// `m`: a slave sends buffered results only after searching this many nodes since its
+    /// last report (the last required result and bad-bound answers go at once).
+    pub report_nodes: u64,
+    /// Half-width of the window the slaves centre on the master's hypothetical root value, in
+    /// evaluation units (doubled for speculative searches).
+    pub window: i32,
+    /// Load balancing (thesis 5.2.5): strip uncertain work from the most overworked slave.
+    pub load_balancing: bool,
+    /// Exemptions: a piece of work at least this many times the average size gets its horizon
+    /// extended by 2 plies from the next iteration on; 0 turns exemptions off.
+    pub exemption_factor: u32,
+    /// How many of the first uncertain leaves of a pass get the +1 priority.
+    pub first_uncertain: u32,
+    /// How the slaves' transposition tables are arranged.
+    pub tt: TtSharing,
+    /// A slave sends an (empty) report when it has sent nothing for this long while searching
+    /// (nanoseconds; virtual on the simulator), so that the master can tell it is alive.
+    pub heartbeat_ns: u64,
+    /// The master re-sends what a silent slave may have lost after this long.
+    pub patience_ns: u64,
+    /// A slave silent for this long is presumed dead and its work goes to the others.
+    pub dead_after_ns: u64,
+}
+
+impl Default for AphidOptions {
+    fn default() -> Self {
+        AphidOptions {
+            master_depth: None,
+            min_pieces_per_slave: 2,
+            min_piece_nodes: 0,
+            min_granularity: 1,
+            report_nodes: 1000,
+            window: 50,
+            load_balancing: true,
+            exemption_factor: 16,
+            first_uncertain: 4,
+            tt: TtSharing::Local,
+            heartbeat_ns: 10_000_000,
+            patience_ns: 20_000_000,
+            dead_after_ns: 400_000_000,
+        }
+    }
+}
