@@ -69,6 +69,9 @@ pub struct AphidOptions {
     /// `m`: a slave sends buffered results only after searching this many nodes since its
     /// last report (the last required result and bad-bound answers go at once).
     pub report_nodes: u64,
+    /// A speculative search yields after this many nodes so that required work can go first
+    /// (it resumes with twice the budget).
+    pub speculative_slice_nodes: u64,
     /// Half-width of the window the slaves centre on the master's hypothetical root value, in
     /// evaluation units (doubled for speculative searches).
     pub window: i32,
@@ -98,13 +101,14 @@ impl Default for AphidOptions {
             min_piece_nodes: 0,
             min_granularity: 1,
             report_nodes: 1000,
+            speculative_slice_nodes: 2048,
             window: 50,
             load_balancing: true,
             exemption_factor: 16,
             first_uncertain: 4,
             tt: TtSharing::Local,
             heartbeat_ns: 10_000_000,
-            patience_ns: 20_000_000,
+            patience_ns: 50_000_000,
             dead_after_ns: 400_000_000,
         }
     }

@@ -66,6 +66,8 @@ pub struct MasterStats {
 #[derive(Clone, Copy, Debug, Default)]
 struct SlaveInfo {
     last_heard: Nanos,
+    /// When the master last sent it work (an assignment or a bad bound).
+    last_sent: Nanos,
     last_resend: Nanos,
     backoff: u32,
     dead: bool,
@@ -606,6 +608,9 @@ impl<G: Game> Master<G> {
             row.master.priority = priority.get(&id).copied().unwrap_or(0);
             row.master.touched = row.master.priority > 0;
             if let Some(owner) = row.master.owner {
+                if let Some(info) = self.slaves.get_mut(owner - 1) {
+                    info.last_sent = ctx.now();
+                }
                 let msg = Msg::Assign {
                     epoch,
                     leaf: id,
@@ -637,6 +642,9 @@ impl<G: Game> Master<G> {
             };
             self.pending_bad.insert(id, bad);
             self.stats.bad_bounds += 1;
+            if let Some(info) = self.slaves.get_mut(owner - 1) {
+                info.last_sent = ctx.now();
+            }
             ctx.send(
                 owner,
                 Msg::BadBound {
@@ -657,7 +665,10 @@ impl<G: Game> Master<G> {
         }
     }
 
-    fn assign(&self, id: LeafId, to: usize, ctx: &mut dyn Context<Msg>) {
+    fn assign(&mut self, id: LeafId, to: usize, ctx: &mut dyn Context<Msg>) {
+        if let Some(info) = self.slaves.get_mut(to - 1) {
+            info.last_sent = ctx.now();
+        }
         if let Some(row) = self.table.row(id) {
             ctx.send(
                 to,
@@ -754,7 +765,8 @@ impl<G: Game> Master<G> {
     fn recover(&mut self, ctx: &mut dyn Context<Msg>) {
         let now = ctx.now();
         let mut dead = Vec::new();
-        for (&s, waiting) in &self.waiting_by_slave {
+        let all_waiting = self.waiting_by_slave.clone();
+        for (&s, waiting) in &all_waiting {
             if waiting.is_empty() {
                 continue;
             }
@@ -768,7 +780,9 @@ impl<G: Game> Master<G> {
                 continue;
             }
             let wait = self.opts.patience_ns << info.backoff.min(8);
-            let idle_with_work = info.done_iteration == Some(self.iteration);
+            // Said it was done although we gave it work long enough ago: something was lost.
+            let idle_with_work = info.done_iteration == Some(self.iteration)
+                && now.saturating_sub(info.last_sent) >= self.opts.patience_ns;
             if (silent >= self.opts.patience_ns || idle_with_work)
                 && now.saturating_sub(info.last_resend) >= wait
             {

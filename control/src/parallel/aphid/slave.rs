@@ -11,7 +11,8 @@
 //! While searching, the slave reads its inbox at every poll of the sequential search; a
 //! speculative search is abandoned when required work arrives. (On the simulator a slice is
 //! atomic, so messages that arrive during a search are seen after it: there a speculative
-//! search always runs to its end.) Results are buffered and sent only after `m` nodes
+//! search sees them only when it yields: it runs at most `speculative_slice_nodes` nodes at
+//! a time, resuming with twice the budget when nothing more urgent came.) Results are buffered and sent only after `m` nodes
 //! (`report_nodes`), except the answer to a bad bound and the last required result of an
 //! iteration, which go at once; a silent searching slave sends an empty report every
 //! `heartbeat_ns` so the master knows it lives.
@@ -97,6 +98,10 @@ pub(crate) struct SlaveState<G: Game> {
     interrupt: bool,
     /// Send the buffer at the next chance (answers to re-sent assignments).
     urgent: bool,
+    /// Nodes a speculative search may run before it yields (doubling for the same work).
+    speculative_slice: u64,
+    /// The speculative work last cut short, and the budget it had.
+    cut_short: Option<(LeafId, u32, u64)>,
     pub(crate) stats: SlaveStats,
 }
 
@@ -135,6 +140,8 @@ impl<G: Game> Slave<G> {
                 reported_done: None,
                 interrupt: false,
                 urgent: false,
+                speculative_slice: opts.speculative_slice_nodes.max(1),
+                cut_short: None,
                 stats: SlaveStats::default(),
             },
         }
@@ -171,11 +178,22 @@ impl<G: Game> Slave<G> {
         };
         self.state.interrupt = false;
         let speculative = !work.required;
+        // A speculative search yields after a budget of nodes, so that required work that
+        // arrives meanwhile goes first even where a slice cannot see new messages (the
+        // simulator); the same work resumes with twice the budget, its finished subtrees
+        // found again in the transposition table.
+        let limit = speculative.then(|| match self.state.cut_short {
+            Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
+                budget.saturating_mul(2)
+            }
+            _ => self.state.speculative_slice,
+        });
         let mut sctx = SearchCtx {
             ctx,
             state: &mut self.state,
             charged: 0,
             speculative,
+            limit,
         };
         let r = self
             .searcher
@@ -189,8 +207,10 @@ impl<G: Game> Slave<G> {
         let st = &mut self.state;
         if !r.completed {
             st.stats.aborted_nodes += nodes;
+            st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
             return;
         }
+        st.cut_short = None;
         st.stats.searches += 1;
         let ply = st.leaves.get(&work.leaf).map_or(0, |l| l.ply);
         if work.depth + ply > st.target {
@@ -446,6 +466,8 @@ struct SearchCtx<'a, G: Game> {
     state: &'a mut SlaveState<G>,
     charged: u64,
     speculative: bool,
+    /// The node budget of a speculative search.
+    limit: Option<u64>,
 }
 
 impl<G: Game> SearchContext for SearchCtx<'_, G> {
@@ -470,7 +492,7 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
         {
             self.state.flush(self.ctx);
         }
-        if self.speculative && self.state.interrupt {
+        if self.speculative && (self.state.interrupt || self.limit.is_some_and(|l| nodes >= l)) {
             Signal::Stop
         } else {
             Signal::Continue
