@@ -61,7 +61,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         seq.iter().map(|s| s.2).sum::<f64>()
     );
     for &n in &procs {
-        for algo in [ParallelAlgo::Aphid, ParallelAlgo::DelaySplit] {
+        let algos: &[ParallelAlgo] = if std::env::var_os("APHID_ONLY").is_some() {
+            &[ParallelAlgo::Aphid]
+        } else {
+            &[ParallelAlgo::Aphid, ParallelAlgo::DelaySplit]
+        };
+        for &algo in algos {
             let mut per = Vec::new();
             let mut agg = Vec::new();
             let mut idle = 0.0;
@@ -74,10 +79,23 @@ fn main() -> Result<(), Box<dyn Error>> {
                 );
                 o.search = config.clone();
                 o.min_split_depth = 2;
-                o.aphid = AphidOptions {
+                let mut aphid = AphidOptions {
                     master_depth,
                     ..AphidOptions::default()
                 };
+                if let Some(v) = std::env::var("APHID_EXEMPTION").ok().and_then(|v| v.parse().ok()) {
+                    aphid.exemption_factor = v;
+                }
+                if let Some(v) = std::env::var("APHID_TT").ok().and_then(|v| v.parse().ok()) {
+                    aphid.tt = v;
+                }
+                if let Some(v) = std::env::var("APHID_PIECES").ok().and_then(|v| v.parse().ok()) {
+                    aphid.min_pieces_per_slave = v;
+                }
+                if let Some(v) = std::env::var("APHID_WINDOW").ok().and_then(|v| v.parse().ok()) {
+                    aphid.window = v;
+                }
+                o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 assert_eq!(r.value, seq[i].0, "position {i}: value differs");
                 let get = |k: &str| r.extra.iter().find(|(x, _)| *x == k).map_or(0.0, |e| e.1);

@@ -97,14 +97,14 @@ impl Default for AphidOptions {
     fn default() -> Self {
         AphidOptions {
             master_depth: None,
-            min_pieces_per_slave: 2,
+            min_pieces_per_slave: 8,
             min_piece_nodes: 0,
             min_granularity: 1,
             report_nodes: 1000,
             speculative_slice_nodes: 2048,
-            window: 50,
+            window: 10,
             load_balancing: true,
-            exemption_factor: 16,
+            exemption_factor: 4,
             first_uncertain: 4,
             tt: TtSharing::Local,
             heartbeat_ns: 10_000_000,

@@ -114,6 +114,9 @@ pub(crate) struct Master<G: Game> {
     seq_nodes: Vec<u64>,
     hypothesis: i32,
     best_child: BTreeMap<Vec<u16>, u16>,
+    /// The order children are tried in at each interior node of the master's tree before the
+    /// best-so-far goes first: the move the sequential iterations stored, then the game's hints.
+    first_order: BTreeMap<Vec<u16>, Vec<u16>>,
     exempt: BTreeSet<Vec<u16>>,
     pending_bad: BTreeMap<LeafId, BadBound>,
     waiting_by_slave: BTreeMap<usize, Vec<LeafId>>,
@@ -160,6 +163,7 @@ impl<G: Game> Master<G> {
             seq_nodes: Vec::new(),
             hypothesis: 0,
             best_child: BTreeMap::new(),
+            first_order: BTreeMap::new(),
             exempt: BTreeSet::new(),
             pending_bad: BTreeMap::new(),
             waiting_by_slave: BTreeMap::new(),
@@ -174,6 +178,18 @@ impl<G: Game> Master<G> {
     /// Rows of the APHID table.
     pub(crate) fn leaves(&self) -> usize {
         self.table.len()
+    }
+
+    /// Leaves the last pass touched, and leaves with a result at their required depth.
+    pub(crate) fn final_leaves(&self) -> (usize, usize) {
+        let touched = self.table.rows().iter().filter(|r| r.master.touched).count();
+        let searched = self
+            .table
+            .rows()
+            .iter()
+            .filter(|r| r.slave.get(self.target.saturating_sub(r.ply())).is_some())
+            .count();
+        (touched, searched)
     }
 
     fn epoch(&self) -> Epoch {
@@ -306,7 +322,10 @@ impl<G: Game> Master<G> {
             lower: r.lower,
             upper: r.upper,
         };
-        if row.slave.record(r.depth, b) {
+        // Only news the last pass could use calls for another pass: a pass reads only the
+        // leaves it touches, at depths up to their required depth.
+        let usable = row.master.touched && r.depth <= self.iteration.saturating_sub(row.ply());
+        if row.slave.record(r.depth, b) && usable {
             self.dirty = true;
         }
         let i = r.depth as usize;
@@ -340,6 +359,9 @@ impl<G: Game> Master<G> {
                 return false;
             }
             self.root_values[self.iteration as usize] = Some(value);
+            if std::env::var_os("APHID_DEBUG").is_some() {
+                eprintln!("DEBUG iteration {} done at {:.3} s value {value} passes {}", self.iteration, ctx.now() as f64 / 1e9, self.stats.passes);
+            }
             if self.iteration >= self.target {
                 let pv = self.principal_variation();
                 self.result = Some((value, pv));
@@ -411,7 +433,14 @@ impl<G: Game> Master<G> {
         if moves.is_empty() {
             return pos.evaluate();
         }
-        let mut order: Vec<u16> = (0..moves.len() as u16).collect();
+        let mut order = match self.first_order.get(path.as_slice()) {
+            Some(o) if o.len() == moves.len() => o.clone(),
+            _ => {
+                let o = self.initial_order(pos, &moves);
+                self.first_order.insert(path.clone(), o.clone());
+                o
+            }
+        };
         if let Some(&b) = self.best_child.get(path.as_slice()) {
             if let Some(i) = order.iter().position(|&x| x == b) {
                 order.remove(i);
@@ -455,6 +484,30 @@ impl<G: Game> Master<G> {
             }
         }
         best
+    }
+
+    /// The table's move (from the sequential iterations), then by the game's hint, then in
+    /// generation order.
+    fn initial_order(&self, pos: &G, moves: &[G::Move]) -> Vec<u16> {
+        let tt_move = self
+            .searcher
+            .table()
+            .probe(pos.hash())
+            .and_then(|e| e.move_index);
+        let mut order: Vec<(i64, u16)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let key = if tt_move == Some(i as u16) {
+                    i64::MAX
+                } else {
+                    i64::from(pos.move_hint(mv))
+                };
+                (key, i as u16)
+            })
+            .collect();
+        order.sort_by_key(|&(key, i)| (std::cmp::Reverse(key), i));
+        order.into_iter().map(|(_, i)| i).collect()
     }
 
     fn live_slave(&mut self) -> Option<usize> {

@@ -161,8 +161,11 @@ pub fn search<G: Game>(
     let master = &master.0;
     let seed = outcome.sim.map(|s| s.seed);
     let (value, pv) = master.result.clone().ok_or(DibError::NoValue { seed })?;
+    let (touched, searched) = master.final_leaves();
     let mut extra = vec![
         ("aphid_leaves", master.leaves() as f64),
+        ("aphid_final_pass_leaves", touched as f64),
+        ("aphid_leaves_searched_to_depth", searched as f64),
         ("aphid_passes", master.stats.passes as f64),
         (
             "aphid_master_nodes",
