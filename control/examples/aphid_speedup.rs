@@ -83,16 +83,25 @@ fn main() -> Result<(), Box<dyn Error>> {
                     master_depth,
                     ..AphidOptions::default()
                 };
-                if let Some(v) = std::env::var("APHID_EXEMPTION").ok().and_then(|v| v.parse().ok()) {
+                if let Some(v) = std::env::var("APHID_EXEMPTION")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
                     aphid.exemption_factor = v;
                 }
                 if let Some(v) = std::env::var("APHID_TT").ok().and_then(|v| v.parse().ok()) {
                     aphid.tt = v;
                 }
-                if let Some(v) = std::env::var("APHID_PIECES").ok().and_then(|v| v.parse().ok()) {
+                if let Some(v) = std::env::var("APHID_PIECES")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
                     aphid.min_pieces_per_slave = v;
                 }
-                if let Some(v) = std::env::var("APHID_WINDOW").ok().and_then(|v| v.parse().ok()) {
+                if let Some(v) = std::env::var("APHID_WINDOW")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
                     aphid.window = v;
                 }
                 o.aphid = aphid;

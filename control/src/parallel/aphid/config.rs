@@ -66,8 +66,9 @@ pub struct AphidOptions {
     /// The minimum granularity `g`: leaves needing fewer plies are searched by the master
     /// itself. At least `ParallelOptions::min_split_depth` is used.
     pub min_granularity: u32,
-    /// `m`: a slave sends buffered results only after searching this many nodes since its
-    /// last report (the last required result and bad-bound answers go at once).
+    /// `m` per 8 slaves: a slave sends buffered results only after searching this many nodes
+    /// times `ceil(slaves / 8)` since its last report (the last required result and bad-bound
+    /// answers go at once).
     pub report_nodes: u64,
     /// A speculative search yields after this many nodes so that required work can go first
     /// (it resumes with twice the budget).
@@ -97,7 +98,7 @@ impl Default for AphidOptions {
     fn default() -> Self {
         AphidOptions {
             master_depth: None,
-            min_pieces_per_slave: 8,
+            min_pieces_per_slave: 4,
             min_piece_nodes: 0,
             min_granularity: 1,
             report_nodes: 1000,

@@ -182,7 +182,12 @@ impl<G: Game> Master<G> {
 
     /// Leaves the last pass touched, and leaves with a result at their required depth.
     pub(crate) fn final_leaves(&self) -> (usize, usize) {
-        let touched = self.table.rows().iter().filter(|r| r.master.touched).count();
+        let touched = self
+            .table
+            .rows()
+            .iter()
+            .filter(|r| r.master.touched)
+            .count();
         let searched = self
             .table
             .rows()
@@ -214,13 +219,14 @@ impl<G: Game> Master<G> {
         while let Some(env) = ctx.poll() {
             self.receive(env.from, env.msg, ctx.now());
         }
+        // Silence is judged on a fresh inbox (a long pass leaves messages waiting).
+        self.recover(ctx);
         if self.dirty {
             self.dirty = false;
             if self.passes(ctx) {
                 return Activity::Idle { wake_at: None };
             }
         }
-        self.recover(ctx);
         Activity::Idle {
             wake_at: Some(ctx.now() + self.opts.patience_ns.max(1)),
         }
@@ -360,7 +366,12 @@ impl<G: Game> Master<G> {
             }
             self.root_values[self.iteration as usize] = Some(value);
             if std::env::var_os("APHID_DEBUG").is_some() {
-                eprintln!("DEBUG iteration {} done at {:.3} s value {value} passes {}", self.iteration, ctx.now() as f64 / 1e9, self.stats.passes);
+                eprintln!(
+                    "DEBUG iteration {} done at {:.3} s value {value} passes {}",
+                    self.iteration,
+                    ctx.now() as f64 / 1e9,
+                    self.stats.passes
+                );
             }
             if self.iteration >= self.target {
                 let pv = self.principal_variation();
@@ -869,10 +880,6 @@ impl<G: Game> Master<G> {
                 }
             }
             self.dirty = true;
-        }
-        if self.dirty {
-            self.dirty = false;
-            let _ = self.passes(ctx);
         }
     }
 

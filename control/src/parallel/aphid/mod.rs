@@ -149,6 +149,7 @@ pub fn search<G: Game>(
             AphidProc::Slave(Box::new(SlaveProc(Slave::new(
                 root.clone(),
                 depth,
+                procs,
                 opts,
                 engines.build(),
             ))))

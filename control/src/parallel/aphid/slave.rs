@@ -120,13 +120,23 @@ impl<G: Game> std::fmt::Debug for Slave<G> {
 }
 
 impl<G: Game> Slave<G> {
-    pub(crate) fn new(root: G, target: u32, opts: &AphidOptions, searcher: Searcher<G>) -> Self {
+    pub(crate) fn new(
+        root: G,
+        target: u32,
+        procs: usize,
+        opts: &AphidOptions,
+        searcher: Searcher<G>,
+    ) -> Self {
+        // m grows with the number of slaves, so that the master's inbox does not (thesis
+        // 5.2.3: "m is based on the number of processors").
+        let slaves = procs.saturating_sub(1).max(1) as u64;
+        let report_nodes = opts.report_nodes.saturating_mul(slaves.div_ceil(8));
         Slave {
             searcher,
             state: SlaveState {
                 root,
                 target,
-                report_nodes: opts.report_nodes,
+                report_nodes,
                 window: opts.window.max(1),
                 heartbeat_ns: opts.heartbeat_ns,
                 epoch: Epoch {
