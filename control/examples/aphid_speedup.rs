@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let node_s = cost.nodes_ns(0, 1) as f64 / 1e9;
     let mut seq = Vec::new();
     for pos in &positions {
-        let mut s = Searcher::<Othello<8>>::new(config.clone())?;
+        let mut s = Searcher::<Othello<8>>::new(config)?;
         let mut value = 0;
         for d in 1..=depth {
             value = s
@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                     n,
                     Backend::Sim(SimConfig::new(cost.clone(), 1 + i as u64)),
                 );
-                o.search = config.clone();
+                o.search = config;
                 o.min_split_depth = 2;
                 let mut aphid = AphidOptions {
                     master_depth,

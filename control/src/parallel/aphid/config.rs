@@ -114,3 +114,164 @@ impl Default for AphidOptions {
         }
     }
 }
+
+/// A bad APHID configuration file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A line that is not `key = value`, a comment, or `[aphid]`.
+    #[error("line {line}: expected `key = value` (or `# comment`, `[aphid]`), found '{text}'")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A key APHID does not have.
+    #[error("line {line}: unknown key '{key}'; the keys are: {}", KEYS.join(", "))]
+    UnknownKey {
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+    },
+    /// A value of the wrong kind.
+    #[error("line {line}: '{value}' is not a valid {key}: {expected}")]
+    BadValue {
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+}
+
+/// The keys of a configuration file.
+pub const KEYS: &[&str] = &[
+    "master_depth",
+    "min_pieces_per_slave",
+    "min_piece_nodes",
+    "min_granularity",
+    "report_nodes",
+    "speculative_slice_nodes",
+    "window",
+    "load_balancing",
+    "exemption_factor",
+    "first_uncertain",
+    "tt",
+    "heartbeat_ns",
+    "patience_ns",
+    "dead_after_ns",
+];
+
+impl AphidOptions {
+    /// Reads a configuration in TOML's simple form: `key = value` lines (the keys of
+    /// [`KEYS`], named as the fields of [`AphidOptions`]), `#` comments, an optional `[aphid]`
+    /// table header; integers, `true`/`false`, and `"local"`/`"shared"` for `tt`;
+    /// `master_depth = "auto"` for the automatic horizon. Keys left out keep their defaults.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the line that is wrong and what it should be.
+    pub fn from_config(text: &str) -> Result<AphidOptions, ConfigError> {
+        let mut o = AphidOptions::default();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let body = raw.split('#').next().unwrap_or("").trim();
+            if body.is_empty() || body == "[aphid]" {
+                continue;
+            }
+            let Some((key, value)) = body.split_once('=') else {
+                return Err(ConfigError::Syntax {
+                    line,
+                    text: raw.to_string(),
+                });
+            };
+            let (key, value) = (key.trim(), value.trim().trim_matches('"'));
+            let bad = |expected: &'static str| ConfigError::BadValue {
+                line,
+                key: key.to_string(),
+                value: value.to_string(),
+                expected,
+            };
+            let int = || {
+                value
+                    .replace('_', "")
+                    .parse::<u64>()
+                    .map_err(|_| bad("a non-negative integer"))
+            };
+            let small =
+                || int().and_then(|v| u32::try_from(v).map_err(|_| bad("an integer below 2^32")));
+            match key {
+                "master_depth" => {
+                    o.master_depth = if value == "auto" {
+                        None
+                    } else {
+                        Some(small().and_then(|v| {
+                            if v == 0 {
+                                Err(bad("at least 1, or \"auto\""))
+                            } else {
+                                Ok(v)
+                            }
+                        })?)
+                    };
+                }
+                "min_pieces_per_slave" => o.min_pieces_per_slave = small()?,
+                "min_piece_nodes" => o.min_piece_nodes = int()?,
+                "min_granularity" => o.min_granularity = small()?,
+                "report_nodes" => o.report_nodes = int()?,
+                "speculative_slice_nodes" => o.speculative_slice_nodes = int()?,
+                "window" => {
+                    o.window = i32::try_from(small()?).map_err(|_| bad("an evaluation width"))?;
+                }
+                "load_balancing" => {
+                    o.load_balancing = value.parse().map_err(|_| bad("true or false"))?;
+                }
+                "exemption_factor" => o.exemption_factor = small()?,
+                "first_uncertain" => o.first_uncertain = small()?,
+                "tt" => o.tt = value.parse().map_err(|_| bad("\"local\" or \"shared\""))?,
+                "heartbeat_ns" => o.heartbeat_ns = int()?,
+                "patience_ns" => o.patience_ns = int()?,
+                "dead_after_ns" => o.dead_after_ns = int()?,
+                _ => {
+                    return Err(ConfigError::UnknownKey {
+                        line,
+                        key: key.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_config_file_sets_the_keys_it_names() {
+        let text = "# APHID for Othello\n[aphid]\nmaster_depth = 3\nwindow = 20 # evaluation units\ntt = \"shared\"\nload_balancing = false\n";
+        let o = AphidOptions::from_config(text).expect("valid");
+        assert_eq!(o.master_depth, Some(3));
+        assert_eq!(o.window, 20);
+        assert_eq!(o.tt, TtSharing::Shared);
+        assert!(!o.load_balancing);
+        assert_eq!(o.report_nodes, AphidOptions::default().report_nodes);
+        let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
+        assert_eq!(auto.master_depth, None);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let e = AphidOptions::from_config("window = 10\nwidth = 3").unwrap_err();
+        assert!(matches!(e, ConfigError::UnknownKey { line: 2, .. }), "{e}");
+        let e = AphidOptions::from_config("master_depth = 0").unwrap_err();
+        assert!(e.to_string().contains("at least 1"), "{e}");
+        let e = AphidOptions::from_config("just text").unwrap_err();
+        assert!(matches!(e, ConfigError::Syntax { line: 1, .. }), "{e}");
+        let e = AphidOptions::from_config("tt = distributed").unwrap_err();
+        assert!(e.to_string().contains("local"), "{e}");
+    }
+}

@@ -365,14 +365,6 @@ impl<G: Game> Master<G> {
                 return false;
             }
             self.root_values[self.iteration as usize] = Some(value);
-            if std::env::var_os("APHID_DEBUG").is_some() {
-                eprintln!(
-                    "DEBUG iteration {} done at {:.3} s value {value} passes {}",
-                    self.iteration,
-                    ctx.now() as f64 / 1e9,
-                    self.stats.passes
-                );
-            }
             if self.iteration >= self.target {
                 let pv = self.principal_variation();
                 self.result = Some((value, pv));

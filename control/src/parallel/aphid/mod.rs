@@ -25,7 +25,7 @@ use std::sync::Arc;
 use dib::{Activity, Context, DibCounters, DibError, Processor, Report};
 use games::Game;
 
-pub use config::{AphidOptions, TtSharing};
+pub use config::{AphidOptions, ConfigError, TtSharing};
 pub use overhead::{Overheads, RunFigures};
 
 use master::Master;
@@ -100,7 +100,7 @@ impl Engines {
         };
         let fallback = Arc::new(TranspositionTable::new(mib).map_err(SearchError::from)?);
         Ok(Engines {
-            config: config.clone(),
+            config: *config,
             shared: (tt == TtSharing::Shared).then(|| Arc::clone(&fallback)),
             fallback,
         })
@@ -108,10 +108,9 @@ impl Engines {
 
     fn build<G: Game>(&self) -> Searcher<G> {
         match &self.shared {
-            Some(t) => Searcher::with_table(self.config.clone(), Arc::clone(t)),
-            None => Searcher::new(self.config.clone()).unwrap_or_else(|_| {
-                Searcher::with_table(self.config.clone(), Arc::clone(&self.fallback))
-            }),
+            Some(t) => Searcher::with_table(self.config, Arc::clone(t)),
+            None => Searcher::new(self.config)
+                .unwrap_or_else(|_| Searcher::with_table(self.config, Arc::clone(&self.fallback))),
         }
     }
 }

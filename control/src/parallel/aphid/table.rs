@@ -84,9 +84,7 @@ impl Bounds {
     /// `alpha`.
     #[must_use]
     pub fn decides(self, alpha: i32, beta: i32) -> Option<i32> {
-        if self.is_exact() {
-            Some(self.lower)
-        } else if self.lower >= beta {
+        if self.is_exact() || self.lower >= beta {
             Some(self.lower)
         } else if self.upper <= alpha {
             Some(self.upper)
