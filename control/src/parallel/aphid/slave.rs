@@ -509,3 +509,76 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::tictactoe::TicTacToe3;
+
+    fn state(iteration: u32, leaves: &[(LeafId, u32, u32)]) -> SlaveState<TicTacToe3> {
+        let searcher = Searcher::new(crate::search::SearchConfig::research()).expect("a table");
+        let mut s = Slave::new(
+            TicTacToe3::start(),
+            20,
+            2,
+            &AphidOptions::default(),
+            searcher,
+        );
+        s.state.epoch = Epoch {
+            iteration,
+            hypothesis: 0,
+        };
+        for &(leaf, priority, searched) in leaves {
+            s.state.leaves.insert(
+                leaf,
+                SlaveLeaf {
+                    position: TicTacToe3::start(),
+                    ply: 4,
+                    priority,
+                    bounds: DepthBounds::default(),
+                    searched,
+                    bad: None,
+                },
+            );
+        }
+        s.state
+    }
+
+    /// Figure 5.3, slave 1: leaves 1, 4 and 7 searched to 4, 3 and 0 plies; the 10-ply search
+    /// with d' = 4 needs 6: leaf 7 goes first, to 1 ply.
+    #[test]
+    fn the_shallowest_leaf_goes_first() {
+        let s = state(10, &[(1, 9, 4), (4, 8, 3), (7, 5, 0)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (7, 1, true));
+    }
+
+    /// Figure 5.3, slave 2: leaves 2 and 5 both at 5 plies; 2 is further left (higher
+    /// priority) and is searched to 6 first. A leaf of priority 0 is never chosen.
+    #[test]
+    fn then_the_higher_priority() {
+        let s = state(10, &[(2, 11, 5), (5, 9, 5), (8, 0, 0)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth), (2, 6));
+    }
+
+    /// Figure 5.6: a slave whose touched leaves all have the required depth extends them
+    /// speculatively, highest priority first; a bad bound preempts everything.
+    #[test]
+    fn speculation_after_the_required_work_and_bad_bounds_first() {
+        let mut s = state(10, &[(1112, 13, 6), (2111, 8, 6)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (1112, 7, false));
+        s.leaves.get_mut(&2111).expect("leaf").bad = Some(BadBound {
+            depth: 6,
+            alpha: -3,
+            beta: 4,
+        });
+        let w = s.pick().expect("work");
+        assert_eq!(
+            (w.leaf, w.depth, w.alpha, w.beta, w.bad),
+            (2111, 6, -3, 4, true)
+        );
+        assert!(!s.is_done());
+    }
+}
