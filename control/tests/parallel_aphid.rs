@@ -5,33 +5,13 @@
 
 mod common;
 
+use common::{agreement_config as config, sequential_alphabeta as sequential, sim_backend as sim};
+
 use common::{Lcg, depth_within_budget, random_position};
 use control::parallel::aphid::{AphidOptions, TtSharing};
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
-use control::search::{Algorithm, SearchConfig, Searcher, Unlimited};
-use dib::{Backend, CostModel, FaultPlan, SimConfig};
-use games::score::INFINITY;
+use dib::Backend;
 use games::{Game, GameId, GameInfo, GameVisitor};
-
-fn sim(seed: u64, faults: &str) -> Backend {
-    let mut c = SimConfig::new(CostModel::shared_memory(), seed);
-    c.faults = faults.parse::<FaultPlan>().expect("a valid fault plan");
-    Backend::Sim(c)
-}
-
-fn config() -> SearchConfig {
-    SearchConfig {
-        algorithm: Algorithm::AlphaBeta,
-        tt_mib: 1,
-        ..SearchConfig::research()
-    }
-}
-
-fn sequential<G: Game>(pos: &G, depth: u32) -> i32 {
-    let mut s = Searcher::<G>::new(config()).expect("a 1 MiB table");
-    s.search_window(pos, depth, -INFINITY, INFINITY, &mut Unlimited)
-        .value
-}
 
 fn options(depth: u32, procs: usize, backend: Backend, aphid: AphidOptions) -> ParallelOptions {
     let mut o = ParallelOptions::new(depth, procs, backend);
