@@ -7,36 +7,16 @@
 
 mod common;
 
+use common::{agreement_config as config, sequential_alphabeta as sequential, sim_backend as sim};
+
 use common::{Lcg, depth_within_budget, random_position};
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
-use control::search::{Algorithm, SearchConfig, Searcher, Unlimited, shift_decisive};
-use dib::{Backend, CostModel, FaultPlan, SimConfig};
-use games::score::INFINITY;
+use control::search::shift_decisive;
+use dib::Backend;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
 const SIM_PROCS: [usize; 7] = [1, 2, 3, 5, 8, 16, 32];
 const THREAD_PROCS: [usize; 3] = [1, 2, 4];
-
-fn sim(seed: u64, faults: &str) -> Backend {
-    let mut c = SimConfig::new(CostModel::shared_memory(), seed);
-    c.faults = faults.parse::<FaultPlan>().expect("a valid fault plan");
-    Backend::Sim(c)
-}
-
-fn config() -> SearchConfig {
-    SearchConfig {
-        algorithm: Algorithm::AlphaBeta,
-        tt_mib: 1,
-        ..SearchConfig::research()
-    }
-}
-
-/// Sequential alpha-beta with a full window.
-fn sequential<G: Game>(pos: &G, depth: u32) -> i32 {
-    let mut s = Searcher::<G>::new(config()).expect("a 1 MiB table");
-    s.search_window(pos, depth, -INFINITY, INFINITY, &mut Unlimited)
-        .value
-}
 
 fn options(depth: u32, procs: usize, backend: Backend, min_split: u32) -> ParallelOptions {
     let mut o = ParallelOptions::new(depth, procs, backend);

@@ -44,5 +44,5 @@ pub use message::{Message, TaskId};
 pub use processor::{Activity, Factory, Processor};
 pub use request::Answer;
 pub use rng::{Ratio, Rng};
-pub use run::{Backend, DibError, Report, solve};
+pub use run::{Backend, DibError, Report, run_processors, solve};
 pub use worker::{DibConfig, DibProcessor};

@@ -4,11 +4,12 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::accounting::ProcAccounts;
+use crate::accounting::{DibCounters, ProcAccounts};
 use crate::application::Application;
 use crate::backend::sim::{SimConfig, SimError, SimFigures};
 use crate::backend::{RunOutcome, sim, threads};
 use crate::context::{Nanos, ProcId};
+use crate::processor::{Factory, Processor};
 use crate::worker::{DibConfig, DibProcessor};
 
 /// Where processors run.
@@ -150,39 +151,78 @@ pub fn solve<A: Application>(
         let root = (id == 0).then(|| root.clone());
         DibProcessor::new(Arc::clone(&app), config, root)
     };
-    let outcome: RunOutcome<DibProcessor<A>> = match backend {
-        Backend::Threads { seed } => threads::run(procs, *seed, &factory),
-        Backend::Sim(sim_config) => sim::run(procs, sim_config, &factory)?,
-        Backend::Mpi { seed } => {
-            return solve_mpi(Arc::clone(&app), root.clone(), procs, *seed, config);
-        }
-    };
+    if let Backend::Mpi { seed } = backend {
+        return solve_mpi(Arc::clone(&app), root.clone(), procs, *seed, config);
+    }
+    let outcome: RunOutcome<DibProcessor<A>> = run_processors(procs, backend, &factory)?;
     let seed = outcome.sim.map(|s| s.seed);
     let value = outcome
         .processors
         .iter()
         .find_map(|p| p.result().cloned())
         .ok_or(DibError::NoValue { seed })?;
-    let accounts: Vec<ProcAccounts> = outcome
-        .processors
-        .iter()
-        .zip(&outcome.counters)
-        .map(|(p, c)| ProcAccounts {
-            backend: *c,
-            dib: p.counters(),
-        })
-        .collect();
-    Ok(Report {
+    Ok(Report::from_outcome(
         value,
-        backend: backend.name(),
-        procs,
-        elapsed_ns: outcome.elapsed_ns,
-        total: ProcAccounts::total(&accounts),
-        accounts,
-        sim: outcome.sim,
+        backend,
+        &outcome,
+        DibProcessor::counters,
         config,
-        rank: None,
-    })
+    ))
+}
+
+/// Runs `procs` processors built by `factory` on `backend` until one of them calls
+/// [`crate::Context::finish`]: the worker-model counterpart of [`solve`] for protocols of
+/// their own (APHID's master and slaves). Threads and the simulator only; MPI runs go through
+/// [`solve`].
+///
+/// # Errors
+/// [`DibError`] when no processor is asked for, the simulator fails, or the backend is MPI.
+pub fn run_processors<P: Processor>(
+    procs: usize,
+    backend: &Backend,
+    factory: &dyn Factory<P>,
+) -> Result<RunOutcome<P>, DibError> {
+    if procs == 0 {
+        return Err(DibError::NoProcessors);
+    }
+    match backend {
+        Backend::Threads { seed } => Ok(threads::run(procs, *seed, factory)),
+        Backend::Sim(sim_config) => Ok(sim::run(procs, sim_config, factory)?),
+        Backend::Mpi { .. } => Err(DibError::MpiNotBuilt),
+    }
+}
+
+impl<V> Report<V> {
+    /// The report of a finished run: `value`, the backend's counters and each processor's
+    /// protocol counters (read by `dib_counters`).
+    pub fn from_outcome<P>(
+        value: V,
+        backend: &Backend,
+        outcome: &RunOutcome<P>,
+        dib_counters: impl Fn(&P) -> DibCounters,
+        config: DibConfig,
+    ) -> Report<V> {
+        let accounts: Vec<ProcAccounts> = outcome
+            .processors
+            .iter()
+            .zip(&outcome.counters)
+            .map(|(p, c)| ProcAccounts {
+                backend: *c,
+                dib: dib_counters(p),
+            })
+            .collect();
+        Report {
+            value,
+            backend: backend.name(),
+            procs: outcome.processors.len(),
+            elapsed_ns: outcome.elapsed_ns,
+            total: ProcAccounts::total(&accounts),
+            accounts,
+            sim: outcome.sim,
+            config,
+            rank: None,
+        }
+    }
 }
 
 /// [`solve`] on [`Backend::Mpi`].

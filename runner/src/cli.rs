@@ -12,6 +12,8 @@ pub struct Cli {
 }
 
 /// The subcommands.
+// Parsed once per run: the size of the largest variant (search's flags) does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List the games with their variants and text formats.
@@ -108,6 +110,14 @@ pub struct SearchArgs {
     /// are, never split (default 2). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
+    /// APHID (`--algo aphid`): a configuration file of `key = value` lines (TOML; keys as in
+    /// control/src/parallel/aphid/README.md).
+    #[arg(long)]
+    pub aphid_config: Option<std::path::PathBuf>,
+    /// APHID (`--algo aphid`): the processors' transposition tables, local or shared
+    /// (overrides the configuration file).
+    #[arg(long)]
+    pub tt: Option<String>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16)]
     pub tt_mb: usize,

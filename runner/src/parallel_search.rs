@@ -3,6 +3,7 @@
 //! per-processor accounting.
 
 use anyhow::{Context as _, Result};
+use control::parallel::aphid::AphidOptions;
 use control::parallel::{self, ParallelAlgo, ParallelOptions};
 use control::search::{MAX_DEPTH, Setting};
 use games::{Game, GameId, GameInfo, GameVisitor};
@@ -70,6 +71,29 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
             ));
         }
         options.min_split_depth = m;
+    }
+    if args.aphid_config.is_some() || args.tt.is_some() {
+        if algo != ParallelAlgo::Aphid {
+            let flag = if args.tt.is_some() {
+                "--tt"
+            } else {
+                "--aphid-config"
+            };
+            return Err(input(flag, "applies to --algo aphid only"));
+        }
+        if let Some(path) = &args.aphid_config {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                input(
+                    "--aphid-config",
+                    format!("cannot read {}: {e}", path.display()),
+                )
+            })?;
+            options.aphid = AphidOptions::from_config(&text)
+                .map_err(|e| input("--aphid-config", format!("{}: {e}", path.display())))?;
+        }
+        if let Some(tt) = &args.tt {
+            options.aphid.tt = tt.parse().map_err(|e| input("--tt", e))?;
+        }
     }
     Ok(Some(ParallelSearch { algo, dib, options }))
 }

@@ -24,6 +24,14 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     if let Some(par) = crate::parallel_search::parse(args)? {
         return crate::parallel_search::run(game, args, &par);
     }
+    if args.aphid_config.is_some() || args.tt.is_some() {
+        let flag = if args.tt.is_some() {
+            "--tt"
+        } else {
+            "--aphid-config"
+        };
+        return Err(input(flag, "needs --procs N and --algo aphid"));
+    }
     if args.min_split_depth.is_some() {
         return Err(input(
             "--min-split-depth",

@@ -47,6 +47,8 @@ pub struct ParallelOptions {
     /// from the type-1 node above it) before it searches or hands out its other children (seed
     /// 003 section 3.2); off, it goes on at once with the window it has.
     pub mwf_wait: bool,
+    /// APHID's own settings (horizon, granularity, windows, balancing, tables).
+    pub aphid: aphid::AphidOptions,
 }
 
 impl ParallelOptions {
@@ -63,6 +65,7 @@ impl ParallelOptions {
             split_depth: 2,
             dmwf_percentile: 90,
             mwf_wait: true,
+            aphid: aphid::AphidOptions::default(),
         }
     }
 }
@@ -233,9 +236,16 @@ algorithms! {
         description: "ER: e-nodes evaluate elder grandchildren in parallel, then an e-child, then refute the rest in parallel with extra e-children",
         paper: "Steinberg and Solomon, Searching game trees in parallel, ICPP 1990 (via seed 003 section 3.5 and seed 001 section 3.4.3)",
     };
+    Aphid => aphid, AlgoInfo {
+        name: "aphid",
+        aliases: &[],
+        description: "APHID: a master's repeated passes over its d'-ply tree, slaves deepening its leaves asynchronously through a replicated table",
+        paper: "Brockington & Schaeffer, APHID Game-Tree Search, 1996 (seed 000); Brockington, PhD thesis, Alberta, 1998, chapter 5 (seed 001)",
+    };
 }
 
 pub mod alphabeta;
+pub mod aphid;
 pub mod delaysplit;
 pub mod dib_alphabeta;
 pub mod dmwf;

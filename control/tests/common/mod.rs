@@ -86,3 +86,34 @@ pub fn assert_pv_legal<G: Game>(pos: &G, pv: &[G::Move], context: &str) {
         let _ = p.make_move(*mv);
     }
 }
+
+/// The simulator with the shared-memory preset, `seed` and the fault plan `faults`.
+pub fn sim_backend(seed: u64, faults: &str) -> dib::Backend {
+    let mut c = dib::SimConfig::new(dib::CostModel::shared_memory(), seed);
+    c.faults = faults
+        .parse::<dib::FaultPlan>()
+        .expect("a valid fault plan");
+    dib::Backend::Sim(c)
+}
+
+/// The search of the value-agreement tests: research setting, alpha-beta, a 1 MiB table.
+pub fn agreement_config() -> control::search::SearchConfig {
+    control::search::SearchConfig {
+        algorithm: control::search::Algorithm::AlphaBeta,
+        tt_mib: 1,
+        ..control::search::SearchConfig::research()
+    }
+}
+
+/// Sequential alpha-beta with a full window and [`agreement_config`].
+pub fn sequential_alphabeta<G: Game>(pos: &G, depth: u32) -> i32 {
+    let mut s = control::search::Searcher::<G>::new(agreement_config()).expect("a 1 MiB table");
+    s.search_window(
+        pos,
+        depth,
+        -games::score::INFINITY,
+        games::score::INFINITY,
+        &mut control::search::Unlimited,
+    )
+    .value
+}

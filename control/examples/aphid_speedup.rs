@@ -1,0 +1,152 @@
+//! Simulated speedups and overheads of APHID (thesis 6.2.6, table 6.1) and of delay splitting
+//! (YBW) on the Othello middle-game test set, shared-memory preset.
+//!
+//! `cargo run --release -p control --example aphid_speedup -- DEPTH PROCS[,PROCS...] [POSITIONS] [MASTER_DEPTH]`
+//!
+//! The sequential baseline is iterative deepening to DEPTH with the same search (research
+//! setting, PVS, exact-depth table of 4 MiB), timed at the preset's cost per node; APHID also
+//! deepens iteratively (its first iterations on the master alone). Averages are per position
+//! (thesis method 2) and aggregate (method 1).
+
+use std::error::Error;
+
+use control::parallel::aphid::{AphidOptions, Overheads, RunFigures};
+use control::parallel::{ParallelAlgo, ParallelOptions, search};
+use control::search::{SearchConfig, Searcher, Unlimited};
+use dib::{Backend, CostModel, SimConfig};
+use games::Game;
+use games::othello::Othello;
+use games::score::INFINITY;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let depth: u32 = args.get(1).map_or(Ok(8), |s| s.parse())?;
+    let procs: Vec<usize> = args
+        .get(2)
+        .map_or("16,64", String::as_str)
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()?;
+    let count: usize = args.get(3).map_or(Ok(10), |s| s.parse())?;
+    let master_depth: Option<u32> = args.get(4).map(|s| s.parse()).transpose()?;
+    let text = std::fs::read_to_string("testsets/search/othello_midgame.txt")?;
+    let positions: Vec<Othello<8>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(count)
+        .map(|l| Othello::parse_position(l.trim()))
+        .collect::<Result<_, _>>()?;
+    let cost = CostModel::shared_memory();
+    let config = SearchConfig {
+        tt_mib: 4,
+        ..SearchConfig::research()
+    };
+    let node_s = cost.nodes_ns(0, 1) as f64 / 1e9;
+    let mut seq = Vec::new();
+    for pos in &positions {
+        let mut s = Searcher::<Othello<8>>::new(config)?;
+        let mut value = 0;
+        for d in 1..=depth {
+            value = s
+                .search_window(pos, d, -INFINITY, INFINITY, &mut Unlimited)
+                .value;
+        }
+        let nodes = s.stats().nodes();
+        seq.push((value, nodes, nodes as f64 * node_s));
+    }
+    let seq_nodes: u64 = seq.iter().map(|s| s.1).sum();
+    println!(
+        "depth {depth}, {} positions, sequential iterative deepening: {seq_nodes} nodes, {:.2} s simulated",
+        positions.len(),
+        seq.iter().map(|s| s.2).sum::<f64>()
+    );
+    for &n in &procs {
+        let algos: &[ParallelAlgo] = if std::env::var_os("APHID_ONLY").is_some() {
+            &[ParallelAlgo::Aphid]
+        } else {
+            &[ParallelAlgo::Aphid, ParallelAlgo::DelaySplit]
+        };
+        for &algo in algos {
+            let mut per = Vec::new();
+            let mut agg = Vec::new();
+            let mut idle = 0.0;
+            let mut busy = 0.0;
+            for (i, pos) in positions.iter().enumerate() {
+                let mut o = ParallelOptions::new(
+                    depth,
+                    n,
+                    Backend::Sim(SimConfig::new(cost.clone(), 1 + i as u64)),
+                );
+                o.search = config;
+                o.min_split_depth = 2;
+                let mut aphid = AphidOptions {
+                    master_depth,
+                    ..AphidOptions::default()
+                };
+                if let Some(v) = std::env::var("APHID_EXEMPTION")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.exemption_factor = v;
+                }
+                if let Some(v) = std::env::var("APHID_TT").ok().and_then(|v| v.parse().ok()) {
+                    aphid.tt = v;
+                }
+                if let Some(v) = std::env::var("APHID_PIECES")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.min_pieces_per_slave = v;
+                }
+                if let Some(v) = std::env::var("APHID_WINDOW")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.window = v;
+                }
+                o.aphid = aphid;
+                let r = search(algo, pos, &o)?;
+                assert_eq!(r.value, seq[i].0, "position {i}: value differs");
+                let get = |k: &str| r.extra.iter().find(|(x, _)| *x == k).map_or(0.0, |e| e.1);
+                let figures = RunFigures {
+                    procs: n,
+                    seconds: r.seconds,
+                    nodes: r.nodes,
+                    speculative_nodes: (get("aphid_speculative_nodes") + get("aphid_aborted_nodes"))
+                        as u64,
+                };
+                per.push(Overheads::of(figures, seq[i].1, seq[i].2));
+                agg.push((figures, seq[i].1, seq[i].2));
+                if std::env::var_os("APHID_VERBOSE").is_some() {
+                    let m = r.accounts[0].backend;
+                    eprintln!(
+                        "  {} pos {i}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
+                        algo.name(),
+                        r.seconds,
+                        seq[i].2,
+                        m.busy_ns as f64 / 1e9,
+                        r.extra
+                    );
+                }
+                let t = r.total.backend;
+                idle += t.idle_ns as f64 / (t.idle_ns + t.busy_ns + t.messaging_ns).max(1) as f64;
+                busy += 1.0;
+            }
+            let m = Overheads::mean(&per);
+            let a = Overheads::aggregate(&agg);
+            println!(
+                "{:>10} n={n:>3}: speedup {:.2} (aggregate {:.2}); total {:.1}%, master {:.1}%, parallelization {:.1}%, search {:.1}%, speculative {:.1}%; idle {:.1}%",
+                algo.name(),
+                m.speedup,
+                a.speedup,
+                100.0 * m.total,
+                100.0 * m.master,
+                100.0 * m.parallelization,
+                100.0 * m.search,
+                100.0 * m.speculative,
+                100.0 * idle / busy,
+            );
+        }
+    }
+    Ok(())
+}

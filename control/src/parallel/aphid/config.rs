@@ -1,0 +1,277 @@
+//! APHID's parameters (thesis section 5.2 and appendix B): the parallelization horizon `d'`,
+//! the minimum granularity `g`, the user's advice for choosing them automatically, the report
+//! buffer `m`, the slaves' window, load balancing and exemptions, and the transposition-table
+//! arrangement.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TtSharing {
+    /// Every processor has its own table (the default).
+    #[default]
+    Local,
+    /// One table for every processor (shared memory; on the simulator one table that every
+    /// simulated processor reads and writes, which models a shared-memory machine).
+    Shared,
+}
+
+impl TtSharing {
+    /// The command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            TtSharing::Local => "local",
+            TtSharing::Shared => "shared",
+        }
+    }
+}
+
+impl fmt::Display for TtSharing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown table arrangement.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown transposition-table arrangement '{0}'; use local or shared")]
+pub struct UnknownTtSharing(pub String);
+
+impl FromStr for TtSharing {
+    type Err = UnknownTtSharing;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "local" => Ok(TtSharing::Local),
+            "shared" => Ok(TtSharing::Shared),
+            other => Err(UnknownTtSharing(other.to_string())),
+        }
+    }
+}
+
+/// APHID's options (part of [`crate::parallel::ParallelOptions`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AphidOptions {
+    /// The parallelization horizon `d'` (plies of the master's tree); `None` chooses it from
+    /// the node statistics of the first, sequential iterations (thesis 5.2.1).
+    pub master_depth: Option<u32>,
+    /// Advice for the automatic `d'`: the horizon is the shallowest ply with at least this many
+    /// nodes per slave.
+    pub min_pieces_per_slave: u32,
+    /// Advice for the automatic `g`: the search goes parallel once an iteration searches at
+    /// least this many nodes per piece of work (pieces = `min_pieces_per_slave` x slaves).
+    pub min_piece_nodes: u64,
+    /// The minimum granularity `g`: leaves needing fewer plies are searched by the master
+    /// itself. At least `ParallelOptions::min_split_depth` is used.
+    pub min_granularity: u32,
+    /// `m` per 8 slaves: a slave sends buffered results only after searching this many nodes
+    /// times `ceil(slaves / 8)` since its last report (the last required result and bad-bound
+    /// answers go at once).
+    pub report_nodes: u64,
+    /// A speculative search yields after this many nodes so that required work can go first
+    /// (it resumes with twice the budget).
+    pub speculative_slice_nodes: u64,
+    /// Half-width of the window the slaves centre on the master's hypothetical root value, in
+    /// evaluation units (doubled for speculative searches).
+    pub window: i32,
+    /// Load balancing (thesis 5.2.5): strip uncertain work from the most overworked slave.
+    pub load_balancing: bool,
+    /// Exemptions: a piece of work at least this many times the average size gets its horizon
+    /// extended by 2 plies from the next iteration on; 0 turns exemptions off.
+    pub exemption_factor: u32,
+    /// How many of the first uncertain leaves of a pass get the +1 priority.
+    pub first_uncertain: u32,
+    /// How the slaves' transposition tables are arranged.
+    pub tt: TtSharing,
+    /// A slave sends an (empty) report when it has sent nothing for this long while searching
+    /// (nanoseconds; virtual on the simulator), so that the master can tell it is alive.
+    pub heartbeat_ns: u64,
+    /// The master re-sends what a silent slave may have lost after this long.
+    pub patience_ns: u64,
+    /// A slave silent for this long is presumed dead and its work goes to the others.
+    pub dead_after_ns: u64,
+}
+
+impl Default for AphidOptions {
+    fn default() -> Self {
+        AphidOptions {
+            master_depth: None,
+            min_pieces_per_slave: 4,
+            min_piece_nodes: 0,
+            min_granularity: 1,
+            report_nodes: 1000,
+            speculative_slice_nodes: 2048,
+            window: 10,
+            load_balancing: true,
+            exemption_factor: 4,
+            first_uncertain: 4,
+            tt: TtSharing::Local,
+            heartbeat_ns: 10_000_000,
+            patience_ns: 50_000_000,
+            dead_after_ns: 400_000_000,
+        }
+    }
+}
+
+/// A bad APHID configuration file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A line that is not `key = value`, a comment, or `[aphid]`.
+    #[error("line {line}: expected `key = value` (or `# comment`, `[aphid]`), found '{text}'")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A key APHID does not have.
+    #[error("line {line}: unknown key '{key}'; the keys are: {}", KEYS.join(", "))]
+    UnknownKey {
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+    },
+    /// A value of the wrong kind.
+    #[error("line {line}: '{value}' is not a valid {key}: {expected}")]
+    BadValue {
+        /// 1-based line number.
+        line: usize,
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
+}
+
+/// The keys of a configuration file.
+pub const KEYS: &[&str] = &[
+    "master_depth",
+    "min_pieces_per_slave",
+    "min_piece_nodes",
+    "min_granularity",
+    "report_nodes",
+    "speculative_slice_nodes",
+    "window",
+    "load_balancing",
+    "exemption_factor",
+    "first_uncertain",
+    "tt",
+    "heartbeat_ns",
+    "patience_ns",
+    "dead_after_ns",
+];
+
+impl AphidOptions {
+    /// Reads a configuration in TOML's simple form: `key = value` lines (the keys of
+    /// [`KEYS`], named as the fields of [`AphidOptions`]), `#` comments, an optional `[aphid]`
+    /// table header; integers, `true`/`false`, and `"local"`/`"shared"` for `tt`;
+    /// `master_depth = "auto"` for the automatic horizon. Keys left out keep their defaults.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the line that is wrong and what it should be.
+    pub fn from_config(text: &str) -> Result<AphidOptions, ConfigError> {
+        let mut o = AphidOptions::default();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let body = raw.split('#').next().unwrap_or("").trim();
+            if body.is_empty() || body == "[aphid]" {
+                continue;
+            }
+            let Some((key, value)) = body.split_once('=') else {
+                return Err(ConfigError::Syntax {
+                    line,
+                    text: raw.to_string(),
+                });
+            };
+            let (key, value) = (key.trim(), value.trim().trim_matches('"'));
+            let bad = |expected: &'static str| ConfigError::BadValue {
+                line,
+                key: key.to_string(),
+                value: value.to_string(),
+                expected,
+            };
+            let int = || {
+                value
+                    .replace('_', "")
+                    .parse::<u64>()
+                    .map_err(|_| bad("a non-negative integer"))
+            };
+            let small =
+                || int().and_then(|v| u32::try_from(v).map_err(|_| bad("an integer below 2^32")));
+            match key {
+                "master_depth" => {
+                    o.master_depth = if value == "auto" {
+                        None
+                    } else {
+                        Some(small().and_then(|v| {
+                            if v == 0 {
+                                Err(bad("at least 1, or \"auto\""))
+                            } else {
+                                Ok(v)
+                            }
+                        })?)
+                    };
+                }
+                "min_pieces_per_slave" => o.min_pieces_per_slave = small()?,
+                "min_piece_nodes" => o.min_piece_nodes = int()?,
+                "min_granularity" => o.min_granularity = small()?,
+                "report_nodes" => o.report_nodes = int()?,
+                "speculative_slice_nodes" => o.speculative_slice_nodes = int()?,
+                "window" => {
+                    o.window = i32::try_from(small()?).map_err(|_| bad("an evaluation width"))?;
+                }
+                "load_balancing" => {
+                    o.load_balancing = value.parse().map_err(|_| bad("true or false"))?;
+                }
+                "exemption_factor" => o.exemption_factor = small()?,
+                "first_uncertain" => o.first_uncertain = small()?,
+                "tt" => o.tt = value.parse().map_err(|_| bad("\"local\" or \"shared\""))?,
+                "heartbeat_ns" => o.heartbeat_ns = int()?,
+                "patience_ns" => o.patience_ns = int()?,
+                "dead_after_ns" => o.dead_after_ns = int()?,
+                _ => {
+                    return Err(ConfigError::UnknownKey {
+                        line,
+                        key: key.to_string(),
+                    });
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_config_file_sets_the_keys_it_names() {
+        let text = "# APHID for Othello\n[aphid]\nmaster_depth = 3\nwindow = 20 # evaluation units\ntt = \"shared\"\nload_balancing = false\n";
+        let o = AphidOptions::from_config(text).expect("valid");
+        assert_eq!(o.master_depth, Some(3));
+        assert_eq!(o.window, 20);
+        assert_eq!(o.tt, TtSharing::Shared);
+        assert!(!o.load_balancing);
+        assert_eq!(o.report_nodes, AphidOptions::default().report_nodes);
+        let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
+        assert_eq!(auto.master_depth, None);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let e = AphidOptions::from_config("window = 10\nwidth = 3").unwrap_err();
+        assert!(matches!(e, ConfigError::UnknownKey { line: 2, .. }), "{e}");
+        let e = AphidOptions::from_config("master_depth = 0").unwrap_err();
+        assert!(e.to_string().contains("at least 1"), "{e}");
+        let e = AphidOptions::from_config("just text").unwrap_err();
+        assert!(matches!(e, ConfigError::Syntax { line: 1, .. }), "{e}");
+        let e = AphidOptions::from_config("tt = distributed").unwrap_err();
+        assert!(e.to_string().contains("local"), "{e}");
+    }
+}

@@ -1,0 +1,898 @@
+//! The master (thesis 5.2.1): repeated alpha-beta passes over its `d'`-ply tree until a pass
+//! meets only certain leaves.
+//!
+//! Each pass is fail-soft alpha-beta from the root with an infinite window. At a leaf (`d'`
+//! plies down, or deeper under an exempted piece) the master reads its copy of the APHID
+//! table: if the slave's result at the required depth (`d` minus the leaf's ply) decides the
+//! leaf for the pass's window, that value is used; otherwise the leaf is *uncertain*: the
+//! master counts it, guesses a value (`guess.rs`), and, if the required depth was searched
+//! but with an unhelpful window, sends the owner a "bad bound" request with the window it
+//! needs. A pass without uncertain leaves is plain alpha-beta over correct bounds, so its root
+//! value is the `d`-ply minimax value: the iteration ends there. Until then the master waits
+//! for reports and passes again whenever the table changed.
+//!
+//! New leaves are assigned round robin; each pass updates the priorities (`priority.rs`) and,
+//! after it, the load balancing moves work to slaves without uncertain leaves
+//! (`balance.rs`). Between iterations the largest piece may be exempted from the horizon.
+//! The first iterations run sequentially on the master, which collects the node statistics
+//! that choose `d'` and `g` and the root values used to scale guesses; the search goes
+//! parallel once the tree is big enough.
+//!
+//! Faults: results are bounds, valid whoever sends them and however often, and every master
+//! message is idempotent, so the master simply re-sends a silent slave's assignments after
+//! `patience_ns`, and gives the work of a slave silent for `dead_after_ns` to the others (or
+//! searches it itself when no slave is left).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dib::{Activity, Context, Nanos};
+use games::Game;
+use games::score::{INFINITY, is_decisive};
+
+use super::balance::{self, Load, Piece};
+use super::config::AphidOptions;
+use super::guess::{fallback, guess};
+use super::message::{BadBound, Epoch, LeafResult, Msg};
+use super::priority::PathKind;
+use super::table::{AphidTable, Bounds, DepthBounds, LeafId, window_to_leaf_scale};
+use crate::search::{Searcher, Unlimited};
+
+/// What the master counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MasterStats {
+    /// Passes over the master's tree.
+    pub passes: u64,
+    /// Nodes of those passes.
+    pub pass_nodes: u64,
+    /// Nodes the master searched itself (sequential iterations, leaf evaluations, leaves
+    /// below the granularity, leaves of dead slaves).
+    pub search_nodes: u64,
+    /// Nodes of the sequential iterations before the search went parallel.
+    pub sequential_nodes: u64,
+    /// Bad-bound requests sent.
+    pub bad_bounds: u64,
+    /// Leaves moved by load balancing.
+    pub moves: u64,
+    /// Pieces exempted from the horizon.
+    pub exemptions: u64,
+    /// Re-sent assignments.
+    pub resends: u64,
+    /// Slaves presumed dead.
+    pub deaths: u64,
+    /// Reports received.
+    pub reports: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct SlaveInfo {
+    last_heard: Nanos,
+    /// When the master last sent it work (an assignment or a bad bound).
+    last_sent: Nanos,
+    last_resend: Nanos,
+    backoff: u32,
+    dead: bool,
+    done_iteration: Option<u32>,
+}
+
+/// What one pass found.
+#[derive(Debug, Default)]
+struct Pass {
+    nodes: u64,
+    uncertain: u32,
+    touched: Vec<(LeafId, u32)>,
+    /// Uncertain leaves in the order met.
+    waiting: Vec<LeafId>,
+    bad: Vec<(LeafId, BadBound)>,
+    new_leaves: Vec<LeafId>,
+}
+
+/// The parallel search's geometry once chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    /// `d'`.
+    pub(crate) horizon: u32,
+    /// `g`.
+    pub(crate) granularity: u32,
+    /// The first parallel iteration.
+    pub(crate) from: u32,
+}
+
+/// The master processor.
+pub(crate) struct Master<G: Game> {
+    root: G,
+    target: u32,
+    opts: AphidOptions,
+    min_granularity: u32,
+    searcher: Searcher<G>,
+    slaves: Vec<SlaveInfo>,
+    table: AphidTable,
+    pub(crate) geometry: Option<Geometry>,
+    iteration: u32,
+    root_values: Vec<Option<i32>>,
+    /// Horizon leaves and nodes of the sequential iterations, by depth.
+    seq_leaves: Vec<u64>,
+    seq_nodes: Vec<u64>,
+    hypothesis: i32,
+    best_child: BTreeMap<Vec<u16>, u16>,
+    /// The order children are tried in at each interior node of the master's tree before the
+    /// best-so-far goes first: the move the sequential iterations stored, then the game's hints.
+    first_order: BTreeMap<Vec<u16>, Vec<u16>>,
+    exempt: BTreeSet<Vec<u16>>,
+    pending_bad: BTreeMap<LeafId, BadBound>,
+    waiting_by_slave: BTreeMap<usize, Vec<LeafId>>,
+    next_owner: usize,
+    started: bool,
+    dirty: bool,
+    /// The value and principal variation once the root is solved.
+    pub(crate) result: Option<(i32, Vec<G::Move>)>,
+    pub(crate) stats: MasterStats,
+}
+
+impl<G: Game> std::fmt::Debug for Master<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Master")
+            .field("target", &self.target)
+            .field("geometry", &self.geometry)
+            .field("iteration", &self.iteration)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> Master<G> {
+    pub(crate) fn new(
+        root: G,
+        target: u32,
+        procs: usize,
+        opts: &AphidOptions,
+        min_granularity: u32,
+        searcher: Searcher<G>,
+    ) -> Self {
+        Master {
+            root,
+            target,
+            opts: opts.clone(),
+            min_granularity: min_granularity.max(opts.min_granularity).max(1),
+            searcher,
+            slaves: vec![SlaveInfo::default(); procs.saturating_sub(1)],
+            table: AphidTable::default(),
+            geometry: None,
+            iteration: 0,
+            root_values: Vec::new(),
+            seq_leaves: Vec::new(),
+            seq_nodes: Vec::new(),
+            hypothesis: 0,
+            best_child: BTreeMap::new(),
+            first_order: BTreeMap::new(),
+            exempt: BTreeSet::new(),
+            pending_bad: BTreeMap::new(),
+            waiting_by_slave: BTreeMap::new(),
+            next_owner: 0,
+            started: false,
+            dirty: false,
+            result: None,
+            stats: MasterStats::default(),
+        }
+    }
+
+    /// Rows of the APHID table.
+    pub(crate) fn leaves(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Leaves the last pass touched, and leaves with a result at their required depth.
+    pub(crate) fn final_leaves(&self) -> (usize, usize) {
+        let touched = self
+            .table
+            .rows()
+            .iter()
+            .filter(|r| r.master.touched)
+            .count();
+        let searched = self
+            .table
+            .rows()
+            .iter()
+            .filter(|r| r.slave.get(self.target.saturating_sub(r.ply())).is_some())
+            .count();
+        (touched, searched)
+    }
+
+    fn epoch(&self) -> Epoch {
+        Epoch {
+            iteration: self.iteration,
+            hypothesis: self.hypothesis,
+        }
+    }
+
+    /// One slice.
+    pub(crate) fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
+        if self.result.is_some() {
+            return Activity::Idle { wake_at: None };
+        }
+        if !self.started {
+            self.started = true;
+            if self.start(ctx) {
+                return Activity::Idle { wake_at: None };
+            }
+            self.dirty = true;
+        }
+        while let Some(env) = ctx.poll() {
+            self.receive(env.from, env.msg, ctx.now());
+        }
+        // Silence is judged on a fresh inbox (a long pass leaves messages waiting).
+        self.recover(ctx);
+        if self.dirty {
+            self.dirty = false;
+            if self.passes(ctx) {
+                return Activity::Idle { wake_at: None };
+            }
+        }
+        Activity::Idle {
+            wake_at: Some(ctx.now() + self.opts.patience_ns.max(1)),
+        }
+    }
+
+    fn charge_search(&mut self, before: u64, ctx: &mut dyn Context<Msg>) -> u64 {
+        let n = self.searcher.stats().nodes().saturating_sub(before);
+        ctx.charge(n);
+        self.stats.search_nodes += n;
+        n
+    }
+
+    /// The sequential iterations; true when they solved the whole search.
+    fn start(&mut self, ctx: &mut dyn Context<Msg>) -> bool {
+        self.root_values = vec![None; self.target as usize + 2];
+        self.seq_leaves = vec![0; self.target as usize + 1];
+        self.seq_nodes = vec![0; self.target as usize + 1];
+        for d in 0..=self.target {
+            if d > 0 {
+                if let Some(g) = self.geometry_for(d) {
+                    self.geometry = Some(g);
+                    self.iteration = d;
+                    self.hypothesis = self.root_values[d as usize - 1].unwrap_or(0);
+                    return false;
+                }
+            }
+            let (nodes0, leaves0) = (self.searcher.stats().nodes(), self.searcher.stats().horizon);
+            let root = self.root.clone();
+            let r = self
+                .searcher
+                .search_window(&root, d, -INFINITY, INFINITY, &mut Unlimited);
+            let n = self.charge_search(nodes0, ctx);
+            self.stats.sequential_nodes += n;
+            self.seq_nodes[d as usize] = n;
+            self.seq_leaves[d as usize] = self.searcher.stats().horizon - leaves0;
+            self.root_values[d as usize] = Some(r.value);
+            if d == self.target {
+                self.result = Some((r.value, r.pv));
+                ctx.finish();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `d'`, `g` and whether iteration `d` may go parallel (thesis 5.2.1, automatic choice).
+    fn geometry_for(&self, d: u32) -> Option<Geometry> {
+        let slaves = self.slaves.len() as u64;
+        if slaves == 0 {
+            return None;
+        }
+        let pieces = u64::from(self.opts.min_pieces_per_slave.max(1)) * slaves;
+        let horizon = match self.opts.master_depth {
+            Some(h) => h.max(1),
+            None => (1..d).find(|&p| self.seq_leaves[p as usize] >= pieces)?,
+        };
+        let mut granularity = self.min_granularity;
+        if self.opts.master_depth.is_none() && self.opts.min_piece_nodes > 0 {
+            let enough = self.opts.min_piece_nodes.saturating_mul(pieces);
+            let big = (1..d).find(|&p| self.seq_nodes[p as usize] >= enough)?;
+            granularity = granularity.max(big.saturating_sub(horizon));
+        }
+        (d >= horizon + granularity).then_some(Geometry {
+            horizon,
+            granularity,
+            from: d,
+        })
+    }
+
+    fn receive(&mut self, from: usize, msg: Msg, now: Nanos) {
+        let Msg::Report {
+            results,
+            done,
+            iteration,
+        } = msg
+        else {
+            return;
+        };
+        self.stats.reports += 1;
+        if let Some(s) = from.checked_sub(1).and_then(|i| self.slaves.get_mut(i)) {
+            s.last_heard = now;
+            s.backoff = 0;
+            if s.dead {
+                s.dead = false;
+                self.dirty = true;
+            }
+            s.done_iteration = done.then_some(iteration);
+        }
+        for r in results {
+            self.record(r);
+        }
+    }
+
+    fn record(&mut self, r: LeafResult) {
+        let Some(row) = self.table.row_mut(r.leaf) else {
+            return;
+        };
+        let b = Bounds {
+            lower: r.lower,
+            upper: r.upper,
+        };
+        // Only news the last pass could use calls for another pass: a pass reads only the
+        // leaves it touches, at depths up to their required depth.
+        let usable = row.master.touched && r.depth <= self.iteration.saturating_sub(row.ply());
+        if row.slave.record(r.depth, b) && usable {
+            self.dirty = true;
+        }
+        let i = r.depth as usize;
+        if row.nodes.len() <= i {
+            row.nodes.resize(i + 1, 0);
+        }
+        row.nodes[i] += r.nodes;
+        if let Some(bad) = self.pending_bad.get(&r.leaf) {
+            let answered = row
+                .slave
+                .get(bad.depth)
+                .is_some_and(|x| x.decides(bad.alpha, bad.beta).is_some());
+            if answered {
+                self.pending_bad.remove(&r.leaf);
+            }
+        }
+    }
+
+    /// Passes until one is uncertain; true when the whole search is done.
+    fn passes(&mut self, ctx: &mut dyn Context<Msg>) -> bool {
+        loop {
+            let (value, pass) = self.pass(ctx);
+            let certain = pass.uncertain == 0;
+            let old = self.hypothesis;
+            self.hypothesis = value;
+            self.after_pass(pass, ctx);
+            if !certain {
+                if self.hypothesis != old {
+                    self.broadcast_epoch(ctx);
+                }
+                return false;
+            }
+            self.root_values[self.iteration as usize] = Some(value);
+            if self.iteration >= self.target {
+                let pv = self.principal_variation();
+                self.result = Some((value, pv));
+                ctx.finish();
+                return true;
+            }
+            self.exempt_largest();
+            self.iteration += 1;
+            self.broadcast_epoch(ctx);
+        }
+    }
+
+    fn broadcast_epoch(&mut self, ctx: &mut dyn Context<Msg>) {
+        let epoch = self.epoch();
+        for (i, s) in self.slaves.iter().enumerate() {
+            if !s.dead {
+                ctx.send(i + 1, Msg::Epoch(epoch));
+            }
+        }
+    }
+
+    fn pass(&mut self, ctx: &mut dyn Context<Msg>) -> (i32, Pass) {
+        let mut pass = Pass::default();
+        let mut pos = self.root.clone();
+        let mut path = Vec::new();
+        let horizon = self.geometry.map_or(self.target, |g| g.horizon);
+        let value = self.node(
+            &mut pos,
+            0,
+            horizon,
+            -INFINITY,
+            INFINITY,
+            &mut path,
+            PathKind::ROOT,
+            &mut pass,
+            ctx,
+        );
+        self.stats.passes += 1;
+        self.stats.pass_nodes += pass.nodes;
+        ctx.charge(pass.nodes);
+        (value, pass)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &mut G,
+        ply: u32,
+        mut horizon: u32,
+        mut alpha: i32,
+        beta: i32,
+        path: &mut Vec<u16>,
+        kind: PathKind,
+        pass: &mut Pass,
+        ctx: &mut dyn Context<Msg>,
+    ) -> i32 {
+        pass.nodes += 1;
+        if let Some(outcome) = pos.outcome() {
+            return outcome.score(ply);
+        }
+        if ply == horizon && ply < self.iteration && self.exempt.contains(path.as_slice()) {
+            horizon += 2;
+        }
+        if ply >= horizon.min(self.iteration) {
+            return self.leaf(pos, ply, alpha, beta, path, kind, pass, ctx);
+        }
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return pos.evaluate();
+        }
+        let mut order = match self.first_order.get(path.as_slice()) {
+            Some(o) if o.len() == moves.len() => o.clone(),
+            _ => {
+                let o = self.initial_order(pos, &moves);
+                self.first_order.insert(path.clone(), o.clone());
+                o
+            }
+        };
+        if let Some(&b) = self.best_child.get(path.as_slice()) {
+            if let Some(i) = order.iter().position(|&x| x == b) {
+                order.remove(i);
+                order.insert(0, b);
+            }
+        }
+        let mut best = -INFINITY;
+        let mut best_index = order[0];
+        for (n, &i) in order.iter().enumerate() {
+            let mv = moves[usize::from(i)];
+            let undo = pos.make_move(mv);
+            path.push(i);
+            let v = -self.node(
+                pos,
+                ply + 1,
+                horizon,
+                -beta,
+                -alpha,
+                path,
+                kind.child(n),
+                pass,
+                ctx,
+            );
+            path.pop();
+            pos.unmake_move(mv, undo);
+            if v > best {
+                best = v;
+                best_index = i;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        match self.best_child.get_mut(path.as_slice()) {
+            Some(b) => *b = best_index,
+            None => {
+                self.best_child.insert(path.clone(), best_index);
+            }
+        }
+        best
+    }
+
+    /// The table's move (from the sequential iterations), then by the game's hint, then in
+    /// generation order.
+    fn initial_order(&self, pos: &G, moves: &[G::Move]) -> Vec<u16> {
+        let tt_move = self
+            .searcher
+            .table()
+            .probe(pos.hash())
+            .and_then(|e| e.move_index);
+        let mut order: Vec<(i64, u16)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let key = if tt_move == Some(i as u16) {
+                    i64::MAX
+                } else {
+                    i64::from(pos.move_hint(mv))
+                };
+                (key, i as u16)
+            })
+            .collect();
+        order.sort_by_key(|&(key, i)| (std::cmp::Reverse(key), i));
+        order.into_iter().map(|(_, i)| i).collect()
+    }
+
+    fn live_slave(&mut self) -> Option<usize> {
+        let n = self.slaves.len();
+        for _ in 0..n {
+            let s = self.next_owner % n;
+            self.next_owner += 1;
+            if !self.slaves[s].dead {
+                return Some(s + 1);
+            }
+        }
+        None
+    }
+
+    /// The master's own search of a leaf (depth 0 when created; leaves below the granularity
+    /// or without a live owner).
+    fn search_leaf(
+        &mut self,
+        pos: &G,
+        id: LeafId,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ctx: &mut dyn Context<Msg>,
+    ) -> Bounds {
+        let before = self.searcher.stats().nodes();
+        let r = self
+            .searcher
+            .search_window(pos, depth, alpha, beta, &mut Unlimited);
+        let n = self.charge_search(before, ctx);
+        let b = Bounds::from_search(r.value, alpha, beta);
+        self.record(LeafResult {
+            leaf: id,
+            depth,
+            lower: b.lower,
+            upper: b.upper,
+            nodes: n,
+        });
+        b
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn leaf(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+        path: &[u16],
+        kind: PathKind,
+        pass: &mut Pass,
+        ctx: &mut dyn Context<Msg>,
+    ) -> i32 {
+        let required = self.iteration - ply;
+        let granularity = self.geometry.map_or(u32::MAX, |g| g.granularity);
+        let id = match self.table.find(path) {
+            Some(id) => id,
+            None => {
+                let owner = if required >= granularity {
+                    self.live_slave()
+                } else {
+                    None
+                };
+                let id = self.table.insert(path, owner);
+                self.search_leaf(pos, id, 0, -INFINITY, INFINITY, ctx);
+                if owner.is_some() {
+                    pass.new_leaves.push(id);
+                }
+                id
+            }
+        };
+        let root_bounds = |t: &AphidTable, depth: u32| {
+            t.row(id)
+                .and_then(|r| r.slave.get(depth))
+                .map(|b| b.to_root_scale(ply))
+        };
+        if let Some(v) = root_bounds(&self.table, required).and_then(|b| b.decides(alpha, beta)) {
+            pass.touched.push((id, kind.priority(false)));
+            return v;
+        }
+        let owner = self.table.row(id).and_then(|r| r.master.owner);
+        let orphan = owner.is_none_or(|o| self.slaves.get(o - 1).is_none_or(|s| s.dead));
+        if required < granularity || orphan {
+            let (a, b) = window_to_leaf_scale(alpha, beta, ply);
+            pass.touched.push((id, kind.priority(false)));
+            let found = self.search_leaf(pos, id, required, a, b, ctx);
+            if let Some(v) = found.to_root_scale(ply).decides(alpha, beta) {
+                return v;
+            }
+            // Scale conversions at decisive values can leave a gap: search exactly.
+            let exact = self.search_leaf(pos, id, required, -INFINITY, INFINITY, ctx);
+            return exact.to_root_scale(ply).lower;
+        }
+        // Uncertain.
+        pass.uncertain += 1;
+        let early = pass.uncertain <= self.opts.first_uncertain;
+        pass.touched.push((id, kind.priority(early)));
+        pass.waiting.push(id);
+        if let Some(known) = self.table.row(id).and_then(|r| r.slave.get(required)) {
+            let (mut a, mut b) = window_to_leaf_scale(alpha, beta, ply);
+            if known.decides(a, b).is_some() {
+                // Decided on the leaf's scale but not on the root's (decisive values near the
+                // scale's seams): ask for the exact value.
+                (a, b) = (-INFINITY, INFINITY);
+            }
+            let bad = BadBound {
+                depth: required,
+                alpha: a,
+                beta: b,
+            };
+            if self.pending_bad.get(&id) != Some(&bad) {
+                pass.bad.push((id, bad));
+            }
+        }
+        let mut scaled = DepthBounds::default();
+        if let Some(row) = self.table.row(id) {
+            for (k, b) in row.slave.deepest_first() {
+                scaled.record(k, b.to_root_scale(ply));
+            }
+        }
+        let sign = if ply % 2 == 0 { 1 } else { -1 };
+        let hyp = self.hypothesis;
+        let roots = &self.root_values;
+        let delta = |k: u32| {
+            if k == required || is_decisive(hyp) {
+                return 0;
+            }
+            match roots.get((ply + k) as usize).copied().flatten() {
+                Some(v) if !is_decisive(v) => sign * (hyp - v),
+                _ => 0,
+            }
+        };
+        guess(&scaled, required, alpha, beta, delta)
+            .map(|g| g.value)
+            .or_else(|| fallback(&scaled, required, delta))
+            .unwrap_or_else(|| pos.evaluate())
+    }
+
+    /// Priorities, new assignments, bad bounds and load balancing after a pass.
+    fn after_pass(&mut self, pass: Pass, ctx: &mut dyn Context<Msg>) {
+        let epoch = self.epoch();
+        let mut priority: BTreeMap<LeafId, u32> = BTreeMap::new();
+        for &(id, p) in &pass.touched {
+            let e = priority.entry(id).or_insert(0);
+            *e = (*e).max(p);
+        }
+        for &id in &pass.new_leaves {
+            let Some(row) = self.table.row_mut(id) else {
+                continue;
+            };
+            row.master.priority = priority.get(&id).copied().unwrap_or(0);
+            row.master.touched = row.master.priority > 0;
+            if let Some(owner) = row.master.owner {
+                if let Some(info) = self.slaves.get_mut(owner - 1) {
+                    info.last_sent = ctx.now();
+                }
+                let msg = Msg::Assign {
+                    epoch,
+                    leaf: id,
+                    path: row.master.path.clone(),
+                    priority: row.master.priority,
+                    bad: None,
+                };
+                ctx.send(owner, msg);
+            }
+        }
+        let mut changes: BTreeMap<usize, Vec<(LeafId, u32)>> = BTreeMap::new();
+        for (i, row) in self.table.rows_mut().iter_mut().enumerate() {
+            let id = i as LeafId;
+            let p = priority.get(&id).copied().unwrap_or(0);
+            row.master.touched = p > 0;
+            if row.master.priority != p {
+                row.master.priority = p;
+                if let Some(owner) = row.master.owner {
+                    changes.entry(owner).or_default().push((id, p));
+                }
+            }
+        }
+        for (owner, changes) in changes {
+            ctx.send(owner, Msg::Priorities { epoch, changes });
+        }
+        for (id, bad) in pass.bad {
+            let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) else {
+                continue;
+            };
+            self.pending_bad.insert(id, bad);
+            self.stats.bad_bounds += 1;
+            if let Some(info) = self.slaves.get_mut(owner - 1) {
+                info.last_sent = ctx.now();
+            }
+            ctx.send(
+                owner,
+                Msg::BadBound {
+                    epoch,
+                    leaf: id,
+                    bad,
+                },
+            );
+        }
+        self.waiting_by_slave.clear();
+        for &id in &pass.waiting {
+            if let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) {
+                self.waiting_by_slave.entry(owner).or_default().push(id);
+            }
+        }
+        if self.opts.load_balancing && pass.uncertain > 0 {
+            self.balance(ctx);
+        }
+    }
+
+    fn assign(&mut self, id: LeafId, to: usize, ctx: &mut dyn Context<Msg>) {
+        if let Some(info) = self.slaves.get_mut(to - 1) {
+            info.last_sent = ctx.now();
+        }
+        if let Some(row) = self.table.row(id) {
+            ctx.send(
+                to,
+                Msg::Assign {
+                    epoch: self.epoch(),
+                    leaf: id,
+                    path: row.master.path.clone(),
+                    priority: row.master.priority,
+                    bad: self.pending_bad.get(&id).copied(),
+                },
+            );
+        }
+    }
+
+    fn balance(&mut self, ctx: &mut dyn Context<Msg>) {
+        let required_of = |ply: u32| self.iteration.saturating_sub(ply);
+        let loads: Vec<Load> = (1..=self.slaves.len())
+            .filter(|&s| !self.slaves[s - 1].dead)
+            .map(|s| Load {
+                slave: s,
+                uncertain: self
+                    .waiting_by_slave
+                    .get(&s)
+                    .map(|v| {
+                        v.iter()
+                            .filter_map(|&id| {
+                                let row = self.table.row(id)?;
+                                Some(Piece {
+                                    leaf: id,
+                                    nodes: row.nodes_at(required_of(row.ply()).saturating_sub(1)),
+                                    moved_last: row.master.moved_last,
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+            .collect();
+        let moves = balance::plan(&loads);
+        if moves.is_empty() {
+            return;
+        }
+        for row in self.table.rows_mut() {
+            row.master.moved_last = false;
+        }
+        for m in moves {
+            if let Some(row) = self.table.row_mut(m.leaf) {
+                row.master.owner = Some(m.to);
+                row.master.moved_last = true;
+            }
+            self.stats.moves += 1;
+            ctx.send(m.from, Msg::Revoke { leaf: m.leaf });
+            self.assign(m.leaf, m.to, ctx);
+            if let Some(v) = self.waiting_by_slave.get_mut(&m.from) {
+                v.retain(|&x| x != m.leaf);
+            }
+            self.waiting_by_slave.entry(m.to).or_default().push(m.leaf);
+        }
+    }
+
+    /// Between iterations: exempt the largest piece of the finished one if it is
+    /// `exemption_factor` times the average.
+    fn exempt_largest(&mut self) {
+        let Some(g) = self.geometry else {
+            return;
+        };
+        let next = self.iteration + 1;
+        let sizes: Vec<(LeafId, u64)> = self
+            .table
+            .rows()
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.master.touched && r.master.owner.is_some())
+            .map(|(i, r)| {
+                (
+                    i as LeafId,
+                    r.nodes_at(self.iteration.saturating_sub(r.ply())),
+                )
+            })
+            .collect();
+        let Some(id) = balance::exemption(&sizes, self.opts.exemption_factor) else {
+            return;
+        };
+        let Some(row) = self.table.row(id) else {
+            return;
+        };
+        if next >= row.ply() + 2 + g.granularity && !self.exempt.contains(&row.master.path) {
+            self.exempt.insert(row.master.path.clone());
+            self.stats.exemptions += 1;
+        }
+    }
+
+    /// Re-sends to silent slaves and gives away the work of dead ones.
+    fn recover(&mut self, ctx: &mut dyn Context<Msg>) {
+        let now = ctx.now();
+        let mut dead = Vec::new();
+        let all_waiting = self.waiting_by_slave.clone();
+        for (&s, waiting) in &all_waiting {
+            if waiting.is_empty() {
+                continue;
+            }
+            let info = self.slaves[s - 1];
+            if info.dead {
+                continue;
+            }
+            let silent = now.saturating_sub(info.last_heard);
+            if silent >= self.opts.dead_after_ns {
+                dead.push(s);
+                continue;
+            }
+            let wait = self.opts.patience_ns << info.backoff.min(8);
+            // Said it was done although we gave it work long enough ago: something was lost.
+            let idle_with_work = info.done_iteration == Some(self.iteration)
+                && now.saturating_sub(info.last_sent) >= self.opts.patience_ns;
+            if (silent >= self.opts.patience_ns || idle_with_work)
+                && now.saturating_sub(info.last_resend) >= wait
+            {
+                for &id in waiting {
+                    self.assign(id, s, ctx);
+                    self.stats.resends += 1;
+                }
+                let info = &mut self.slaves[s - 1];
+                info.last_resend = now;
+                info.backoff += 1;
+            }
+        }
+        for s in dead {
+            self.slaves[s - 1].dead = true;
+            self.stats.deaths += 1;
+            let owned: Vec<LeafId> = self
+                .table
+                .rows()
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.master.owner == Some(s))
+                .map(|(i, _)| i as LeafId)
+                .collect();
+            for id in owned {
+                let to = self.live_slave();
+                if let Some(row) = self.table.row_mut(id) {
+                    row.master.owner = to;
+                }
+                if let Some(to) = to {
+                    self.assign(id, to, ctx);
+                }
+            }
+            self.dirty = true;
+        }
+    }
+
+    /// The moves of the best line the last pass found (down to the master's leaf).
+    fn principal_variation(&self) -> Vec<G::Move> {
+        let mut pos = self.root.clone();
+        let mut path = Vec::new();
+        let mut pv = Vec::new();
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        while (path.len() as u32) < self.target {
+            let Some(&i) = self.best_child.get(&path) else {
+                break;
+            };
+            pos.generate_moves(&mut moves);
+            let Some(&mv) = moves.get(usize::from(i)) else {
+                break;
+            };
+            pv.push(mv);
+            path.push(i);
+            let _ = pos.make_move(mv);
+        }
+        pv
+    }
+}

@@ -1,0 +1,584 @@
+//! A slave (thesis 5.2.3): it repeatedly picks the best piece of its part of the APHID table,
+//! searches it one ply deeper (iterative deepening per leaf), and reports the bounds found.
+//!
+//! Work selection: an outstanding "bad bound" request first (the master is stuck on it); then
+//! the touched leaf (priority > 0) that is furthest below its required depth, highest priority
+//! first; when every touched leaf has reached the required depth, the same order one ply
+//! beyond it (speculative run-ahead to the next iteration). Untouched leaves (priority 0) are
+//! not searched. The window is centred on the master's hypothetical root value, turned to
+//! the leaf's side, twice as wide for speculative searches.
+//!
+//! While searching, the slave reads its inbox at every poll of the sequential search; a
+//! speculative search is abandoned when required work arrives. (On the simulator a slice is
+//! atomic, so messages that arrive during a search are seen after it: there a speculative
+//! search sees them only when it yields: it runs at most `speculative_slice_nodes` nodes at
+//! a time, resuming with twice the budget when nothing more urgent came.) Results are buffered and sent only after `m` nodes
+//! (`report_nodes`), except the answer to a bad bound and the last required result of an
+//! iteration, which go at once; a silent searching slave sends an empty report every
+//! `heartbeat_ns` so the master knows it lives.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use dib::{Activity, Context, Nanos};
+use games::Game;
+use games::score::{INFINITY, is_decisive};
+
+use super::config::AphidOptions;
+use super::message::{BadBound, Epoch, LeafResult, Msg};
+use super::table::{Bounds, DepthBounds, LeafId};
+use crate::search::tt::value_to_tt;
+use crate::search::{SearchContext, Searcher, Signal};
+
+/// The master's processor number.
+pub(crate) const MASTER: usize = 0;
+
+/// What a slave counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SlaveStats {
+    /// Leaves assigned to it (new or moved here).
+    pub leaves_received: u64,
+    /// Searches completed.
+    pub searches: u64,
+    /// Nodes of completed searches no deeper than the final required depth.
+    pub required_nodes: u64,
+    /// Nodes of completed searches deeper than the final required depth (never used).
+    pub speculative_nodes: u64,
+    /// Nodes of searches abandoned for required work.
+    pub aborted_nodes: u64,
+    /// Bad-bound searches.
+    pub bad_bounds: u64,
+    /// Reports sent.
+    pub reports: u64,
+    /// Master messages applied.
+    pub updates: u64,
+}
+
+#[derive(Clone, Debug)]
+struct SlaveLeaf<G> {
+    position: G,
+    ply: u32,
+    priority: u32,
+    bounds: DepthBounds,
+    /// The deepest depth searched here (0: none).
+    searched: u32,
+    bad: Option<BadBound>,
+}
+
+/// A piece of work chosen by the scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Work {
+    leaf: LeafId,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    /// Part of the current iteration's work (or a bad bound): not speculative.
+    required: bool,
+    bad: bool,
+}
+
+/// Everything of a slave except its search engine (so that the search's context can update
+/// it while the engine runs).
+#[derive(Debug)]
+pub(crate) struct SlaveState<G: Game> {
+    root: G,
+    /// The final depth of the whole search (for the speculative accounting).
+    target: u32,
+    report_nodes: u64,
+    window: i32,
+    heartbeat_ns: u64,
+    epoch: Epoch,
+    leaves: BTreeMap<LeafId, SlaveLeaf<G>>,
+    buffer: Vec<LeafResult>,
+    nodes_since_report: u64,
+    last_send: Nanos,
+    /// The iteration for which "done" was last reported.
+    reported_done: Option<u32>,
+    /// Required work arrived (a speculative search should stop).
+    interrupt: bool,
+    /// Send the buffer at the next chance (answers to re-sent assignments).
+    urgent: bool,
+    /// Nodes a speculative search may run before it yields (doubling for the same work).
+    speculative_slice: u64,
+    /// The speculative work last cut short, and the budget it had.
+    cut_short: Option<(LeafId, u32, u64)>,
+    pub(crate) stats: SlaveStats,
+}
+
+/// A slave processor.
+pub(crate) struct Slave<G: Game> {
+    searcher: Searcher<G>,
+    pub(crate) state: SlaveState<G>,
+}
+
+impl<G: Game> std::fmt::Debug for Slave<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slave")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> Slave<G> {
+    pub(crate) fn new(
+        root: G,
+        target: u32,
+        procs: usize,
+        opts: &AphidOptions,
+        searcher: Searcher<G>,
+    ) -> Self {
+        // m grows with the number of slaves, so that the master's inbox does not (thesis
+        // 5.2.3: "m is based on the number of processors").
+        let slaves = procs.saturating_sub(1).max(1) as u64;
+        let report_nodes = opts.report_nodes.saturating_mul(slaves.div_ceil(8));
+        Slave {
+            searcher,
+            state: SlaveState {
+                root,
+                target,
+                report_nodes,
+                window: opts.window.max(1),
+                heartbeat_ns: opts.heartbeat_ns,
+                epoch: Epoch {
+                    iteration: 0,
+                    hypothesis: 0,
+                },
+                leaves: BTreeMap::new(),
+                buffer: Vec::new(),
+                nodes_since_report: 0,
+                last_send: 0,
+                reported_done: None,
+                interrupt: false,
+                urgent: false,
+                speculative_slice: opts.speculative_slice_nodes.max(1),
+                cut_short: None,
+                stats: SlaveStats::default(),
+            },
+        }
+    }
+
+    /// One slice: read the inbox, search one piece one ply deeper, maybe report.
+    pub(crate) fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
+        while let Some(env) = ctx.poll() {
+            self.state.apply(env.msg);
+        }
+        if self.state.urgent {
+            self.state.flush(ctx);
+        }
+        let Some(work) = self.state.pick() else {
+            let done_now = self.state.is_done()
+                && self.state.reported_done != Some(self.state.epoch.iteration);
+            if !self.state.buffer.is_empty() || done_now {
+                self.state.flush(ctx);
+            }
+            return Activity::Idle { wake_at: None };
+        };
+        self.search(work, ctx);
+        Activity::Busy
+    }
+
+    fn search(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
+        let Some(position) = self
+            .state
+            .leaves
+            .get(&work.leaf)
+            .map(|l| l.position.clone())
+        else {
+            return;
+        };
+        self.state.interrupt = false;
+        let speculative = !work.required;
+        // A speculative search yields after a budget of nodes, so that required work that
+        // arrives meanwhile goes first even where a slice cannot see new messages (the
+        // simulator); the same work resumes with twice the budget, its finished subtrees
+        // found again in the transposition table.
+        let limit = speculative.then(|| match self.state.cut_short {
+            Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
+                budget.saturating_mul(2)
+            }
+            _ => self.state.speculative_slice,
+        });
+        let mut sctx = SearchCtx {
+            ctx,
+            state: &mut self.state,
+            charged: 0,
+            speculative,
+            limit,
+        };
+        let r = self
+            .searcher
+            .search_window(&position, work.depth, work.alpha, work.beta, &mut sctx);
+        let charged = sctx.charged;
+        let nodes = self.searcher.visited;
+        if nodes > charged {
+            ctx.charge(nodes - charged);
+            self.state.nodes_since_report += nodes - charged;
+        }
+        let st = &mut self.state;
+        if !r.completed {
+            st.stats.aborted_nodes += nodes;
+            st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
+            return;
+        }
+        st.cut_short = None;
+        st.stats.searches += 1;
+        let ply = st.leaves.get(&work.leaf).map_or(0, |l| l.ply);
+        if work.depth + ply > st.target {
+            st.stats.speculative_nodes += nodes;
+        } else {
+            st.stats.required_nodes += nodes;
+        }
+        if work.bad {
+            st.stats.bad_bounds += 1;
+        }
+        let b = Bounds::from_search(r.value, work.alpha, work.beta);
+        if let Some(leaf) = st.leaves.get_mut(&work.leaf) {
+            leaf.bounds.record(work.depth, b);
+            leaf.searched = leaf.searched.max(work.depth);
+            if leaf.bad.is_some_and(|x| {
+                x.depth == work.depth
+                    && leaf
+                        .bounds
+                        .get(x.depth)
+                        .is_some_and(|b| b.decides(x.alpha, x.beta).is_some())
+            }) {
+                leaf.bad = None;
+            }
+        }
+        st.buffer.push(LeafResult {
+            leaf: work.leaf,
+            depth: work.depth,
+            lower: b.lower,
+            upper: b.upper,
+            nodes,
+        });
+        let finished_required = work.required && st.is_done();
+        if work.bad || finished_required || st.nodes_since_report >= st.report_nodes {
+            st.flush(ctx);
+        }
+    }
+}
+
+impl<G: Game> SlaveState<G> {
+    fn see(&mut self, epoch: Epoch) {
+        if epoch.iteration > self.epoch.iteration {
+            self.interrupt = true;
+            self.epoch = epoch;
+        } else if epoch.iteration == self.epoch.iteration {
+            self.epoch.hypothesis = epoch.hypothesis;
+        }
+    }
+
+    /// The position at the end of `path`, if every index names a legal move.
+    fn play(&self, path: &[u16]) -> Option<G> {
+        let mut pos = self.root.clone();
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        for &i in path {
+            pos.generate_moves(&mut moves);
+            let mv = *moves.get(usize::from(i))?;
+            let _ = pos.make_move(mv);
+        }
+        Some(pos)
+    }
+
+    /// Applies one master message to this slave's copy of the table.
+    pub(crate) fn apply(&mut self, msg: Msg) {
+        self.stats.updates += 1;
+        match msg {
+            Msg::Assign {
+                epoch,
+                leaf,
+                path,
+                priority,
+                bad,
+            } => {
+                self.see(epoch);
+                if self.leaves.contains_key(&leaf) {
+                    // A re-send: the master may have lost our reports; send them again.
+                    if let Some(l) = self.leaves.get_mut(&leaf) {
+                        l.priority = priority;
+                        let again: Vec<LeafResult> = l
+                            .bounds
+                            .deepest_first()
+                            .map(|(depth, b)| LeafResult {
+                                leaf,
+                                depth,
+                                lower: b.lower,
+                                upper: b.upper,
+                                nodes: 0,
+                            })
+                            .collect();
+                        self.buffer.extend(again);
+                        self.urgent = true;
+                    }
+                    if let Some(bad) = bad {
+                        self.bad_bound(leaf, bad);
+                    }
+                    return;
+                }
+                let Some(position) = self.play(&path) else {
+                    return;
+                };
+                self.stats.leaves_received += 1;
+                self.interrupt |= priority > 0;
+                self.leaves.insert(
+                    leaf,
+                    SlaveLeaf {
+                        position,
+                        ply: path.len() as u32,
+                        priority,
+                        bounds: DepthBounds::default(),
+                        searched: 0,
+                        bad: None,
+                    },
+                );
+                if let Some(bad) = bad {
+                    self.bad_bound(leaf, bad);
+                }
+            }
+            Msg::Priorities { epoch, changes } => {
+                self.see(epoch);
+                for (leaf, priority) in changes {
+                    if let Some(l) = self.leaves.get_mut(&leaf) {
+                        self.interrupt |= l.priority == 0 && priority > 0;
+                        l.priority = priority;
+                    }
+                }
+            }
+            Msg::Epoch(epoch) => self.see(epoch),
+            Msg::BadBound { epoch, leaf, bad } => {
+                self.see(epoch);
+                self.bad_bound(leaf, bad);
+            }
+            Msg::Revoke { leaf } => {
+                self.leaves.remove(&leaf);
+            }
+            Msg::Report { .. } => {}
+        }
+    }
+
+    fn bad_bound(&mut self, leaf: LeafId, bad: BadBound) {
+        let Some(l) = self.leaves.get_mut(&leaf) else {
+            return;
+        };
+        // Already answered (a duplicate or crossed request): send the answer again.
+        if let Some(b) = l.bounds.get(bad.depth) {
+            if b.decides(bad.alpha, bad.beta).is_some() {
+                self.buffer.push(LeafResult {
+                    leaf,
+                    depth: bad.depth,
+                    lower: b.lower,
+                    upper: b.upper,
+                    nodes: 0,
+                });
+                self.urgent = true;
+                return;
+            }
+        }
+        l.bad = Some(bad);
+        self.interrupt = true;
+    }
+
+    fn required(&self, l: &SlaveLeaf<G>) -> u32 {
+        self.epoch.iteration.saturating_sub(l.ply).max(1)
+    }
+
+    /// Every touched leaf searched to the required depth and no bad bound outstanding.
+    fn is_done(&self) -> bool {
+        self.leaves
+            .values()
+            .all(|l| l.bad.is_none() && (l.priority == 0 || l.searched >= self.required(l)))
+    }
+
+    /// The window centred on the hypothetical root value, on `ply`'s side and scale.
+    fn window(&self, ply: u32, width: i32) -> (i32, i32) {
+        let hyp = self.epoch.hypothesis;
+        if is_decisive(hyp) {
+            return (-INFINITY, INFINITY);
+        }
+        let centre = value_to_tt(if ply % 2 == 0 { hyp } else { -hyp }, ply as usize);
+        (centre - width, centre + width)
+    }
+
+    /// The scheduler (see the module docs).
+    fn pick(&self) -> Option<Work> {
+        if let Some((&leaf, l, bad)) = self
+            .leaves
+            .iter()
+            .filter_map(|(id, l)| l.bad.map(|b| (id, l, b)))
+            .max_by_key(|(id, l, _)| (l.priority, std::cmp::Reverse(**id)))
+        {
+            let _ = l;
+            return Some(Work {
+                leaf,
+                depth: bad.depth,
+                alpha: bad.alpha,
+                beta: bad.beta,
+                required: true,
+                bad: true,
+            });
+        }
+        // Deficit below the required depth (+1 = one ply of run-ahead), then priority.
+        let (&leaf, l, deficit) = self
+            .leaves
+            .iter()
+            .filter(|(_, l)| l.priority > 0)
+            .map(|(id, l)| {
+                (
+                    id,
+                    l,
+                    i64::from(self.required(l)) + 1 - i64::from(l.searched),
+                )
+            })
+            .filter(|(_, _, d)| *d > 0)
+            .max_by_key(|(id, l, d)| (*d, l.priority, std::cmp::Reverse(**id)))?;
+        let required = deficit > 1;
+        let width = if required {
+            self.window
+        } else {
+            2 * self.window
+        };
+        let (alpha, beta) = self.window(l.ply, width);
+        Some(Work {
+            leaf,
+            depth: l.searched + 1,
+            alpha,
+            beta,
+            required,
+            bad: false,
+        })
+    }
+
+    /// Sends the buffered results (or an empty report as a sign of life).
+    fn flush(&mut self, ctx: &mut dyn Context<Msg>) {
+        let done = self.is_done();
+        if done {
+            self.reported_done = Some(self.epoch.iteration);
+        }
+        ctx.send(
+            MASTER,
+            Msg::Report {
+                results: std::mem::take(&mut self.buffer),
+                done,
+                iteration: self.epoch.iteration,
+            },
+        );
+        self.stats.reports += 1;
+        self.nodes_since_report = 0;
+        self.last_send = ctx.now();
+        self.urgent = false;
+    }
+}
+
+/// The sequential search's view of the slave: virtual or real time, node charging, the inbox.
+struct SearchCtx<'a, G: Game> {
+    ctx: &'a mut dyn Context<Msg>,
+    state: &'a mut SlaveState<G>,
+    charged: u64,
+    speculative: bool,
+    /// The node budget of a speculative search.
+    limit: Option<u64>,
+}
+
+impl<G: Game> SearchContext for SearchCtx<'_, G> {
+    fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.ctx.now())
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        if nodes > self.charged {
+            self.ctx.charge(nodes - self.charged);
+            self.state.nodes_since_report += nodes - self.charged;
+            self.charged = nodes;
+        }
+        while let Some(env) = self.ctx.poll() {
+            self.state.apply(env.msg);
+        }
+        let quiet = self.ctx.now().saturating_sub(self.state.last_send) >= self.state.heartbeat_ns;
+        if self.state.urgent
+            || quiet
+            || (!self.state.buffer.is_empty()
+                && self.state.nodes_since_report >= self.state.report_nodes)
+        {
+            self.state.flush(self.ctx);
+        }
+        if self.speculative && (self.state.interrupt || self.limit.is_some_and(|l| nodes >= l)) {
+            Signal::Stop
+        } else {
+            Signal::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::tictactoe::TicTacToe3;
+
+    fn state(iteration: u32, leaves: &[(LeafId, u32, u32)]) -> SlaveState<TicTacToe3> {
+        let searcher = Searcher::new(crate::search::SearchConfig::research()).expect("a table");
+        let mut s = Slave::new(
+            TicTacToe3::start(),
+            20,
+            2,
+            &AphidOptions::default(),
+            searcher,
+        );
+        s.state.epoch = Epoch {
+            iteration,
+            hypothesis: 0,
+        };
+        for &(leaf, priority, searched) in leaves {
+            s.state.leaves.insert(
+                leaf,
+                SlaveLeaf {
+                    position: TicTacToe3::start(),
+                    ply: 4,
+                    priority,
+                    bounds: DepthBounds::default(),
+                    searched,
+                    bad: None,
+                },
+            );
+        }
+        s.state
+    }
+
+    /// Figure 5.3, slave 1: leaves 1, 4 and 7 searched to 4, 3 and 0 plies; the 10-ply search
+    /// with d' = 4 needs 6: leaf 7 goes first, to 1 ply.
+    #[test]
+    fn the_shallowest_leaf_goes_first() {
+        let s = state(10, &[(1, 9, 4), (4, 8, 3), (7, 5, 0)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (7, 1, true));
+    }
+
+    /// Figure 5.3, slave 2: leaves 2 and 5 both at 5 plies; 2 is further left (higher
+    /// priority) and is searched to 6 first. A leaf of priority 0 is never chosen.
+    #[test]
+    fn then_the_higher_priority() {
+        let s = state(10, &[(2, 11, 5), (5, 9, 5), (8, 0, 0)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth), (2, 6));
+    }
+
+    /// Figure 5.6: a slave whose touched leaves all have the required depth extends them
+    /// speculatively, highest priority first; a bad bound preempts everything.
+    #[test]
+    fn speculation_after_the_required_work_and_bad_bounds_first() {
+        let mut s = state(10, &[(1112, 13, 6), (2111, 8, 6)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (1112, 7, false));
+        s.leaves.get_mut(&2111).expect("leaf").bad = Some(BadBound {
+            depth: 6,
+            alpha: -3,
+            beta: 4,
+        });
+        let w = s.pick().expect("work");
+        assert_eq!(
+            (w.leaf, w.depth, w.alpha, w.beta, w.bad),
+            (2111, 6, -3, 4, true)
+        );
+        assert!(!s.is_done());
+    }
+}
