@@ -354,7 +354,7 @@ mod tests {
         for depth in [0, 1, 2, 5] {
             let want = root.clone().perft(depth);
             let problem = PerftProblem {
-                position: root.clone(),
+                position: root,
                 depth,
             };
             for bulk in [1, 16, BULK_NODES] {
@@ -379,7 +379,7 @@ mod tests {
         let root = TicTacToe4::start();
         let app = ParallelPerft::<TicTacToe4>::new(2).with_bulk_nodes(1);
         let problem = PerftProblem {
-            position: root.clone(),
+            position: root,
             depth: 4,
         };
         let inner: u64 = (0..4).map(|d| root.clone().perft(d)).sum();
