@@ -88,6 +88,18 @@ pub struct ParallelResult<M> {
     /// Named algorithm-specific figures (for example speculative nodes), for the comparison
     /// tables.
     pub extra: Vec<(&'static str, f64)>,
+    /// On MPI, this process's rank (every rank gets the same result; rank 0 prints it);
+    /// `None` on the other backends. See [`ParallelResult::is_root`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
+}
+
+impl<M> ParallelResult<M> {
+    /// Whether this process should print the result: always off MPI, rank 0 on MPI.
+    #[must_use]
+    pub fn is_root(&self) -> bool {
+        self.rank.is_none_or(|r| r == 0)
+    }
 }
 
 /// Why a parallel search failed.
@@ -281,5 +293,6 @@ where
         total: report.total,
         sim: report.sim,
         extra,
+        rank: report.rank,
     }
 }
