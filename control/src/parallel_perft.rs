@@ -6,16 +6,17 @@
 //! stops walking: a child whose subtree is small (its estimated size at most
 //! [`ParallelPerft::bulk_nodes`] positions) is counted by the game's own [`Game::perft`] in one
 //! call, so the bulk of the work runs at the game's sequential speed, specialisations included.
-//! Such a *bulk subtree* is the unit below the granularity threshold: it is never split. On a
-//! work request the search hands off every untried move of its shallowest level whose
-//! children are walked (not bulk) and at least `min_depth` plies deep.
+//! Such a *bulk subtree* is never subdivided. On a work request the search hands off every
+//! untried move of its shallowest level whose children are at least `min_depth` plies deep;
+//! children of a bulk level go as bulk problems, counted in one call wherever they run.
 //!
 //! **Charging.** A node is one position whose moves were generated. Walked positions charge 1
-//! each. A bulk subtree charges `0` for a leaf and `1` at one ply (exact), and `1 + leaves / b` deeper, where `b`
-//! is its parent's branching factor: an estimate of the positions generated inside (those of
-//! its last inner ply dominate, and there are about `leaves / b` of them). Which children are
-//! bulk depends only on the parent position and the depth left, and a charge only on the
-//! subtree, so every split pattern, processor count and backend charges the same total: the
+//! each. A bulk subtree charges what it generated when that is known without counting (0 for
+//! a leaf, 1 at one ply), and deeper an estimate from its leaf count: the inner positions of a
+//! uniform tree of that depth with that many leaves (exact for uniform trees; within a few
+//! percent of the exact count on the games here, see `dib/README.md`). Which children are bulk
+//! depends only on the parent position and the depth left, and a charge only on the subtree,
+//! so every split pattern, processor count and backend charges the same total: the
 //! simulator's virtual times stay comparable across runs.
 
 use std::marker::PhantomData;
@@ -33,6 +34,10 @@ pub struct PerftProblem<G: Game> {
     pub position: G,
     /// Plies to go.
     pub depth: u32,
+    /// A bulk subtree (split off a level whose children are counted in bulk): counted by one
+    /// call of the game's perft and charged as such wherever it runs.
+    #[serde(default)]
+    pub bulk: bool,
 }
 
 /// The perft application for game `G`.
@@ -47,9 +52,10 @@ pub struct ParallelPerft<G> {
     game: PhantomData<fn() -> G>,
 }
 
-/// The default [`ParallelPerft::bulk_nodes`]: a bulk call takes about as long as a step of the
-/// threads backend's quantum, so requests are still answered promptly.
-pub const BULK_NODES: u64 = 1_024;
+/// The default [`ParallelPerft::bulk_nodes`]: at most the simulator's quantum (256 nodes), so
+/// a bulk call never makes a slice much longer than a quantum and requests are still answered
+/// promptly; large enough that the walk above the bulk subtrees costs next to nothing.
+pub const BULK_NODES: u64 = 256;
 
 impl<G> ParallelPerft<G> {
     /// The application with granularity `min_depth` (at least 1) and the default bulk size.
@@ -115,6 +121,7 @@ pub fn parallel_perft_with<G: Game>(
     let root = PerftProblem {
         position: position.clone(),
         depth,
+        bulk: false,
     };
     dib::solve(Arc::new(app), root, procs, backend, config)
 }
@@ -132,6 +139,7 @@ impl<G: Game> Application for ParallelPerft<G> {
             depth: problem.depth,
             min_depth: self.min_depth,
             bulk_nodes: self.bulk_nodes,
+            bulk: problem.bulk,
             levels: Vec::new(),
             top: 0,
             path: Vec::new(),
@@ -159,6 +167,8 @@ pub struct PerftSearch<G: Game> {
     depth: u32,
     min_depth: u32,
     bulk_nodes: u64,
+    /// The whole problem is a bulk subtree.
+    bulk: bool,
     /// Levels `0..top` are live; deeper ones keep their buffers for reuse.
     levels: Vec<Level<G::Move>>,
     top: usize,
@@ -178,15 +188,40 @@ fn is_bulk(branching: usize, left: u32, bulk_nodes: u64) -> bool {
             .is_some_and(|size| size <= bulk_nodes)
 }
 
-/// The nodes charged for a bulk subtree `left` plies deep with `leaves` leaves under a parent
-/// with `branching` moves (see the module docs).
-fn bulk_charge(leaves: u64, left: u32, branching: usize) -> u64 {
+/// The nodes charged for a bulk subtree `left` plies deep with `leaves` leaves (see the module
+/// docs): exact at 0 and 1 ply; deeper, the positions of a uniform tree with those leaves,
+/// `1 + r + ... + r^(left-1) = (leaves - 1) / (r - 1)` with `r` the integer `left`-th root of
+/// `leaves` (integer arithmetic only, so every machine charges the same).
+fn bulk_charge(leaves: u64, left: u32) -> u64 {
     match left {
         // A leaf: no moves generated.
         0 => 0,
         1 => 1,
-        _ => 1 + leaves / (branching as u64).max(1),
+        _ => {
+            let r = integer_root(leaves, left);
+            if r < 2 {
+                // A thin subtree (or a game over at its root): about one position a ply.
+                u64::from(left).min(leaves.max(1))
+            } else {
+                (leaves - 1) / (r - 1)
+            }
+        }
     }
+}
+
+/// The largest `r` with `r^k <= n` (`k >= 1`).
+fn integer_root(n: u64, k: u32) -> u64 {
+    let (mut lo, mut hi) = (0u64, n.min(1 << (64 / k).min(63)) + 1);
+    // Invariant: lo^k <= n < hi^k.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if mid.checked_pow(k).is_some_and(|p| p <= n) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 impl<G: Game> PerftSearch<G> {
@@ -224,6 +259,12 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
                 self.leaves += 1;
                 return self.finish();
             }
+            if self.bulk {
+                let leaves = self.position.perft(self.depth);
+                self.leaves += leaves;
+                fx.charge(bulk_charge(leaves, self.depth));
+                return self.finish();
+            }
             self.push_level();
             fx.charge(1);
         }
@@ -254,7 +295,7 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
                     };
                     self.position.unmake_move(mv, undo);
                     self.leaves += leaves;
-                    nodes += bulk_charge(leaves, left, branching);
+                    nodes += bulk_charge(leaves, left);
                 }
                 continue;
             }
@@ -278,7 +319,7 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
         let min = self.min_depth;
         let Some(lvl) = (0..self.top).find(|&l| {
             let level = &self.levels[l];
-            !level.bulk && level.next < level.moves.len() && depth - (l as u32 + 1) >= min
+            level.next < level.moves.len() && depth - (l as u32 + 1) >= min
         }) else {
             return Vec::new();
         };
@@ -288,6 +329,7 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
             let _ = at.make_move(*mv);
         }
         let level = &mut self.levels[lvl];
+        let bulk = level.bulk;
         let pieces: Vec<_> = level.moves[level.next..]
             .iter()
             .map(|&mv| {
@@ -298,6 +340,7 @@ impl<G: Game> Search<ParallelPerft<G>> for PerftSearch<G> {
                     problem: PerftProblem {
                         position: child,
                         depth: depth - (lvl as u32 + 1),
+                        bulk,
                     },
                 }
             })
@@ -356,6 +399,7 @@ mod tests {
             let problem = PerftProblem {
                 position: root,
                 depth,
+                bulk: false,
             };
             for bulk in [1, 16, BULK_NODES] {
                 let app = ParallelPerft::<TicTacToe4>::new(1).with_bulk_nodes(bulk);
@@ -373,6 +417,31 @@ mod tests {
     }
 
     #[test]
+    fn bulk_charges_are_exact_on_uniform_trees() {
+        for (n, k, r) in [
+            (0, 2, 0),
+            (1, 3, 1),
+            (8, 3, 2),
+            (26, 3, 2),
+            (27, 3, 3),
+            (990, 3, 9),
+        ] {
+            assert_eq!(integer_root(n, k), r, "{n} {k}");
+        }
+        assert_eq!(integer_root(u64::MAX, 2), u64::from(u32::MAX));
+        assert_eq!(integer_root(u64::MAX, 64), 1);
+        for b in [2u64, 3, 10, 30] {
+            for k in 2..=4 {
+                let inner: u64 = (0..k).map(|i| b.pow(i)).sum();
+                assert_eq!(bulk_charge(b.pow(k), k), inner, "b {b} k {k}");
+            }
+        }
+        assert_eq!(bulk_charge(0, 3), 1);
+        assert_eq!(bulk_charge(5, 1), 1);
+        assert_eq!(bulk_charge(1, 0), 0);
+    }
+
+    #[test]
     fn walking_every_inner_ply_charges_exactly_the_positions_generated() {
         // With bulk size 1 only the last ply is bulk: the charge is the exact count of
         // positions whose moves were generated, the nodes of depth 0..depth-1.
@@ -381,6 +450,7 @@ mod tests {
         let problem = PerftProblem {
             position: root,
             depth: 4,
+            bulk: false,
         };
         let inner: u64 = (0..4).map(|d| root.clone().perft(d)).sum();
         assert_eq!(
