@@ -37,7 +37,8 @@ impl GameVisitor for Check {
             );
         }
         // Small bulk subtrees, so these small trees are split finely too; the nodes charged
-        // are the same for every processor count (the same subtrees are bulk everywhere).
+        // are the same for every processor count (the same subtrees are bulk everywhere)
+        // unless work was redone.
         let mut charged = None;
         for procs in [1, 2, 5, 16] {
             let seed = 29 * procs as u64;
@@ -47,7 +48,13 @@ impl GameVisitor for Check {
             let what = format!("{name} depth {depth}, bulk 1, {procs} simulated, seed {seed}");
             assert_eq!(r.value, want, "{what}");
             let nodes = r.total.backend.nodes;
-            assert_eq!(*charged.get_or_insert(nodes), nodes, "{what}");
+            let once = *charged.get_or_insert(nodes);
+            // Work redone (a requester that gave up waiting) is charged again.
+            if r.total.dib.work_redone == 0 {
+                assert_eq!(once, nodes, "{what}");
+            } else {
+                assert!(nodes > once, "{what}");
+            }
         }
         for procs in 1..=4 {
             let r = parallel_perft(&root, depth, procs, &Backend::Threads { seed: 1 }, None)
