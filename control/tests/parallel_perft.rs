@@ -1,7 +1,7 @@
 //! Parallel perft through DIB equals sequential perft, for every registered game, on both
 //! backends, and under injected faults on the simulator.
 
-use control::parallel_perft::parallel_perft;
+use control::parallel_perft::{ParallelPerft, parallel_perft, parallel_perft_with};
 use dib::{Backend, CostModel, FaultPlan, SimConfig};
 use games::{Game, GameId, GameInfo, GameVisitor};
 
@@ -36,6 +36,26 @@ impl GameVisitor for Check {
                 "{name} depth {depth}, {procs} simulated, seed {seed}"
             );
         }
+        // Small bulk subtrees, so these small trees are split finely too; the nodes charged
+        // are the same for every processor count (the same subtrees are bulk everywhere)
+        // unless work was redone.
+        let mut charged = None;
+        for procs in [1, 2, 5, 16] {
+            let seed = 29 * procs as u64;
+            let app = ParallelPerft::<G>::new(1).with_bulk_nodes(1);
+            let r = parallel_perft_with(app, &root, depth, procs, &sim(seed, ""), None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let what = format!("{name} depth {depth}, bulk 1, {procs} simulated, seed {seed}");
+            assert_eq!(r.value, want, "{what}");
+            let nodes = r.total.backend.nodes;
+            let once = *charged.get_or_insert(nodes);
+            // Work redone (a requester that gave up waiting) is charged again.
+            if r.total.dib.work_redone == 0 {
+                assert_eq!(once, nodes, "{what}");
+            } else {
+                assert!(nodes > once, "{what}");
+            }
+        }
         for procs in 1..=4 {
             let r = parallel_perft(&root, depth, procs, &Backend::Threads { seed: 1 }, None)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -43,7 +63,8 @@ impl GameVisitor for Check {
         }
         for seed in 0..10 {
             let faults = "crash=2@2000,drop=1/20,dup=1/20,delay=1/20,corrupt=1/20";
-            let r = parallel_perft(&root, depth, 6, &sim(seed, faults), None)
+            let app = ParallelPerft::<G>::new(1).with_bulk_nodes(1 + seed % 3 * 8);
+            let r = parallel_perft_with(app, &root, depth, 6, &sim(seed, faults), None)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(
                 r.value, want,

@@ -42,6 +42,11 @@ pub enum Command {
     /// (run under `mpirun -n N`).
     #[cfg(feature = "mpi")]
     MpiExample(crate::mpi::ExampleArgs),
+    /// Every parallel algorithm over MPI against sequential search on small positions of
+    /// every game (the MPI test's helper; run under `mpirun -n N`).
+    #[cfg(feature = "mpi")]
+    #[command(hide = true)]
+    MpiAgreement(crate::mpi::AgreementArgs),
 }
 
 /// Arguments of `runner list`.
@@ -176,9 +181,9 @@ pub struct DibArgs {
     #[arg(long)]
     pub procs: Option<usize>,
     /// Where the processors run: `threads` (one OS thread each), `sim` (the deterministic
-    /// simulator; time is virtual) or `mpi` (one MPI rank each, under `mpirun`; perft only so
-    /// far; --procs is then the world size and may be left out). Needs --procs except for mpi;
-    /// default threads.
+    /// simulator; time is virtual) or `mpi` (one MPI rank each, under `mpirun`/`srun`; --procs
+    /// is then the world size and may be left out). Needs --procs except for mpi; default
+    /// threads.
     #[arg(long)]
     pub backend: Option<String>,
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.

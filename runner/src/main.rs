@@ -51,6 +51,8 @@ fn main() -> ExitCode {
         Command::MpiBench(args) => mpi::run_bench(&args),
         #[cfg(feature = "mpi")]
         Command::MpiExample(args) => mpi::run_example(&args),
+        #[cfg(feature = "mpi")]
+        Command::MpiAgreement(args) => mpi::run_agreement(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

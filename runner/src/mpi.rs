@@ -1,13 +1,18 @@
 //! `--backend mpi` (feature `mpi`): the MPI session of a run under `mpirun`/`srun`, and the
-//! `runner mpi-bench` and `runner mpi-example` subcommands.
+//! `runner mpi-bench`, `runner mpi-example` and (hidden, for the tests) `runner mpi-agreement`
+//! subcommands.
 
 use anyhow::Result;
 
+#[cfg(feature = "mpi")]
+mod agreement;
 #[cfg(feature = "mpi")]
 mod bench;
 #[cfg(feature = "mpi")]
 mod example;
 
+#[cfg(feature = "mpi")]
+pub use agreement::{AgreementArgs, run as run_agreement};
 #[cfg(feature = "mpi")]
 pub use bench::{BenchArgs, run as run_bench};
 #[cfg(feature = "mpi")]

@@ -1,6 +1,7 @@
 //! `runner search --procs N`: one position searched by a parallel control module on DIB
 //! processors, with value, best move, nodes, time (virtual on sim) and the runtime's
-//! per-processor accounting.
+//! per-processor accounting. With `--backend mpi` every rank of an `mpirun` launch runs the
+//! same search (one DIB processor per rank) and rank 0 prints.
 
 use anyhow::{Context as _, Result};
 use control::parallel::aphid::AphidOptions;
@@ -19,19 +20,16 @@ pub struct ParallelSearch {
     algo: ParallelAlgo,
     dib: Parallel,
     options: ParallelOptions,
+    /// On `--backend mpi`, the MPI session, alive until the result is printed.
+    _session: Option<crate::mpi::Session>,
 }
 
-/// Checks the flags of a parallel search; `None` without --procs.
+/// Checks the flags of a parallel search; `None` without --procs. On `--backend mpi` (every
+/// rank runs this) it then starts MPI and takes the world size as the processor count.
 pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
-    let Some(dib) = dib_flags::parse(&args.dib)? else {
+    let Some(mut dib) = dib_flags::parse(&args.dib)? else {
         return Ok(None);
     };
-    if matches!(dib.backend, dib::Backend::Mpi { .. }) {
-        return Err(input(
-            "--backend",
-            "mpi runs `runner perft` so far; search with --backend threads or sim",
-        ));
-    }
     let algo: ParallelAlgo = args.algo.parse().map_err(|e| input("--algo", e))?;
     for (flag, given) in [
         ("--time-ms", args.time_ms.is_some()),
@@ -95,7 +93,15 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
             options.aphid.tt = tt.parse().map_err(|e| input("--tt", e))?;
         }
     }
-    Ok(Some(ParallelSearch { algo, dib, options }))
+    // Last, once every flag is known to be good: on MPI, every rank joins the session.
+    let session = dib.join_mpi()?;
+    options.procs = dib.procs;
+    Ok(Some(ParallelSearch {
+        algo,
+        dib,
+        options,
+        _session: session,
+    }))
 }
 
 /// Runs a checked parallel search on `game`.
@@ -124,6 +130,10 @@ impl GameVisitor for Visitor<'_> {
                 par.dib.procs
             )
         })?;
+        if !r.is_root() {
+            // Another MPI rank: rank 0 prints.
+            return Ok(());
+        }
         let pv = format_line(&root, &r.pv);
         let best_move = r.best_move.map(|m| root.format_move(m));
         let nps = if r.seconds > 0.0 {

@@ -1,6 +1,7 @@
 //! The MPI backend end to end: `mpirun --oversubscribe` launches the runner on 2 to 4 ranks, and
-//! parallel perft of every game and dib's own examples (N-queens, alpha-beta on the random
-//! tree) must give the sequential values. Needs `mpirun` on the PATH (Open MPI); run with
+//! parallel perft of every game, every registered parallel search algorithm on positions of
+//! every game (`runner mpi-agreement`), and dib's own examples (N-queens, alpha-beta on the
+//! random tree) must give the sequential values. Needs `mpirun` on the PATH (Open MPI); run with
 //! `cargo test -p runner --features mpi --test mpi`.
 #![cfg(feature = "mpi")]
 
@@ -83,6 +84,96 @@ fn parallel_perft_over_mpi_equals_sequential_for_every_game() {
             assert_eq!(per.len(), ranks, "{what}: one account per rank");
         }
     }
+}
+
+#[test]
+fn every_parallel_algorithm_agrees_with_sequential_search_over_mpi() {
+    let algos: Vec<&str> = control::parallel::ParallelAlgo::ALL
+        .iter()
+        .map(|a| a.name())
+        .collect();
+    let games: Vec<&str> = games::GameId::ALL.iter().map(|g| g.name()).collect();
+    let mut moved = 0;
+    for ranks in [2, 3, 4] {
+        let what = format!("mpi-agreement on {ranks} ranks");
+        // One launch per rank count runs every algorithm on every case.
+        let seed = (10 + ranks).to_string();
+        let v = json_of(
+            &mpirun(
+                ranks,
+                &["mpi-agreement", "--positions", "2", "--seed", &seed],
+            ),
+            &what,
+        );
+        assert_eq!(v["procs"], ranks, "{what}");
+        assert_eq!(v["algos"], serde_json::json!(algos), "{what}");
+        assert_eq!(v["games"], serde_json::json!(games), "{what}");
+        let cases = v["cases"].as_u64().expect("cases");
+        // At least one searchable position per game.
+        assert!(cases >= games.len() as u64, "{what}: {v}");
+        assert_eq!(v["runs"], cases * algos.len() as u64, "{what}");
+        assert_eq!(v["disagreements"], serde_json::json!([]), "{what}");
+        moved += v["runs_with_work_moved"].as_u64().unwrap_or(0);
+    }
+    // Work really crossed ranks (whether it does in a given run depends on timing, but over
+    // all the runs it always has: dozens of the 2-rank runs alone).
+    assert!(moved > 0, "no work ever moved between ranks");
+}
+
+#[test]
+fn parallel_search_over_mpi_prints_once_on_rank_0() {
+    let seq = runner(&[
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "4",
+        "--algo",
+        "alphabeta",
+        "--json",
+    ]);
+    let want = json_of(&seq, "sequential search")["value"].clone();
+    for algo in control::parallel::ParallelAlgo::ALL {
+        let what = format!("search --algo {algo} on 2 ranks");
+        let out = mpirun(
+            2,
+            &[
+                "search",
+                "--game",
+                "othello",
+                "--depth",
+                "4",
+                "--algo",
+                algo.name(),
+                "--backend",
+                "mpi",
+                "--json",
+            ],
+        );
+        let v = json_of(&out, &what);
+        assert_eq!(v["value"], want, "{what}");
+        assert_eq!(v["backend"], "mpi", "{what}");
+        assert_eq!(v["procs"], 2, "{what}");
+    }
+    // Text output: one result, from rank 0.
+    let out = mpirun(
+        3,
+        &[
+            "search",
+            "--game",
+            "tictactoe4",
+            "--depth",
+            "3",
+            "--algo",
+            "ybw",
+            "--backend",
+            "mpi",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("best move:").count(), 1, "{stdout}");
+    assert!(stdout.contains("on mpi x3"), "{stdout}");
 }
 
 #[test]

@@ -281,6 +281,8 @@ fn finish<G: Game>(
         total,
         sim: outcome.sim,
         extra,
+        // Lazy SMP refuses the MPI backend (its table is shared memory).
+        rank: None,
     })
 }
 

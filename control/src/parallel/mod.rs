@@ -98,6 +98,18 @@ pub struct ParallelResult<M> {
     /// the requested depth) and `master_processors` (processors used only as masters, the
     /// lowest-numbered), for the thesis 6.2.6 overheads.
     pub extra: Vec<(&'static str, f64)>,
+    /// On MPI, this process's rank (every rank gets the same result; rank 0 prints it);
+    /// `None` on the other backends. See [`ParallelResult::is_root`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<usize>,
+}
+
+impl<M> ParallelResult<M> {
+    /// Whether this process should print the result: always off MPI, rank 0 on MPI.
+    #[must_use]
+    pub fn is_root(&self) -> bool {
+        self.rank.is_none_or(|r| r == 0)
+    }
 }
 
 /// Why a parallel search failed.
@@ -320,5 +332,6 @@ where
         total: report.total,
         sim: report.sim,
         extra,
+        rank: report.rank,
     }
 }

@@ -200,7 +200,14 @@ fn launcher_size() -> Option<usize> {
 
 fn library_version() -> String {
     environment::library_version()
-        .map(|s| s.lines().next().unwrap_or_default().trim().to_string())
+        // Open MPI's string ends in a NUL byte: keep it out of printed text and JSON.
+        .map(|s| {
+            s.lines()
+                .next()
+                .unwrap_or_default()
+                .trim_matches(|c: char| c == '\0' || c.is_whitespace())
+                .to_string()
+        })
         .unwrap_or_else(|_| "unknown MPI library".to_string())
 }
 
