@@ -88,8 +88,11 @@ fn parallel_perft_over_mpi_equals_sequential_for_every_game() {
 
 #[test]
 fn every_parallel_algorithm_agrees_with_sequential_search_over_mpi() {
+    // Every algorithm that runs over MPI (the others are refused: see the test below).
+    let mpi = dib::Backend::Mpi { seed: 1 };
     let algos: Vec<&str> = control::parallel::ParallelAlgo::ALL
         .iter()
+        .filter(|a| a.runs_on(&mpi))
         .map(|a| a.name())
         .collect();
     let games: Vec<&str> = games::GameId::ALL.iter().map(|g| g.name()).collect();
@@ -133,7 +136,12 @@ fn parallel_search_over_mpi_prints_once_on_rank_0() {
         "--json",
     ]);
     let want = json_of(&seq, "sequential search")["value"].clone();
+    let mpi = dib::Backend::Mpi { seed: 1 };
     for algo in control::parallel::ParallelAlgo::ALL {
+        if !algo.runs_on(&mpi) {
+            // Refused with a clear error instead (checked below).
+            continue;
+        }
         let what = format!("search --algo {algo} on 2 ranks");
         let out = mpirun(
             2,
@@ -154,6 +162,32 @@ fn parallel_search_over_mpi_prints_once_on_rank_0() {
         assert_eq!(v["value"], want, "{what}");
         assert_eq!(v["backend"], "mpi", "{what}");
         assert_eq!(v["procs"], 2, "{what}");
+    }
+    // The algorithms that cannot run over MPI say so and name the backends to use.
+    for algo in control::parallel::ParallelAlgo::ALL {
+        if algo.runs_on(&mpi) {
+            continue;
+        }
+        let out = mpirun(
+            2,
+            &[
+                "search",
+                "--game",
+                "othello",
+                "--depth",
+                "4",
+                "--algo",
+                algo.name(),
+                "--backend",
+                "mpi",
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{algo} over MPI should be refused");
+        assert!(
+            stderr.contains("threads") && stderr.contains("sim"),
+            "{algo} over MPI: the error names the backends to use: {stderr}"
+        );
     }
     // Text output: one result, from rank 0.
     let out = mpirun(

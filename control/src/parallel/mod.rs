@@ -285,6 +285,21 @@ impl ParallelAlgo {
             .collect::<Vec<_>>()
             .join(", ")
     }
+
+    /// Whether the algorithm runs on `backend`. Every algorithm runs on threads and the
+    /// simulator; over MPI, Lazy SMP cannot (its table is shared memory) and APHID does not yet
+    /// (its master/slave processors run through [`dib::run_processors`], which has no MPI path).
+    /// Asked anyway, those two return [`ParallelError::BadOption`] naming the backends to use.
+    #[must_use]
+    pub fn runs_on(self, backend: &Backend) -> bool {
+        !matches!(
+            (self, backend),
+            (
+                ParallelAlgo::LazySmp | ParallelAlgo::Aphid,
+                Backend::Mpi { .. }
+            )
+        )
+    }
 }
 
 impl FromStr for ParallelAlgo {

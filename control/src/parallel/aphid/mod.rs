@@ -125,6 +125,12 @@ pub fn search<G: Game>(
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     let opts = &options.aphid;
+    if matches!(options.backend, dib::Backend::Mpi { .. }) {
+        return Err(ParallelError::BadOption {
+            algo: "aphid",
+            message: "APHID runs on --backend threads or sim; it has no MPI path yet".to_string(),
+        });
+    }
     if opts.master_depth == Some(0) {
         return Err(ParallelError::BadOption {
             algo: "aphid",
