@@ -86,6 +86,8 @@ pub struct Report<M> {
     pub elapsed: Duration,
     /// Transposition-table fill in permille, where known.
     pub hashfull: Option<u32>,
+    /// The deepest ply reached (quiescence included), where known (sequential searches).
+    pub seldepth: Option<u32>,
 }
 
 /// What thinking produced.
@@ -179,6 +181,7 @@ impl<G: Game> Player<G> {
                         nodes: p.nodes,
                         elapsed: p.elapsed,
                         hashfull: hashfull.map(|()| table.hashfull()),
+                        seldepth: Some(p.seldepth),
                     });
                 });
                 Ok(Thought {
@@ -328,6 +331,7 @@ fn parallel_deepening<G: Game>(
             nodes: thought.nodes,
             elapsed: clock.elapsed(),
             hashfull: None,
+            seldepth: None,
         });
         if games::score::plies_to_end(thought.value).is_some_and(|p| p <= depth) {
             break;

@@ -34,6 +34,7 @@ impl<G: Game> Searcher<G> {
         ctx: &mut dyn SearchContext,
     ) -> i32 {
         self.pv_clear(ply);
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         if self.enter(ctx) {
             return 0;
         }

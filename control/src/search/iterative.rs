@@ -30,6 +30,8 @@ pub struct Progress<'a, M> {
     pub nodes: u64,
     /// Time since the search began, as the context measures it.
     pub elapsed: std::time::Duration,
+    /// The deepest ply any node of this search reached so far (quiescence included).
+    pub seldepth: u32,
 }
 
 /// The result of [`Searcher::search`].
@@ -124,6 +126,7 @@ impl<G: Game> Searcher<G> {
                 pv: &pv,
                 nodes: self.stats.nodes(),
                 elapsed: ctx.elapsed(),
+                seldepth: self.stats.seldepth,
             });
             last = Some((value, pv, depth));
             if plies_to_end(value).is_some_and(|p| p <= depth) {

@@ -31,6 +31,7 @@ impl<G: Game> Searcher<G> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         let mut buf = std::mem::take(&mut self.plies[ply]);
         let stand_pat = pos.generate_tactical(&mut buf.moves);
         if buf.moves.is_empty() {

@@ -31,6 +31,8 @@ pub struct SearchStats {
     pub horizon: u64,
     /// Nodes below the horizon, reached by quiescence moves.
     pub quiescence: u64,
+    /// The deepest ply from the root any node reached, quiescence included (UCI `seldepth`).
+    pub seldepth: u32,
     /// Transposition-table probes.
     pub tt_probes: u64,
     /// Probes that found the position.
@@ -58,6 +60,7 @@ impl SearchStats {
         self.leaves += other.leaves;
         self.horizon += other.horizon;
         self.quiescence += other.quiescence;
+        self.seldepth = self.seldepth.max(other.seldepth);
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;

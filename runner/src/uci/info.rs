@@ -33,8 +33,11 @@ pub fn line<G: Game>(pos: &G, moves: &[G::Move]) -> String {
 
 /// The `info` line of one completed depth.
 pub fn iteration<G: Game>(root: &G, report: &Report<G::Move>) -> String {
+    let seldepth = report
+        .seldepth
+        .map_or_else(String::new, |s| format!(" seldepth {s}"));
     let mut text = format!(
-        "info depth {} score {} nodes {} nps {} time {}",
+        "info depth {}{seldepth} score {} nodes {} nps {} time {}",
         report.depth,
         score(report.value),
         report.nodes,
@@ -113,9 +116,18 @@ mod tests {
             nodes: 100,
             elapsed: Duration::from_millis(10),
             hashfull: Some(3),
+            seldepth: Some(5),
         };
         assert_eq!(
             iteration(&root, &report),
+            "info depth 2 seldepth 5 score cp 20 nodes 100 nps 10000 time 10 hashfull 3 pv e2e4 e7e5"
+        );
+        let unknown = Report {
+            seldepth: None,
+            ..report
+        };
+        assert_eq!(
+            iteration(&root, &unknown),
             "info depth 2 score cp 20 nodes 100 nps 10000 time 10 hashfull 3 pv e2e4 e7e5"
         );
     }

@@ -88,10 +88,25 @@ fn go_depth_reports_every_depth_and_a_legal_move_with_ponder() {
     assert_eq!(infos.len(), 4, "{lines:?}");
     for (i, l) in infos.iter().enumerate() {
         assert!(
-            l.starts_with(&format!("info depth {} score cp ", i + 1)),
+            l.starts_with(&format!("info depth {} seldepth ", i + 1)) && l.contains(" score cp "),
             "{l}"
         );
-        for key in [" nodes ", " nps ", " time ", " hashfull ", " pv "] {
+        // Quiescence goes below the nominal depth, never above it.
+        let seldepth: u32 = l
+            .split_whitespace()
+            .skip_while(|w| *w != "seldepth")
+            .nth(1)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(0);
+        assert!(seldepth >= (i + 1) as u32, "{l}");
+        for key in [
+            " seldepth ",
+            " nodes ",
+            " nps ",
+            " time ",
+            " hashfull ",
+            " pv ",
+        ] {
             assert!(l.contains(key), "{l} lacks{key}");
         }
     }
