@@ -2,26 +2,9 @@
 //! agrees with the sequential search, the JSON object carries the runtime's accounting, sim
 //! runs repeat exactly, and bad flags give a one-line error with exit status 2.
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn runner(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runner"))
-        .args(args)
-        .output()
-        .expect("the runner binary runs")
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = runner(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
-}
+use common::{json_of, runner};
 
 fn parallel_names() -> Vec<String> {
     let list = json_of(&["list", "--json"]);

@@ -1,26 +1,9 @@
 //! `runner search` and `runner solve` end to end: JSON output, agreement between algorithms,
 //! and bad inputs (a clear one-line error and exit status 2).
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn runner(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runner"))
-        .args(args)
-        .output()
-        .expect("the runner binary runs")
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = runner(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
-}
+use common::{json_of, runner};
 
 #[test]
 fn search_json_has_the_common_keys() {
