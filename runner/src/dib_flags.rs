@@ -51,7 +51,7 @@ pub fn parse(flags: &DibArgs) -> Result<Option<Parallel>> {
     }
     let seed = flags.seed.unwrap_or(1);
     match flags.backend.as_deref().unwrap_or("threads") {
-        "threads" => {
+        name @ ("threads" | "mpi") => {
             for (flag, given) in [
                 ("--sim-preset", flags.sim_preset.is_some()),
                 ("--faults", flags.faults.is_some()),
@@ -60,9 +60,14 @@ pub fn parse(flags: &DibArgs) -> Result<Option<Parallel>> {
                     return Err(input(flag, "needs --backend sim"));
                 }
             }
+            let backend = if name == "mpi" {
+                Backend::Mpi { seed }
+            } else {
+                Backend::Threads { seed }
+            };
             Ok(Some(Parallel {
                 procs,
-                backend: Backend::Threads { seed },
+                backend,
                 seed,
                 preset: None,
                 faults: None,
@@ -97,23 +102,6 @@ pub fn parse(flags: &DibArgs) -> Result<Option<Parallel>> {
                 seed,
                 preset: Some(preset.to_string()),
                 faults: Some(faults),
-            }))
-        }
-        "mpi" => {
-            for (flag, given) in [
-                ("--sim-preset", flags.sim_preset.is_some()),
-                ("--faults", flags.faults.is_some()),
-            ] {
-                if given {
-                    return Err(input(flag, "needs --backend sim"));
-                }
-            }
-            Ok(Some(Parallel {
-                procs,
-                backend: Backend::Mpi { seed },
-                seed,
-                preset: None,
-                faults: None,
             }))
         }
         other => Err(input(
