@@ -5,10 +5,10 @@
 //! these are exact virtual times; on threads, idle is the time spent blocked waiting for a
 //! message, messaging the time inside send/poll calls that moved a message, and busy the rest.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What the backend measures for one processor.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BackendCounters {
     /// Time spent on charged nodes (and, on threads, everything not idle or messaging).
     pub busy_ns: u64,
@@ -27,7 +27,7 @@ pub struct BackendCounters {
 }
 
 /// What the DIB protocol counts for one processor.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DibCounters {
     /// Work requests sent.
     pub requests_sent: u64,

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::accounting::{DibCounters, ProcAccounts};
 use crate::application::Application;
@@ -23,8 +24,9 @@ pub enum Backend {
     /// The deterministic simulator.
     Sim(SimConfig),
     /// One MPI rank per processor (feature `mpi`; run under `mpirun`/`srun` with a live
-    /// `dib::backend::mpi::Session`). Every rank calls [`solve`] with the same arguments, and
-    /// `procs` must equal the world size; every rank gets the report (see [`Report::rank`]).
+    /// `dib::backend::mpi::Session`). Every rank calls [`solve`] (or [`run_processors`]) with
+    /// the same arguments, and `procs` must equal the world size; every rank gets the report
+    /// (see [`Report::rank`]).
     Mpi {
         /// The seed of the processors' RNGs.
         seed: u64,
@@ -143,52 +145,63 @@ pub fn solve<A: Application>(
     backend: &Backend,
     config: Option<DibConfig>,
 ) -> Result<Report<A::Value>, DibError> {
-    if procs == 0 {
-        return Err(DibError::NoProcessors);
-    }
     let config = config.unwrap_or_else(|| backend.default_config());
     let factory = |id: ProcId| {
         let root = (id == 0).then(|| root.clone());
         DibProcessor::new(Arc::clone(&app), config, root)
     };
-    if let Backend::Mpi { seed } = backend {
-        return solve_mpi(Arc::clone(&app), root.clone(), procs, *seed, config);
-    }
-    let outcome: RunOutcome<DibProcessor<A>> = run_processors(procs, backend, &factory)?;
+    // What the report needs of each processor (also what crosses ranks over MPI).
+    let summarize = |p: DibProcessor<A>| (p.result().cloned(), p.counters());
+    let outcome = run_processors(procs, backend, &factory, &summarize)?;
     let seed = outcome.sim.map(|s| s.seed);
     let value = outcome
         .processors
         .iter()
-        .find_map(|p| p.result().cloned())
+        .find_map(|(value, _)| value.clone())
         .ok_or(DibError::NoValue { seed })?;
     Ok(Report::from_outcome(
         value,
         backend,
         &outcome,
-        DibProcessor::counters,
+        |(_, counters)| *counters,
         config,
     ))
 }
 
 /// Runs `procs` processors built by `factory` on `backend` until one of them calls
-/// [`crate::Context::finish`]: the worker-model counterpart of [`solve`] for protocols of
-/// their own (APHID's master and slaves). Threads and the simulator only; MPI runs go through
-/// [`solve`].
+/// [`crate::Context::finish`], and hands back each processor's `summarize`d state with the
+/// backend's counters: the worker-model counterpart of [`solve`] for protocols of their own
+/// (APHID's master and slaves, Lazy SMP).
+///
+/// On [`Backend::Mpi`] (feature `mpi`, under `mpirun`/`srun` with a live
+/// `dib::backend::mpi::Session`) every rank calls it with the same arguments; `procs` must
+/// equal the world size. Each rank builds and runs processor number `rank` and summarizes it;
+/// the summaries and counters are gathered at rank 0 and broadcast, so every rank gets the
+/// same outcome, with [`RunOutcome::rank`] saying which rank it is (only rank 0 should print:
+/// [`RunOutcome::is_root`]). Summaries are serialized for that, hence the serde bounds; on
+/// threads and the simulator they never leave the process.
 ///
 /// # Errors
-/// [`DibError`] when no processor is asked for, the simulator fails, or the backend is MPI.
-pub fn run_processors<P: Processor>(
+/// [`DibError`] when no processor is asked for, the simulator fails, or on MPI: the build has
+/// no MPI ([`DibError::MpiNotBuilt`]), `procs` differs from the world size, or a message or
+/// summary cannot cross ranks.
+pub fn run_processors<P, S>(
     procs: usize,
     backend: &Backend,
     factory: &dyn Factory<P>,
-) -> Result<RunOutcome<P>, DibError> {
+    summarize: &dyn Fn(P) -> S,
+) -> Result<RunOutcome<S>, DibError>
+where
+    P: Processor,
+    S: Serialize + DeserializeOwned,
+{
     if procs == 0 {
         return Err(DibError::NoProcessors);
     }
     match backend {
-        Backend::Threads { seed } => Ok(threads::run(procs, *seed, factory)),
-        Backend::Sim(sim_config) => Ok(sim::run(procs, sim_config, factory)?),
-        Backend::Mpi { .. } => Err(DibError::MpiNotBuilt),
+        Backend::Threads { seed } => Ok(threads::run(procs, *seed, factory).summarized(summarize)),
+        Backend::Sim(sim_config) => Ok(sim::run(procs, sim_config, factory)?.summarized(summarize)),
+        Backend::Mpi { seed } => run_mpi(procs, *seed, factory, summarize),
     }
 }
 
@@ -220,20 +233,23 @@ impl<V> Report<V> {
             accounts,
             sim: outcome.sim,
             config,
-            rank: None,
+            rank: outcome.rank,
         }
     }
 }
 
-/// [`solve`] on [`Backend::Mpi`].
+/// [`run_processors`] on [`Backend::Mpi`].
 #[cfg(feature = "mpi")]
-fn solve_mpi<A: Application>(
-    app: Arc<A>,
-    root: A::Problem,
+fn run_mpi<P, S>(
     procs: usize,
     seed: u64,
-    config: DibConfig,
-) -> Result<Report<A::Value>, DibError> {
+    factory: &dyn Factory<P>,
+    summarize: &dyn Fn(P) -> S,
+) -> Result<RunOutcome<S>, DibError>
+where
+    P: Processor,
+    S: Serialize + DeserializeOwned,
+{
     let (_, world) = crate::backend::mpi::rank_and_size()?;
     if procs != world {
         return Err(DibError::MpiProcs {
@@ -241,29 +257,58 @@ fn solve_mpi<A: Application>(
             world,
         });
     }
-    let run = crate::backend::mpi::solve::solve_dib(app, root, config, seed)?;
-    let value = run.value.ok_or(DibError::NoValue { seed: None })?;
-    Ok(Report {
-        value,
-        backend: "mpi",
-        procs,
-        elapsed_ns: run.elapsed_ns,
-        total: ProcAccounts::total(&run.accounts),
-        accounts: run.accounts,
-        sim: None,
-        config,
-        rank: Some(run.rank),
-    })
+    Ok(crate::backend::mpi::gathered::run_gathered(
+        seed, factory, summarize,
+    )?)
 }
 
-/// [`solve`] on [`Backend::Mpi`] in a build without MPI.
+/// [`run_processors`] on [`Backend::Mpi`] in a build without MPI.
 #[cfg(not(feature = "mpi"))]
-fn solve_mpi<A: Application>(
-    _app: Arc<A>,
-    _root: A::Problem,
+fn run_mpi<P, S>(
     _procs: usize,
     _seed: u64,
-    _config: DibConfig,
-) -> Result<Report<A::Value>, DibError> {
+    _factory: &dyn Factory<P>,
+    _summarize: &dyn Fn(P) -> S,
+) -> Result<RunOutcome<S>, DibError> {
     Err(DibError::MpiNotBuilt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Context;
+    use crate::processor::Activity;
+
+    /// A processor that ends the run at once.
+    struct Quick;
+
+    impl Processor for Quick {
+        type Msg = ();
+
+        fn run(&mut self, ctx: &mut dyn Context<()>) -> Activity {
+            ctx.finish();
+            Activity::Idle { wake_at: None }
+        }
+    }
+
+    #[test]
+    fn run_processors_hands_back_summaries_in_processor_order() {
+        let factory = |_: ProcId| Quick;
+        let out = run_processors(3, &Backend::Threads { seed: 1 }, &factory, &|_: Quick| 7u8)
+            .expect("runs");
+        assert_eq!(out.processors, vec![7, 7, 7]);
+        assert_eq!(out.counters.len(), 3);
+        assert_eq!(out.rank, None);
+        assert!(out.is_root());
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    #[test]
+    fn mpi_without_the_feature_is_refused() {
+        let factory = |_: ProcId| Quick;
+        let err = run_processors(2, &Backend::Mpi { seed: 1 }, &factory, &|_: Quick| ())
+            .expect_err("no MPI in this build");
+        assert_eq!(err, DibError::MpiNotBuilt);
+        assert!(err.to_string().contains("--features mpi"));
+    }
 }

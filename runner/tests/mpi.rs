@@ -23,6 +23,22 @@ fn mpirun(ranks: usize, args: &[&str]) -> Output {
         .expect("mpirun starts: install Open MPI (openmpi-bin) to run this test")
 }
 
+/// Runs `runner <command> --game <game> --depth <depth> --backend mpi <extra...>` on `ranks`
+/// ranks.
+fn on_mpi(ranks: usize, command: &str, game: &str, depth: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        command,
+        "--game",
+        game,
+        "--depth",
+        depth,
+        "--backend",
+        "mpi",
+    ];
+    args.extend_from_slice(extra);
+    mpirun(ranks, &args)
+}
+
 fn runner(args: &[&str]) -> Output {
     Command::new(RUNNER)
         .args(args)
@@ -61,20 +77,7 @@ fn parallel_perft_over_mpi_equals_sequential_for_every_game() {
         assert!(want.as_u64().is_some_and(|n| n > 0), "{game}: {want}");
         for ranks in [2, 3, 4] {
             let what = format!("{game} on {ranks} ranks");
-            let out = mpirun(
-                ranks,
-                &[
-                    "perft",
-                    "--game",
-                    game,
-                    "--depth",
-                    depth,
-                    "--backend",
-                    "mpi",
-                    "--json",
-                ],
-            );
-            let v = json_of(&out, &what);
+            let v = json_of(&on_mpi(ranks, "perft", game, depth, &["--json"]), &what);
             assert_eq!(v["nodes"], want, "{what}");
             assert_eq!(v["backend"], "mpi", "{what}");
             assert_eq!(v["procs"], ranks, "{what}");
@@ -88,15 +91,13 @@ fn parallel_perft_over_mpi_equals_sequential_for_every_game() {
 
 #[test]
 fn every_parallel_algorithm_agrees_with_sequential_search_over_mpi() {
-    // Every algorithm that runs over MPI (the others are refused: see the test below).
-    let mpi = dib::Backend::Mpi { seed: 1 };
+    // Every registered algorithm runs over MPI.
     let algos: Vec<&str> = control::parallel::ParallelAlgo::ALL
         .iter()
-        .filter(|a| a.runs_on(&mpi))
         .map(|a| a.name())
         .collect();
     let games: Vec<&str> = games::GameId::ALL.iter().map(|g| g.name()).collect();
-    let mut moved = 0;
+    let (mut moved, mut shared) = (0, 0.0);
     for ranks in [2, 3, 4] {
         let what = format!("mpi-agreement on {ranks} ranks");
         // One launch per rank count runs every algorithm on every case.
@@ -117,10 +118,16 @@ fn every_parallel_algorithm_agrees_with_sequential_search_over_mpi() {
         assert_eq!(v["runs"], cases * algos.len() as u64, "{what}");
         assert_eq!(v["disagreements"], serde_json::json!([]), "{what}");
         moved += v["runs_with_work_moved"].as_u64().unwrap_or(0);
+        shared += v["lazysmp_entries_received"].as_f64().unwrap_or(0.0);
     }
     // Work really crossed ranks (whether it does in a given run depends on timing, but over
-    // all the runs it always has: dozens of the 2-rank runs alone).
+    // all the runs it always has: dozens of the 2-rank runs alone), and so did Lazy SMP's
+    // table entries.
     assert!(moved > 0, "no work ever moved between ranks");
+    assert!(
+        shared > 0.0,
+        "Lazy SMP never shared a table entry between ranks"
+    );
 }
 
 #[test]
@@ -136,78 +143,51 @@ fn parallel_search_over_mpi_prints_once_on_rank_0() {
         "--json",
     ]);
     let want = json_of(&seq, "sequential search")["value"].clone();
-    let mpi = dib::Backend::Mpi { seed: 1 };
     for algo in control::parallel::ParallelAlgo::ALL {
-        if !algo.runs_on(&mpi) {
-            // Refused with a clear error instead (checked below).
-            continue;
-        }
         let what = format!("search --algo {algo} on 2 ranks");
-        let out = mpirun(
+        let out = on_mpi(
             2,
-            &[
-                "search",
-                "--game",
-                "othello",
-                "--depth",
-                "4",
-                "--algo",
-                algo.name(),
-                "--backend",
-                "mpi",
-                "--json",
-            ],
+            "search",
+            "othello",
+            "4",
+            &["--algo", algo.name(), "--json"],
         );
         let v = json_of(&out, &what);
         assert_eq!(v["value"], want, "{what}");
         assert_eq!(v["backend"], "mpi", "{what}");
         assert_eq!(v["procs"], 2, "{what}");
-    }
-    // The algorithms that cannot run over MPI say so and name the backends to use.
-    for algo in control::parallel::ParallelAlgo::ALL {
-        if algo.runs_on(&mpi) {
-            continue;
-        }
-        let out = mpirun(
-            2,
-            &[
-                "search",
-                "--game",
-                "othello",
-                "--depth",
-                "4",
-                "--algo",
-                algo.name(),
-                "--backend",
-                "mpi",
-            ],
-        );
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{algo} over MPI should be refused");
-        assert!(
-            stderr.contains("threads") && stderr.contains("sim"),
-            "{algo} over MPI: the error names the backends to use: {stderr}"
+        let per = v["accounting"]["per_processor"].as_array();
+        assert_eq!(
+            per.map(Vec::len),
+            Some(2),
+            "{what}: one account per rank: {v}"
         );
     }
-    // Text output: one result, from rank 0.
-    let out = mpirun(
-        3,
-        &[
-            "search",
-            "--game",
-            "tictactoe4",
-            "--depth",
-            "3",
-            "--algo",
-            "ybw",
-            "--backend",
-            "mpi",
-        ],
+    // APHID's shared table needs shared memory: refused, naming the fix.
+    let out = on_mpi(
+        2,
+        "search",
+        "tictactoe3",
+        "3",
+        &["--algo", "aphid", "--tt", "shared"],
     );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert_eq!(stdout.matches("best move:").count(), 1, "{stdout}");
-    assert!(stdout.contains("on mpi x3"), "{stdout}");
+    assert!(
+        !out.status.success(),
+        "aphid --tt shared over MPI is refused"
+    );
+    assert!(
+        text(&out.stderr).contains("--tt local"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Text output: one result, from rank 0.
+    for algo in ["ybw", "aphid", "lazysmp"] {
+        let out = on_mpi(3, "search", "tictactoe4", "3", &["--algo", algo]);
+        assert!(out.status.success(), "{algo}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert_eq!(stdout.matches("best move:").count(), 1, "{algo}: {stdout}");
+        assert!(stdout.contains("on mpi x3"), "{algo}: {stdout}");
+    }
 }
 
 #[test]
@@ -297,20 +277,7 @@ fn usage_errors_are_one_line_with_status_2() {
         text(&out.stderr)
     );
     // --procs must match the world size (every rank says so and exits 2).
-    let out = mpirun(
-        2,
-        &[
-            "perft",
-            "--game",
-            "tictactoe3",
-            "--depth",
-            "3",
-            "--backend",
-            "mpi",
-            "--procs",
-            "3",
-        ],
-    );
+    let out = on_mpi(2, "perft", "tictactoe3", "3", &["--procs", "3"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("--procs: 3 but the MPI launcher started 2 ranks"));
     // Another MPI's launcher (MPICH's Hydra sets PMI_SIZE): this binary's Open MPI starts as a

@@ -33,9 +33,17 @@
 //! processors at the end of the slice that made it (within one slice of the virtual time at
 //! which it was made: about 10 ms of virtual time with the shared-memory preset, whose 2 µs
 //! latency is far below that and is not modelled separately). Probes are charged as part of
-//! the node that makes them (the node cost of the preset). See `lazysmp.md`.
+//! the node that makes them (the node cost of the preset).
+//!
+//! Over MPI ranks share no memory: every rank has its own table, which journals its stores of
+//! at least [`SHARE_MIN_DEPTH`] plies, and at every poll a rank sends what its table journaled
+//! to every other rank ([`LazyMsg::Entries`]), which stores the entries in its own table. Rank
+//! 0 runs the main search; the value is its completed search at the requested depth, exact as
+//! on threads since an entry is as correct on another machine as on the one that made it.
+//! See `lazysmp.md`.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use dib::backend::RunOutcome;
 use dib::{Activity, Backend, Context, DibCounters, ProcAccounts, ProcId, Processor};
@@ -43,18 +51,64 @@ use games::Game;
 use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
-use super::sliced::{Job, JobCtx, Mode, Progress, Sliced};
+use super::sliced::{Job, JobCtx, Mailbox, Mode, Progress, Sliced};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::tt::value_to_tt;
+use crate::search::tt::{TtEntry, value_to_tt};
 use crate::search::{
     Limits, SearchConfig, SearchResult, Searcher, TranspositionTable, TtMode, shift_decisive,
 };
 
-/// The only message: the main search is done, stop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What Lazy SMP processors tell each other.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LazyMsg {
-    /// Stop searching.
+    /// The main search is done: stop searching.
     Stop,
+    /// Table entries (position hash, entry) the sender stored since its last poll (over MPI,
+    /// where ranks share no table).
+    Entries(Vec<(u64, TtEntry)>),
+}
+
+/// Over MPI, a rank sends the entries its table stored with at least this many plies left
+/// (shallower ones are cheaper to search again than to send; the research setting does not
+/// store below 2 plies anyway).
+pub const SHARE_MIN_DEPTH: u8 = 3;
+
+/// Over MPI, at most this many entries are journaled per poll interval (1,024 nodes); a
+/// search stores far fewer deep entries than that.
+const SHARE_CAPACITY: usize = 1024;
+
+/// The mailbox of a rank over MPI: takes in other ranks' entries, sends its own.
+struct Exchange {
+    table: Arc<TranspositionTable>,
+    /// Entries taken in so far (read by the processor's summary).
+    imported: Arc<AtomicU64>,
+}
+
+impl Mailbox<LazyMsg> for Exchange {
+    fn receive(&mut self, msg: LazyMsg) -> bool {
+        match msg {
+            LazyMsg::Stop => true,
+            LazyMsg::Entries(entries) => {
+                self.imported
+                    .fetch_add(entries.len() as u64, Ordering::Relaxed);
+                for (hash, entry) in entries {
+                    self.table.import(hash, entry);
+                }
+                false
+            }
+        }
+    }
+
+    fn send(&mut self, ctx: &mut dyn Context<LazyMsg>) {
+        let entries = self.table.take_journal();
+        if entries.is_empty() {
+            return;
+        }
+        let me = ctx.id();
+        for peer in (0..ctx.procs()).filter(|&p| p != me) {
+            ctx.send(peer, LazyMsg::Entries(entries.clone()));
+        }
+    }
 }
 
 /// Skip sizes and phases of the helpers' iteration schedules (helper `h` uses entry
@@ -71,6 +125,26 @@ fn helper_searches(h: usize, depth: u32) -> bool {
 
 /// What processor 0 returns.
 type MainOutput<M> = SearchResult<M>;
+
+/// What the run reports of one processor (the main search's answer on processor 0); it
+/// crosses ranks over MPI.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+struct Summary<G: Game> {
+    /// The main search's answer (processor 0 only).
+    main: Option<MainAnswer<G::Move>>,
+    /// Table entries received from other ranks (MPI only).
+    imported: u64,
+}
+
+/// What the result takes from the main search.
+#[derive(Serialize, Deserialize)]
+struct MainAnswer<M> {
+    value: i32,
+    best_move: Option<M>,
+    pv: Vec<M>,
+    tt_cutoffs: u64,
+}
 
 struct Setup<G: Game> {
     root: G,
@@ -150,6 +224,8 @@ pub struct LazyProcessor<G: Game> {
     id: ProcId,
     job: Sliced<Option<MainOutput<G::Move>>, LazyMsg>,
     result: Option<MainOutput<G::Move>>,
+    /// Table entries received from other ranks (MPI only).
+    imported: Arc<AtomicU64>,
 }
 
 impl<G: Game> Processor for LazyProcessor<G> {
@@ -176,9 +252,9 @@ impl<G: Game> Processor for LazyProcessor<G> {
 /// Searches `root` to `options.depth` plies with Lazy SMP on `options.procs` processors.
 ///
 /// # Errors
-/// [`ParallelError::BadOption`] when the table is off (there would be nothing to share) or the
-/// backend is MPI (no shared memory); [`ParallelError::Search`] when the table cannot be
-/// built; [`ParallelError::Dib`] when the simulator fails.
+/// [`ParallelError::BadOption`] when the table is off (there would be nothing to share);
+/// [`ParallelError::Search`] when the table cannot be built; [`ParallelError::Dib`] when the
+/// runtime fails.
 pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
@@ -196,16 +272,17 @@ pub fn search<G: Game>(
         return Err(dib::DibError::NoProcessors.into());
     }
     let mode = match options.backend {
-        Backend::Threads { .. } => Mode::Inline,
+        Backend::Threads { .. } | Backend::Mpi { .. } => Mode::Inline,
         Backend::Sim(_) => Mode::Stepped,
-        Backend::Mpi { .. } => {
-            return Err(bad(
-                "the shared table needs shared memory; use --backend threads or sim",
-            ));
-        }
     };
-    let table =
-        TranspositionTable::new(options.search.tt_mib).map_err(crate::search::SearchError::from)?;
+    // Over MPI this process's table is its rank's alone; it journals what the others need.
+    let exchange = matches!(options.backend, Backend::Mpi { .. });
+    let table = if exchange {
+        TranspositionTable::with_journal(options.search.tt_mib, SHARE_MIN_DEPTH, SHARE_CAPACITY)
+    } else {
+        TranspositionTable::new(options.search.tt_mib)
+    }
+    .map_err(crate::search::SearchError::from)?;
     table.new_generation();
     let setup = Setup {
         root: root.clone(),
@@ -220,37 +297,51 @@ pub fn search<G: Game>(
         } else {
             helper_job(&setup, id)
         };
+        let imported = Arc::new(AtomicU64::new(0));
+        let job = if exchange {
+            let mailbox = Exchange {
+                table: Arc::clone(&setup.table),
+                imported: Arc::clone(&imported),
+            };
+            Sliced::with_mailbox(setup.mode, job, Box::new(mailbox))
+        } else {
+            Sliced::new(setup.mode, job, |m| *m == LazyMsg::Stop)
+        };
         LazyProcessor::<G> {
             id,
-            job: Sliced::new(setup.mode, job, |m| *m == LazyMsg::Stop),
+            job,
             result: None,
+            imported,
         }
     };
-    let outcome: RunOutcome<LazyProcessor<G>> = match &options.backend {
-        Backend::Sim(config) => {
-            dib::backend::sim::run(options.procs, config, &factory).map_err(dib::DibError::from)?
-        }
-        _ => dib::backend::threads::run(options.procs, seed_of(&options.backend), &factory),
+    // Helpers still blocked in their searches stop and are joined as they are summarized.
+    let summarize = |p: LazyProcessor<G>| Summary::<G> {
+        main: p.result.map(|r| MainAnswer {
+            value: r.value,
+            best_move: r.best_move,
+            pv: r.pv,
+            tt_cutoffs: r.stats.tt_cutoffs,
+        }),
+        imported: p.imported.load(Ordering::Relaxed),
     };
+    let outcome = dib::run_processors(options.procs, &options.backend, &factory, &summarize)?;
     finish(outcome, options)
 }
 
-fn seed_of(backend: &Backend) -> u64 {
-    match backend {
-        Backend::Threads { seed } | Backend::Mpi { seed } => *seed,
-        Backend::Sim(c) => c.seed,
-    }
-}
-
 fn finish<G: Game>(
-    mut outcome: RunOutcome<LazyProcessor<G>>,
+    mut outcome: RunOutcome<Summary<G>>,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     let seed = outcome.sim.map(|s| s.seed);
-    let main = outcome
+    let MainAnswer {
+        value,
+        best_move,
+        pv,
+        tt_cutoffs,
+    } = outcome
         .processors
         .get_mut(0)
-        .and_then(|p| p.result.take())
+        .and_then(|p| p.main.take())
         .ok_or(dib::DibError::NoValue { seed })?;
     let accounts: Vec<ProcAccounts> = outcome
         .counters
@@ -265,14 +356,16 @@ fn finish<G: Game>(
     let extra = vec![
         ("main_nodes", main_nodes as f64),
         ("helper_nodes", (total.backend.nodes - main_nodes) as f64),
-        ("main_tt_cutoffs", main.stats.tt_cutoffs as f64),
+        ("main_tt_cutoffs", tt_cutoffs as f64),
+        (
+            "entries_received",
+            outcome.processors.iter().map(|p| p.imported).sum::<u64>() as f64,
+        ),
     ];
-    // Helpers still blocked in their searches stop and are joined here.
-    drop(outcome.processors);
     Ok(ParallelResult {
-        value: main.value,
-        best_move: main.best_move,
-        pv: main.pv,
+        value,
+        best_move,
+        pv,
         nodes: total.backend.nodes,
         seconds: outcome.elapsed_ns as f64 / 1e9,
         backend: options.backend.name(),
@@ -281,8 +374,7 @@ fn finish<G: Game>(
         total,
         sim: outcome.sim,
         extra,
-        // Lazy SMP refuses the MPI backend (its table is shared memory).
-        rank: None,
+        rank: outcome.rank,
     })
 }
 

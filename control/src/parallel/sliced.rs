@@ -15,6 +15,10 @@
 //!
 //! A job that is dropped unfinished (the run ended, or the simulator crashed its processor)
 //! is told to stop at its next poll and its thread is joined.
+//!
+//! The processor's messages go to a [`Mailbox`]: by default one that only recognises the stop
+//! message; a job that talks to its peers (Lazy SMP over MPI exchanging table entries) gives
+//! its own, which also sends at every pause.
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
@@ -112,40 +116,66 @@ struct Worker<T> {
     handle: Option<JoinHandle<()>>,
 }
 
+/// What a job's processor does with its messages.
+pub trait Mailbox<M>: Send {
+    /// Takes in one message; `true` when it asks the job to stop.
+    fn receive(&mut self, msg: M) -> bool;
+
+    /// Sends what the job has for its peers; called at every pause of the job (each poll
+    /// interval inline, each slice stepped).
+    fn send(&mut self, ctx: &mut dyn Context<M>) {
+        let _ = ctx;
+    }
+}
+
+/// The mailbox that only recognises stop messages (and drops every other message).
+struct StopOn<M>(fn(&M) -> bool);
+
+impl<M> Mailbox<M> for StopOn<M> {
+    fn receive(&mut self, msg: M) -> bool {
+        (self.0)(&msg)
+    }
+}
+
 /// A job run in slices by a processor whose messages are `M`.
 pub struct Sliced<T, M> {
     mode: Mode,
     job: Option<Job<T>>,
     worker: Option<Worker<T>>,
-    is_stop: fn(&M) -> bool,
+    mailbox: Box<dyn Mailbox<M>>,
     stop: bool,
     over: bool,
 }
 
-impl<T: Send + 'static, M> Sliced<T, M> {
+impl<T: Send + 'static, M: 'static> Sliced<T, M> {
     /// A job not yet started; `is_stop` recognises the messages that stop it (every other
     /// message is dropped).
     pub fn new(mode: Mode, job: Job<T>, is_stop: fn(&M) -> bool) -> Self {
+        Self::with_mailbox(mode, job, Box::new(StopOn(is_stop)))
+    }
+
+    /// A job not yet started whose processor's messages go to `mailbox`.
+    pub fn with_mailbox(mode: Mode, job: Job<T>, mailbox: Box<dyn Mailbox<M>>) -> Self {
         Sliced {
             mode,
             job: Some(job),
             worker: None,
-            is_stop,
+            mailbox,
             stop: false,
             over: false,
         }
     }
 
-    fn read_inbox(stop: &mut bool, is_stop: fn(&M) -> bool, ctx: &mut dyn Context<M>) {
+    fn read_inbox(stop: &mut bool, mailbox: &mut dyn Mailbox<M>, ctx: &mut dyn Context<M>) {
         while let Some(env) = ctx.poll() {
-            *stop |= is_stop(&env.msg);
+            *stop |= mailbox.receive(env.msg);
         }
     }
 
     /// Runs one slice of the job.
     pub fn step(&mut self, ctx: &mut dyn Context<M>) -> Progress<T> {
         if self.over {
-            Self::read_inbox(&mut self.stop, self.is_stop, ctx);
+            Self::read_inbox(&mut self.stop, &mut *self.mailbox, ctx);
             return Progress::Over;
         }
         match self.mode {
@@ -157,7 +187,7 @@ impl<T: Send + 'static, M> Sliced<T, M> {
                     ctx,
                     pending: 0,
                     stop: self.stop,
-                    is_stop: self.is_stop,
+                    mailbox: &mut *self.mailbox,
                 };
                 let mut jc = JobCtx {
                     link: &mut link,
@@ -175,7 +205,8 @@ impl<T: Send + 'static, M> Sliced<T, M> {
     }
 
     fn step_worker(&mut self, ctx: &mut dyn Context<M>) -> Progress<T> {
-        Self::read_inbox(&mut self.stop, self.is_stop, ctx);
+        Self::read_inbox(&mut self.stop, &mut *self.mailbox, ctx);
+        self.mailbox.send(ctx);
         if self.worker.is_none() {
             let Some(job) = self.job.take() else {
                 return Progress::Over;
@@ -270,7 +301,7 @@ struct InlineLink<'a, M> {
     ctx: &'a mut dyn Context<M>,
     pending: u64,
     stop: bool,
-    is_stop: fn(&M) -> bool,
+    mailbox: &'a mut dyn Mailbox<M>,
 }
 
 impl<M> Link for InlineLink<'_, M> {
@@ -280,6 +311,7 @@ impl<M> Link for InlineLink<'_, M> {
 
     fn pause(&mut self) -> Signal {
         self.ctx.charge(std::mem::take(&mut self.pending));
+        self.mailbox.send(self.ctx);
         self.stop_requested();
         if self.stop {
             Signal::Stop
@@ -290,7 +322,7 @@ impl<M> Link for InlineLink<'_, M> {
 
     fn stop_requested(&mut self) -> bool {
         while let Some(env) = self.ctx.poll() {
-            self.stop |= (self.is_stop)(&env.msg);
+            self.stop |= self.mailbox.receive(env.msg);
         }
         self.stop
     }

@@ -197,5 +197,6 @@ pub fn run<P: Processor>(procs: usize, seed: u64, factory: &dyn Factory<P>) -> R
         counters,
         elapsed_ns,
         sim: None,
+        rank: None,
     }
 }

@@ -82,6 +82,11 @@ pub fn run(args: &AgreementArgs) -> Result<()> {
             .iter()
             .filter(|r| r["problems_received"].as_u64().is_some_and(|n| n > 0))
             .count();
+        let entries: f64 = sweep
+            .runs
+            .iter()
+            .filter_map(|r| r["entries_received"].as_f64())
+            .sum();
         let out = json!({
             "procs": procs,
             "algos": ParallelAlgo::ALL.iter().filter(|a| a.runs_on(&Backend::Mpi { seed: args.seed })).map(|a| a.name()).collect::<Vec<_>>(),
@@ -89,6 +94,7 @@ pub fn run(args: &AgreementArgs) -> Result<()> {
             "cases": sweep.cases,
             "runs": sweep.runs.len(),
             "runs_with_work_moved": moved,
+            "lazysmp_entries_received": entries,
             "disagreements": disagreements,
         });
         println!("{out}");
@@ -148,6 +154,12 @@ impl GameVisitor for &mut Sweep<'_> {
                     }
                     None => true,
                 };
+                // Lazy SMP: table entries that crossed ranks.
+                let entries_received = r
+                    .extra
+                    .iter()
+                    .find(|(k, _)| *k == "entries_received")
+                    .map(|(_, v)| *v);
                 self.runs.push(json!({
                     "game": info.name,
                     "position": pos.to_string(),
@@ -159,6 +171,8 @@ impl GameVisitor for &mut Sweep<'_> {
                     "best_move": r.best_move.map(|m| pos.format_move(m)),
                     "agrees": r.value == want && best_keeps_value,
                     "problems_received": r.total.dib.problems_received,
+                    "messages_received": r.total.backend.messages_received,
+                    "entries_received": entries_received,
                 }));
             }
         }

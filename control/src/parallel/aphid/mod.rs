@@ -9,6 +9,10 @@
 //! ([`message`]). Nobody waits for anybody: the master guesses ([`guess`]) where results are
 //! missing, and a pass that needed no guess gives the exact `d`-ply value. Speculative results
 //! (deeper than needed) never enter the value. See `README.md` beside this file.
+//!
+//! The processors run through [`dib::run_processors`] on every backend, MPI included (one
+//! rank per processor, the master on rank 0): each processor is turned into a [`Summary`] of
+//! what the result needs, which crosses ranks over MPI.
 
 pub mod balance;
 pub mod config;
@@ -24,6 +28,7 @@ use std::sync::Arc;
 
 use dib::{Activity, Context, DibCounters, DibError, Processor, Report};
 use games::Game;
+use serde::{Deserialize, Serialize};
 
 pub use config::{AphidOptions, ConfigError, TtSharing};
 pub use overhead::{Overheads, RunFigures};
@@ -83,6 +88,87 @@ impl<G: Game> AphidProc<G> {
     }
 }
 
+/// What the result needs of one processor after the run (it crosses ranks over MPI).
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+enum Summary<G: Game> {
+    /// The master: its value and principal variation, and [`MASTER_FIGURES`] in order.
+    Master {
+        result: Option<(i32, Vec<G::Move>)>,
+        figures: Vec<f64>,
+        counters: DibCounters,
+    },
+    /// A slave: its required, speculative and aborted nodes.
+    Slave {
+        nodes: [u64; 3],
+        counters: DibCounters,
+    },
+}
+
+/// The master's figures in the result's `extra` (the last three only once the master chose
+/// its geometry).
+const MASTER_FIGURES: [&str; 13] = [
+    "aphid_leaves",
+    "aphid_final_pass_leaves",
+    "aphid_leaves_searched_to_depth",
+    "aphid_passes",
+    "aphid_master_nodes",
+    "aphid_sequential_nodes",
+    "aphid_bad_bounds",
+    "aphid_moves",
+    "aphid_exemptions",
+    "aphid_resends",
+    "aphid_master_depth",
+    "aphid_granularity",
+    "aphid_parallel_from",
+];
+
+impl<G: Game> Summary<G> {
+    fn of(p: AphidProc<G>) -> Summary<G> {
+        let counters = p.counters();
+        match p {
+            AphidProc::Master(m) => {
+                let master = m.0;
+                let (touched, searched) = master.final_leaves();
+                let st = &master.stats;
+                let mut figures = vec![
+                    master.leaves() as f64,
+                    touched as f64,
+                    searched as f64,
+                    st.passes as f64,
+                    (st.pass_nodes + st.search_nodes) as f64,
+                    st.sequential_nodes as f64,
+                    st.bad_bounds as f64,
+                    st.moves as f64,
+                    st.exemptions as f64,
+                    st.resends as f64,
+                ];
+                if let Some(g) = master.geometry {
+                    figures.extend([g.horizon, g.granularity, g.from].map(f64::from));
+                }
+                Summary::Master {
+                    result: master.result,
+                    figures,
+                    counters,
+                }
+            }
+            AphidProc::Slave(s) => {
+                let st = &s.0.state.stats;
+                Summary::Slave {
+                    nodes: [st.required_nodes, st.speculative_nodes, st.aborted_nodes],
+                    counters,
+                }
+            }
+        }
+    }
+
+    fn counters(&self) -> DibCounters {
+        match self {
+            Summary::Master { counters, .. } | Summary::Slave { counters, .. } => *counters,
+        }
+    }
+}
+
 /// The searchers of every processor: one table each, or one shared by all.
 struct Engines {
     config: SearchConfig,
@@ -118,17 +204,17 @@ impl Engines {
 /// Searches `root` to `options.depth` plies with APHID (`options.aphid` for its own settings).
 ///
 /// # Errors
-/// [`ParallelError`] when the table cannot be built, the backend is MPI (not supported yet),
-/// or the runtime fails.
+/// [`ParallelError`] when the table cannot be built, a shared table is asked for over MPI
+/// (ranks share no memory), or the runtime fails.
 pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     let opts = &options.aphid;
-    if matches!(options.backend, dib::Backend::Mpi { .. }) {
+    if matches!(options.backend, dib::Backend::Mpi { .. }) && opts.tt == TtSharing::Shared {
         return Err(ParallelError::BadOption {
             algo: "aphid",
-            message: "APHID runs on --backend threads or sim; it has no MPI path yet".to_string(),
+            message: "over MPI ranks share no memory: use local tables (--tt local), or a shared table on --backend threads or sim".to_string(),
         });
     }
     if opts.master_depth == Some(0) {
@@ -160,57 +246,54 @@ pub fn search<G: Game>(
             ))))
         }
     };
-    let outcome = dib::run_processors(procs, &options.backend, &factory)?;
-    let Some(AphidProc::Master(master)) = outcome.processors.first() else {
+    let outcome = dib::run_processors(procs, &options.backend, &factory, &Summary::of)?;
+    let Some(Summary::Master {
+        result, figures, ..
+    }) = outcome.processors.first()
+    else {
         return Err(DibError::NoValue { seed: None }.into());
     };
-    let master = &master.0;
     let seed = outcome.sim.map(|s| s.seed);
-    let (value, pv) = master.result.clone().ok_or(DibError::NoValue { seed })?;
-    let (touched, searched) = master.final_leaves();
-    let mut extra = vec![
-        ("aphid_leaves", master.leaves() as f64),
-        ("aphid_final_pass_leaves", touched as f64),
-        ("aphid_leaves_searched_to_depth", searched as f64),
-        ("aphid_passes", master.stats.passes as f64),
-        (
-            "aphid_master_nodes",
-            (master.stats.pass_nodes + master.stats.search_nodes) as f64,
-        ),
-        (
-            "aphid_sequential_nodes",
-            master.stats.sequential_nodes as f64,
-        ),
-        ("aphid_bad_bounds", master.stats.bad_bounds as f64),
-        ("aphid_moves", master.stats.moves as f64),
-        ("aphid_exemptions", master.stats.exemptions as f64),
-        ("aphid_resends", master.stats.resends as f64),
-    ];
-    if let Some(g) = master.geometry {
-        extra.push(("aphid_master_depth", f64::from(g.horizon)));
-        extra.push(("aphid_granularity", f64::from(g.granularity)));
-        extra.push(("aphid_parallel_from", f64::from(g.from)));
-    }
-    let (mut required, mut speculative, mut aborted) = (0, 0, 0);
+    let (value, pv) = result.clone().ok_or(DibError::NoValue { seed })?;
+    let mut extra: Vec<(&'static str, f64)> = MASTER_FIGURES
+        .iter()
+        .copied()
+        .zip(figures.iter().copied())
+        .collect();
+    let mut slave_nodes = [0u64; 3];
     for p in &outcome.processors {
-        if let AphidProc::Slave(s) = p {
-            required += s.0.state.stats.required_nodes;
-            speculative += s.0.state.stats.speculative_nodes;
-            aborted += s.0.state.stats.aborted_nodes;
+        if let Summary::Slave { nodes, .. } = p {
+            for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
+                *sum += n;
+            }
         }
     }
+    let [required, speculative, aborted] = slave_nodes;
     extra.push(("aphid_slave_required_nodes", required as f64));
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
-    let report: Report<i32> = Report::from_outcome(
-        value,
-        &options.backend,
-        &outcome,
-        AphidProc::counters,
-        config,
-    );
+    let report: Report<i32> =
+        Report::from_outcome(value, &options.backend, &outcome, Summary::counters, config);
     Ok(result_from_report(report, value, pv, extra))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use games::tictactoe::TicTacToe3;
+
+    #[test]
+    fn a_shared_table_over_mpi_is_refused_with_the_fix() {
+        let mut options = ParallelOptions::new(3, 2, dib::Backend::Mpi { seed: 1 });
+        options.aphid.tt = TtSharing::Shared;
+        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
+        assert!(matches!(
+            err,
+            ParallelError::BadOption { algo: "aphid", .. }
+        ));
+        assert!(err.to_string().contains("--tt local"), "{err}");
+    }
 }

@@ -8,7 +8,9 @@
 //!   [`Context::finish`](crate::Context::finish), then drains every message still in flight so
 //!   that the next run in the same process starts clean. Every rank must call it (SPMD).
 //! - [`broadcast_from_root`] and [`gather_at_root`] move serde values between ranks, as
-//!   [`crate::solve`] does with [`crate::Backend::Mpi`] to give every rank the report.
+//!   [`crate::run_processors`] (and through it [`crate::solve`]) does with
+//!   [`crate::Backend::Mpi`]: each rank summarizes its processor, and every rank gets every
+//!   rank's summary and counters.
 //!
 //! Messages are serialized with postcard (a compact, non-self-describing serde format) and sent
 //! with `MPI_Bsend` into a buffer attached by the session, so a send never waits for its
@@ -21,7 +23,7 @@
 //! what happens when a rank dies.
 
 mod collect;
-pub(crate) mod solve;
+pub(crate) mod gathered;
 mod transport;
 
 use mpi::Threading;

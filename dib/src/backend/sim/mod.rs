@@ -449,5 +449,6 @@ pub fn run<P: Processor>(
         counters: slots.into_iter().map(|s| s.counters).collect(),
         elapsed_ns: end_time,
         sim: Some(figures),
+        rank: None,
     })
 }
