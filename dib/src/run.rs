@@ -201,7 +201,12 @@ where
     match backend {
         Backend::Threads { seed } => Ok(threads::run(procs, *seed, factory).summarized(summarize)),
         Backend::Sim(sim_config) => Ok(sim::run(procs, sim_config, factory)?.summarized(summarize)),
-        Backend::Mpi { seed } => run_mpi(procs, *seed, factory, summarize),
+        #[cfg(feature = "mpi")]
+        Backend::Mpi { seed } => {
+            crate::backend::mpi::gathered::run_gathered(procs, *seed, factory, summarize)
+        }
+        #[cfg(not(feature = "mpi"))]
+        Backend::Mpi { .. } => Err(DibError::MpiNotBuilt),
     }
 }
 
@@ -236,41 +241,6 @@ impl<V> Report<V> {
             rank: outcome.rank,
         }
     }
-}
-
-/// [`run_processors`] on [`Backend::Mpi`].
-#[cfg(feature = "mpi")]
-fn run_mpi<P, S>(
-    procs: usize,
-    seed: u64,
-    factory: &dyn Factory<P>,
-    summarize: &dyn Fn(P) -> S,
-) -> Result<RunOutcome<S>, DibError>
-where
-    P: Processor,
-    S: Serialize + DeserializeOwned,
-{
-    let (_, world) = crate::backend::mpi::rank_and_size()?;
-    if procs != world {
-        return Err(DibError::MpiProcs {
-            asked: procs,
-            world,
-        });
-    }
-    Ok(crate::backend::mpi::gathered::run_gathered(
-        seed, factory, summarize,
-    )?)
-}
-
-/// [`run_processors`] on [`Backend::Mpi`] in a build without MPI.
-#[cfg(not(feature = "mpi"))]
-fn run_mpi<P, S>(
-    _procs: usize,
-    _seed: u64,
-    _factory: &dyn Factory<P>,
-    _summarize: &dyn Fn(P) -> S,
-) -> Result<RunOutcome<S>, DibError> {
-    Err(DibError::MpiNotBuilt)
 }
 
 #[cfg(test)]

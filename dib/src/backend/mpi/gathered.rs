@@ -6,11 +6,12 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{MpiError, broadcast_from_root, gather_at_root, run};
+use super::{broadcast_from_root, gather_at_root, rank_and_size, run};
 use crate::accounting::BackendCounters;
 use crate::backend::RunOutcome;
 use crate::context::Nanos;
 use crate::processor::{Factory, Processor};
+use crate::run::DibError;
 
 /// What one rank contributes.
 #[derive(Serialize, Deserialize)]
@@ -22,16 +23,25 @@ struct RankPart<S> {
 }
 
 /// Runs this rank's processor (see [`run`]) and hands back every rank's `summarize`d processor
-/// and counters, the same on every rank but for [`RunOutcome::rank`]. Every rank must call it.
+/// and counters, the same on every rank but for [`RunOutcome::rank`]. Every rank must call it,
+/// with `procs` the world size.
 pub(crate) fn run_gathered<P, S>(
+    procs: usize,
     seed: u64,
     factory: &dyn Factory<P>,
     summarize: &dyn Fn(P) -> S,
-) -> Result<RunOutcome<S>, MpiError>
+) -> Result<RunOutcome<S>, DibError>
 where
     P: Processor,
     S: Serialize + DeserializeOwned,
 {
+    let (_, world) = rank_and_size()?;
+    if procs != world {
+        return Err(DibError::MpiProcs {
+            asked: procs,
+            world,
+        });
+    }
     let outcome = run(seed, factory)?;
     let rank = outcome.rank;
     let mine = RankPart {
