@@ -199,32 +199,12 @@ fn mwf_wait_reaches_the_search_and_keeps_the_value() {
     // MWF's type-2 "wait for finite beta" rule, on (the default) and off: the option is in the
     // JSON, the simulated runs search different trees (so the flag reached the algorithm),
     // and both return the sequential value.
-    let seq = json_of(&[
-        "search",
-        "--game",
-        "tictactoe4",
-        "--depth",
-        "5",
-        "--algo",
-        "alphabeta",
-        "--json",
-    ]);
+    let base = ["search", "--game", "tictactoe4", "--depth", "5", "--json"];
+    let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
     for algo in ["mwf", "dmwf"] {
         let run = |wait: Option<&str>| {
-            let mut args = vec![
-                "search",
-                "--game",
-                "tictactoe4",
-                "--depth",
-                "5",
-                "--algo",
-                algo,
-                "--procs",
-                "4",
-                "--backend",
-                "sim",
-                "--json",
-            ];
+            let mut args = base.to_vec();
+            args.extend(["--algo", algo, "--procs", "4", "--backend", "sim"]);
             if let Some(w) = wait {
                 args.extend(["--mwf-wait", w]);
             }
