@@ -451,7 +451,7 @@ mod tests {
         }
         for k in 2..=63 {
             let r = integer_root(u64::MAX, k);
-            assert!(r.checked_pow(k).is_some_and(|p| p <= u64::MAX));
+            assert!(r.checked_pow(k).is_some(), "{k}");
             assert!((r + 1).checked_pow(k).is_none(), "{k}");
         }
         for b in [2u64, 3, 10, 30] {
