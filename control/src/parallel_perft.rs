@@ -211,10 +211,17 @@ fn bulk_charge(leaves: u64, left: u32) -> u64 {
     }
 }
 
-/// The largest `r` with `r^k <= n` (`k >= 1`).
+/// The largest `r` with `r^k <= n` (`k >= 1`). Called once per bulk subtree, so it starts from
+/// the bracket the bit length gives (`n` has `bits` bits: `2^((bits-1)/k)` is at most the root
+/// and `2^ceil(bits/k)` above it), a few halvings instead of a search from 0 to `n`: the wider
+/// search was 3 % of a one-processor run of 4x4 tic-tac-toe at depth 8.
 fn integer_root(n: u64, k: u32) -> u64 {
-    let (mut lo, mut hi) = (0u64, n.min(1 << (64 / k).min(63)) + 1);
-    // Invariant: lo^k <= n < hi^k.
+    if n < 2 || k < 2 {
+        return n;
+    }
+    let bits = u64::BITS - n.leading_zeros();
+    let (mut lo, mut hi) = (1u64 << ((bits - 1) / k), 1u64 << bits.div_ceil(k));
+    // Invariant: lo^k <= n < hi^k (an overflowing power is above n).
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if mid.checked_pow(k).is_some_and(|p| p <= n) {
@@ -432,6 +439,21 @@ mod tests {
         }
         assert_eq!(integer_root(u64::MAX, 2), u64::from(u32::MAX));
         assert_eq!(integer_root(u64::MAX, 64), 1);
+        // Against the definition, around every power.
+        for k in 1..=8u32 {
+            for r in 0..=40u64 {
+                let Some(p) = r.checked_pow(k) else { break };
+                for n in [p.saturating_sub(1), p, p + 1] {
+                    let want = (0..=n).take_while(|x| x.pow(k) <= n).last().unwrap_or(0);
+                    assert_eq!(integer_root(n, k), want, "{n} {k}");
+                }
+            }
+        }
+        for k in 2..=63 {
+            let r = integer_root(u64::MAX, k);
+            assert!(r.checked_pow(k).is_some(), "{k}");
+            assert!((r + 1).checked_pow(k).is_none(), "{k}");
+        }
         for b in [2u64, 3, 10, 30] {
             for k in 2..=4 {
                 let inner: u64 = (0..k).map(|i| b.pow(i)).sum();

@@ -123,9 +123,6 @@ pub struct SearchArgs {
     /// (overrides the configuration file).
     #[arg(long)]
     pub tt: Option<String>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
-    pub tt_mb: usize,
     /// Transposition table mode: off, exact (hits only at exactly the stored depth) or normal;
     /// default: exact in the research setting, normal in play.
     #[arg(long)]
@@ -136,15 +133,9 @@ pub struct SearchArgs {
     /// The named setting: research (fixed depth, deterministic) or play (every enhancement).
     #[arg(long, default_value = "research")]
     pub setting: String,
-    /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
-    #[arg(long, default_value = "none")]
-    pub sort: String,
-    /// Levels expanded below a node to sort its children.
-    #[arg(long, default_value_t = 3)]
-    pub expansion_depth: u32,
-    /// Deepest node (plies from the root) that may be sorted; no limit if absent.
-    #[arg(long)]
-    pub sort_depth: Option<u32>,
+    /// The table size and sorting flags (shared with `runner compare`).
+    #[command(flatten)]
+    pub table_sort: TableSortArgs,
     /// Turn off move ordering (TT move, hints, killers, history): the game's generation order.
     #[arg(long)]
     pub no_ordering: bool,
@@ -154,6 +145,28 @@ pub struct SearchArgs {
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// MWF and DMWF (`--algo mwf|dmwf`): a type-2 node whose eldest child is done waits for a
+    /// finite beta before it searches its other children (on or off; default on).
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+    pub mwf_wait: Option<bool>,
+}
+
+/// The table size and sorting flags shared by `runner search` and `runner compare` (each
+/// names its table-mode flag itself: `--tt-mode` in search, `--tt` in compare).
+#[derive(Clone, Debug, Args)]
+pub struct TableSortArgs {
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub tt_mb: usize,
+    /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
+    #[arg(long, default_value = "none")]
+    pub sort: String,
+    /// Levels expanded below a node to sort its children.
+    #[arg(long, default_value_t = 3)]
+    pub expansion_depth: u32,
+    /// Deepest node (plies from the root) that may be sorted; no limit if absent.
+    #[arg(long)]
+    pub sort_depth: Option<u32>,
 }
 
 /// Arguments of `runner solve`.
@@ -219,10 +232,13 @@ pub struct CompareArgs {
     #[arg(long)]
     pub algos: Option<String>,
     /// Comma-separated processor counts (a 1-processor run of each algorithm is always added
-    /// for the relative figures).
-    #[arg(long, default_value = "1,2,4,8,16")]
-    pub procs: String,
-    /// Where the processors run: sim (deterministic, virtual time) or threads.
+    /// for the relative figures); default 1,2,4,8,16, and on mpi the world size (the only
+    /// count above 1 an MPI launch can run).
+    #[arg(long)]
+    pub procs: Option<String>,
+    /// Where the processors run: sim (deterministic, virtual time), threads, or mpi (under
+    /// `mpirun -n N`: each MPI cell uses every rank, one processor each; the one-processor
+    /// cells run on rank 0, which alone writes and prints).
     #[arg(long, default_value = "sim")]
     pub backend: String,
     /// Search depth in plies (default 7 when neither --depth nor --time-ms is given).
@@ -232,21 +248,12 @@ pub struct CompareArgs {
     /// at least this many milliseconds (of the backend's clock).
     #[arg(long)]
     pub time_ms: Option<u64>,
-    /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
-    #[arg(long, default_value = "none")]
-    pub sort: String,
-    /// Levels expanded below a node to sort its children.
-    #[arg(long, default_value_t = 3)]
-    pub expansion_depth: u32,
-    /// Deepest node (plies from the root) that may be sorted; no limit if absent.
-    #[arg(long)]
-    pub sort_depth: Option<u32>,
+    /// The table size and sorting flags (shared with `runner search`).
+    #[command(flatten)]
+    pub table_sort: TableSortArgs,
     /// Transposition table mode: off, exact or normal (default exact, the research setting).
     #[arg(long)]
     pub tt: Option<String>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
-    pub tt_mb: usize,
     /// Parallel granularity: nodes with fewer plies left are never split (default 2).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
@@ -266,6 +273,11 @@ pub struct CompareArgs {
     /// Also print one line per position.
     #[arg(long)]
     pub per_position: bool,
+    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
+    /// it searches its other children (on or off).
+    #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub mwf_wait: bool,
 }
 
 /// Arguments of `runner experiment`.

@@ -64,3 +64,36 @@ pub fn world_size(session: &Session) -> usize {
     #[cfg(not(feature = "mpi"))]
     match *session {}
 }
+
+/// This process's rank in the session (0 prints and writes).
+#[must_use]
+pub fn rank(session: &Session) -> usize {
+    #[cfg(feature = "mpi")]
+    {
+        session.rank()
+    }
+    #[cfg(not(feature = "mpi"))]
+    match *session {}
+}
+
+/// Rank 0's `value` on every rank (rank 0 passes `Some`, the others `None`). Every rank of the
+/// session must call it, in the same order.
+///
+/// # Errors
+/// A value that cannot be encoded or decoded (ranks running different builds).
+pub fn share<T: serde::Serialize + serde::de::DeserializeOwned>(
+    session: &Session,
+    value: Option<T>,
+) -> Result<T> {
+    #[cfg(feature = "mpi")]
+    {
+        let _ = session;
+        use anyhow::Context as _;
+        dib::backend::mpi::broadcast_from_root(value).context("sharing rank 0's value")
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = value;
+        match *session {}
+    }
+}

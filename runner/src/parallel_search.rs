@@ -70,6 +70,12 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.min_split_depth = m;
     }
+    if let Some(wait) = args.mwf_wait {
+        if !matches!(algo, ParallelAlgo::Mwf | ParallelAlgo::Dmwf) {
+            return Err(input("--mwf-wait", "applies to --algo mwf and dmwf only"));
+        }
+        options.mwf_wait = wait;
+    }
     if args.aphid_config.is_some() || args.tt.is_some() {
         if algo != ParallelAlgo::Aphid {
             let flag = if args.tt.is_some() {
@@ -159,6 +165,7 @@ impl GameVisitor for Visitor<'_> {
                 "sort": c.sorting.regime.name(),
                 "expansion_depth": c.sorting.expansion_depth,
                 "min_split_depth": o.min_split_depth,
+                "mwf_wait": o.mwf_wait,
                 "depth": o.depth,
                 "value": r.value,
                 "value_text": describe_value(r.value),

@@ -11,7 +11,7 @@ use control::search::{
 use games::{Game, GameId, GameInfo, GameVisitor, score};
 use serde_json::{Value, json};
 
-use crate::cli::SearchArgs;
+use crate::cli::{SearchArgs, TableSortArgs};
 use crate::input_error::input;
 use crate::wall_clock::WallClock;
 
@@ -32,11 +32,13 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         };
         return Err(input(flag, "needs --procs N and --algo aphid"));
     }
-    if args.min_split_depth.is_some() {
-        return Err(input(
-            "--min-split-depth",
-            "needs --procs N (a parallel run)",
-        ));
+    for (flag, given) in [
+        ("--min-split-depth", args.min_split_depth.is_some()),
+        ("--mwf-wait", args.mwf_wait.is_some()),
+    ] {
+        if given {
+            return Err(input(flag, "needs --procs N (a parallel run)"));
+        }
     }
     let (config, limits) = parse_options(args)?;
     game.visit(SearchVisitor {
@@ -75,10 +77,7 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
         &TableAndSorting {
             tt_mode: args.tt_mode.as_deref(),
             tt_mode_flag: "--tt-mode",
-            tt_mb: args.tt_mb,
-            sort: &args.sort,
-            expansion_depth: args.expansion_depth,
-            sort_depth: args.sort_depth,
+            flags: &args.table_sort,
         },
     )?;
     if args.tt_min_depth == 0 || args.tt_min_depth > MAX_DEPTH {
@@ -104,29 +103,24 @@ pub struct TableAndSorting<'a> {
     pub tt_mode: Option<&'a str>,
     /// The flag that gave it (for messages).
     pub tt_mode_flag: &'a str,
-    /// Table size in MiB.
-    pub tt_mb: usize,
-    /// Sorting regime name.
-    pub sort: &'a str,
-    /// Levels expanded to sort.
-    pub expansion_depth: u32,
-    /// Deepest sorted node, if limited.
-    pub sort_depth: Option<u32>,
+    /// The table size and sorting flags.
+    pub flags: &'a TableSortArgs,
 }
 
 /// Checks the table and sorting flags and sets them in `config`.
-pub fn apply_table_and_sorting(config: &mut SearchConfig, f: &TableAndSorting<'_>) -> Result<()> {
-    if let Some(mode) = f.tt_mode {
+pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_>) -> Result<()> {
+    if let Some(mode) = t.tt_mode {
         config.tt_mode = mode
             .parse::<TtMode>()
-            .map_err(|e| input(f.tt_mode_flag, e))?;
+            .map_err(|e| input(t.tt_mode_flag, e))?;
     }
+    let f = t.flags;
     if f.tt_mb == 0 || f.tt_mb > MAX_TT_MIB {
         return Err(input(
             "--tt-mb",
             format!(
                 "{} MiB is out of range; use 1 to {MAX_TT_MIB} (or {} off)",
-                f.tt_mb, f.tt_mode_flag
+                f.tt_mb, t.tt_mode_flag
             ),
         ));
     }

@@ -288,3 +288,86 @@ fn quick_experiments_write_their_reports() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn mwf_wait_reaches_the_comparison_and_its_fingerprint() {
+    let nodes_and_values = |wait: &str| -> (Vec<Value>, Value) {
+        let dir = temp_dir(&format!("mwf-wait-{wait}"));
+        let out = runner(&[
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "2",
+            "--algos",
+            "mwf",
+            "--procs",
+            "4",
+            "--depth",
+            "5",
+            "--mwf-wait",
+            wait,
+            "--out",
+            dir.to_str().expect("utf-8 temp path"),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+                .expect("results.json parses");
+        let _ = std::fs::remove_dir_all(&dir);
+        let rows = json["rows"].as_array().expect("rows").clone();
+        for row in &rows {
+            assert_eq!(row["value"], row["baseline_value"], "{row}");
+        }
+        (rows, json["settings"]["mwf_wait"].clone())
+    };
+    let (on, on_setting) = nodes_and_values("on");
+    let (off, off_setting) = nodes_and_values("off");
+    assert_eq!(on_setting, true);
+    assert_eq!(off_setting, false);
+    let four = |rows: &[Value]| -> Vec<Value> {
+        rows.iter()
+            .filter(|r| r["procs"] == 4)
+            .map(|r| r["nodes"].clone())
+            .collect()
+    };
+    assert_ne!(
+        four(&on),
+        four(&off),
+        "the rule changes the 4-processor trees"
+    );
+}
+
+#[test]
+fn mpi_comparisons_check_their_flags_before_starting_mpi() {
+    // Outside mpirun (or in a build without MPI) the launch is refused with a pointer to
+    // what is missing; the flags are checked first.
+    let dir = temp_dir("mpi-flags");
+    let out = dir.to_str().expect("utf-8 temp path");
+    let base = ["compare", "--backend", "mpi", "--depth", "2", "--out", out];
+    let refused = runner(&base);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("mpirun") || stderr.contains("--features mpi"),
+        "{stderr}"
+    );
+    assert!(!dir.exists(), "nothing is written before MPI has started");
+    // Algorithms that cannot run over MPI are named (whichever they are in this build).
+    let mpi = dib::Backend::Mpi { seed: 1 };
+    for algo in control::parallel::ParallelAlgo::ALL {
+        if !algo.runs_on(&mpi) {
+            let mut args = base.to_vec();
+            args.extend(["--algos", algo.name()]);
+            fails_with(&args, "does not run over MPI");
+        }
+    }
+    fails_with(
+        &["compare", "--backend", "mpi", "--sim-preset", "network"],
+        "--backend sim",
+    );
+}

@@ -319,3 +319,143 @@ fn usage_errors_are_one_line_with_status_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--backend sim"));
 }
+
+/// `runner compare --backend mpi` on 2 and then 3 ranks into one folder: rank 0 alone prints
+/// and writes (each cell once), every value equals sequential search's, a rerun resumes every
+/// cell, a launch of another size adds only its own cells, and a processor count other than
+/// the world size is refused naming it.
+#[test]
+fn compare_over_mpi_writes_each_cell_once_and_agrees_with_sequential() {
+    let mpi = dib::Backend::Mpi { seed: 1 };
+    let algos: Vec<&str> = control::parallel::ParallelAlgo::ALL
+        .iter()
+        .filter(|a| a.runs_on(&mpi))
+        .take(2)
+        .map(|a| a.name())
+        .collect();
+    let algos = algos.join(",");
+    let dir = std::env::temp_dir().join(format!("runner-mpi-compare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out_dir = dir.to_str().expect("utf-8 temp path");
+    let args = [
+        "compare",
+        "--game",
+        "tictactoe4",
+        "--testset",
+        "tictactoe4",
+        "--positions",
+        "2",
+        "--algos",
+        &algos,
+        "--depth",
+        "3",
+        "--backend",
+        "mpi",
+        "--out",
+        out_dir,
+    ];
+    let cells = || -> Vec<Value> {
+        std::fs::read_to_string(dir.join("cells.jsonl"))
+            .expect("cells.jsonl")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a cell per line"))
+            .collect()
+    };
+    let keys = |cells: &[Value]| -> Vec<String> {
+        let mut k: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {} {} {} {}",
+                    c["kind"], c["line"], c["series"], c["procs"], c["seed"]
+                )
+            })
+            .collect();
+        k.sort();
+        k
+    };
+
+    let out = mpirun(2, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("per-position mean").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("report: ").count(), 1, "{stdout}");
+    // 2 baselines, and 2 positions x 2 series x processors {1, 2}: each cell written once.
+    let first = cells();
+    assert_eq!(first.len(), 10, "{first:?}");
+    let mut unique = keys(&first);
+    unique.dedup();
+    assert_eq!(unique.len(), 10, "a cell written twice: {first:?}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    assert_eq!(json["procs"], serde_json::json!([1, 2]));
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 8);
+    for row in rows {
+        assert_eq!(row["value"], row["baseline_value"], "{row}");
+    }
+    // The values are sequential search's (the plain search core, no DIB at all).
+    for p in json["positions"].as_array().expect("positions") {
+        let position = p["position"].as_str().expect("position");
+        let seq = runner(&[
+            "search",
+            "--game",
+            "tictactoe4",
+            "--position",
+            position,
+            "--depth",
+            "3",
+            "--algo",
+            "alphabeta",
+            "--json",
+        ]);
+        let want = &json_of(&seq, position)["value"];
+        for row in rows.iter().filter(|r| r["line"] == p["line"]) {
+            assert_eq!(&row["value"], want, "{row}");
+        }
+    }
+    // Over MPI: the 2-processor runs have an account per rank.
+    for c in first.iter().filter(|c| c["procs"] == 2) {
+        assert_eq!(c["busy_ns"].as_array().map(Vec::len), Some(2), "{c}");
+    }
+
+    // The same launch again: every cell resumed (said once, by rank 0), nothing recomputed.
+    let again = mpirun(2, &args);
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let stderr = text(&again.stderr);
+    assert_eq!(
+        stderr.matches("resuming: 10 finished cells").count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(keys(&cells()), keys(&first));
+
+    // Three ranks: the baselines and 1-processor runs are resumed, the 3-rank cells added.
+    let three = mpirun(3, &args);
+    assert!(three.status.success(), "{}", text(&three.stderr));
+    let after = cells();
+    assert_eq!(after.len(), 14, "{after:?}");
+    let mut unique = keys(&after);
+    unique.dedup();
+    assert_eq!(unique.len(), 14, "a cell written twice: {after:?}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    assert_eq!(json["procs"], serde_json::json!([1, 3]));
+    for row in json["rows"].as_array().expect("rows") {
+        assert_eq!(row["value"], row["baseline_value"], "{row}");
+    }
+
+    // A processor count the launch cannot run: refused, naming the world size.
+    let mut four = args.to_vec();
+    four.extend(["--procs", "4"]);
+    let refused = mpirun(2, &four);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("this MPI launch has 2 ranks"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

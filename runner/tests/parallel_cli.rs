@@ -193,3 +193,54 @@ fn bad_parallel_flags_exit_2_with_one_line() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn mwf_wait_reaches_the_search_and_keeps_the_value() {
+    // MWF's type-2 "wait for finite beta" rule, on (the default) and off: the option is in the
+    // JSON, the simulated runs search different trees (so the flag reached the algorithm),
+    // and both return the sequential value.
+    let base = ["search", "--game", "tictactoe4", "--depth", "5", "--json"];
+    let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
+    for algo in ["mwf", "dmwf"] {
+        let run = |wait: Option<&str>| {
+            let mut args = base.to_vec();
+            args.extend(["--algo", algo, "--procs", "4", "--backend", "sim"]);
+            if let Some(w) = wait {
+                args.extend(["--mwf-wait", w]);
+            }
+            json_of(&args)
+        };
+        let (default, on, off) = (run(None), run(Some("on")), run(Some("off")));
+        assert_eq!(default["mwf_wait"], true, "{algo}");
+        assert_eq!(on["mwf_wait"], true, "{algo}");
+        assert_eq!(off["mwf_wait"], false, "{algo}");
+        assert_eq!(default["nodes"], on["nodes"], "{algo}");
+        assert_ne!(
+            on["nodes"], off["nodes"],
+            "{algo}: the rule changes the tree"
+        );
+        for v in [&on, &off] {
+            assert_eq!(v["value"], seq["value"], "{algo}: {v}");
+        }
+    }
+    // Only MWF and DMWF have the rule, and only parallel runs.
+    for (extra, needle) in [
+        (&["--algo", "ybw", "--procs", "2"][..], "mwf and dmwf only"),
+        (&["--algo", "alphabeta"][..], "needs --procs"),
+    ] {
+        let mut args = vec![
+            "search",
+            "--game",
+            "tictactoe4",
+            "--depth",
+            "3",
+            "--mwf-wait",
+            "off",
+        ];
+        args.extend_from_slice(extra);
+        let out = runner(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -1,88 +1,127 @@
 //! Runs the missing cells of a comparison: per position the sequential baseline once (choosing
 //! the depth with --time-ms), then every series on every processor count and seed, each cell
-//! stored the moment it finishes, under one progress bar with an ETA.
+//! stored the moment it finishes, under one progress bar with an ETA. Over MPI every rank walks
+//! the same cells (see `ranks.rs`): an MPI cell is one search over all ranks, the
+//! one-processor cells run on rank 0 alone, and rank 0 stores them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, anyhow};
 use control::parallel::{self, ParallelOptions, ParallelResult};
 use control::search::MAX_DEPTH;
 use games::{Game, GameInfo, GameVisitor};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::plan::Plan;
-use super::store::{Record, Store, key};
+use super::plan::{Plan, Series};
+use super::ranks::Ranks;
+use super::store::{Key, Record, Store, key};
 use crate::testset::read_positions;
 
 /// The positions of the plan's test set as (line, text) pairs.
 pub type Positions = Vec<(usize, String)>;
 
-/// Runs every missing cell of `plan` into `store`; returns the positions used.
-pub fn run(plan: &Plan, store: &mut Store) -> Result<Positions> {
-    plan.game.visit(Visitor { plan, store })
+/// Runs every cell of `plan` not in `done` into `store` (`Some` on the root rank, `None` on the
+/// other MPI ranks); returns the positions used. Every rank calls it.
+pub fn run(
+    plan: &Plan,
+    ranks: &Ranks<'_>,
+    store: &mut Option<Store>,
+    done: &BTreeSet<Key>,
+) -> Result<Positions> {
+    plan.game.visit(Visitor {
+        plan,
+        ranks,
+        store,
+        done,
+    })
 }
 
-struct Visitor<'a> {
+struct Visitor<'a, 's> {
     plan: &'a Plan,
-    store: &'a mut Store,
+    ranks: &'a Ranks<'s>,
+    store: &'a mut Option<Store>,
+    done: &'a BTreeSet<Key>,
 }
 
-impl GameVisitor for Visitor<'_> {
+/// The store, which only the root rank has.
+fn disk(store: &mut Option<Store>) -> Result<&mut Store> {
+    store
+        .as_mut()
+        .ok_or_else(|| anyhow!("internal error: only rank 0 keeps the cells"))
+}
+
+impl GameVisitor for Visitor<'_, '_> {
     type Output = Result<Positions>;
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<Positions> {
-        let (plan, store) = (self.plan, self.store);
+        let Visitor {
+            plan,
+            ranks,
+            store,
+            done,
+        } = self;
         let mut positions = read_positions::<G>("--testset", &plan.testset, info)?;
         if let Some(n) = plan.positions {
             positions.truncate(n);
         }
         let mut todo = 0u64;
         for (line, _) in &positions {
-            if !store.has(&key("baseline", *line, plan.baseline.name(), 1, 1)) {
+            if !done.contains(&key("baseline", *line, plan.baseline.name(), 1, 1)) {
                 todo += 1;
             }
             for s in &plan.series {
                 for &n in &plan.procs {
                     for &seed in &plan.seeds {
-                        if !store.has(&key("run", *line, &s.label, n, seed)) {
+                        if !done.contains(&key("run", *line, &s.label, n, seed)) {
                             todo += 1;
                         }
                     }
                 }
             }
         }
-        let bar = ProgressBar::new(todo);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} cells, ETA {eta} {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        bar.enable_steady_tick(Duration::from_millis(500));
+        let bar = if ranks.is_root() {
+            let bar = ProgressBar::new(todo);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:30}] {pos}/{len} cells, ETA {eta} {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.enable_steady_tick(Duration::from_millis(500));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
         for (line, root) in &positions {
-            let base = baseline(plan, store, *line, root, &bar)?;
+            let line = *line;
+            // Rank 0 has the baseline (stored, or computed there alone); every rank needs its
+            // depth.
+            let base = ranks.on_root(|| baseline(plan, disk(store)?, line, root, &bar))?;
             for s in &plan.series {
                 for &n in &plan.procs {
                     for &seed in &plan.seeds {
-                        let k = key("run", *line, &s.label, n, seed);
-                        if store.has(&k) {
+                        if done.contains(&key("run", line, &s.label, n, seed)) {
                             continue;
                         }
                         bar.set_message(format!("line {line}: {} x{n} seed {seed}", s.label));
-                        let mut options = options(plan, base.depth, n, seed)?;
-                        if let Some(sort) = s.sort {
-                            options.search.sorting.regime = sort;
+                        let cell = Cell {
+                            plan,
+                            series: s,
+                            line,
+                            procs: n,
+                            seed,
+                            depth: base.depth,
+                        };
+                        if plan.on_all_ranks(n) {
+                            // Every rank searches; rank 0's verdict (its result, stored, or
+                            // its error) is the one every rank follows.
+                            let rec = cell.run(root);
+                            ranks.on_root(|| disk(store)?.add(rec?))?;
+                        } else {
+                            ranks.on_root(|| disk(store)?.add(cell.run(root)?))?;
                         }
-                        let r = parallel::search(s.algo, root, &options).with_context(|| {
-                            format!(
-                                "{} on line {line} of {} with {n} processors, seed {seed}",
-                                s.label,
-                                plan.testset.display()
-                            )
-                        })?;
-                        store.add(record("run", *line, &s.label, seed, base.depth, &r))?;
                         bar.inc(1);
                     }
                 }
@@ -96,12 +135,41 @@ impl GameVisitor for Visitor<'_> {
     }
 }
 
+/// One run of a series on a position.
+struct Cell<'a> {
+    plan: &'a Plan,
+    series: &'a Series,
+    line: usize,
+    procs: usize,
+    seed: u64,
+    depth: u32,
+}
+
+impl Cell<'_> {
+    fn run<G: Game>(&self, root: &G) -> Result<Record> {
+        let (plan, s, line, n, seed) = (self.plan, self.series, self.line, self.procs, self.seed);
+        let mut options = options(plan, self.depth, n, seed)?;
+        if let Some(sort) = s.sort {
+            options.search.sorting.regime = sort;
+        }
+        let r = parallel::search(s.algo, root, &options).with_context(|| {
+            format!(
+                "{} on line {line} of {} with {n} processors, seed {seed}",
+                s.label,
+                plan.testset.display()
+            )
+        })?;
+        Ok(record("run", line, &s.label, seed, self.depth, &r))
+    }
+}
+
 fn options(plan: &Plan, depth: u32, procs: usize, seed: u64) -> Result<ParallelOptions> {
     let mut o = ParallelOptions::new(depth, procs, plan.backend(procs, seed)?);
     o.search = plan.config;
     if let Some(m) = plan.min_split_depth {
         o.min_split_depth = m;
     }
+    o.mwf_wait = plan.mwf_wait;
     Ok(o)
 }
 

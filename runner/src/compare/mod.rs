@@ -6,20 +6,23 @@ pub mod analysis;
 pub mod engine;
 pub mod metrics;
 pub mod plan;
+pub mod ranks;
 pub mod report;
 pub mod store;
 pub mod svg;
 pub mod table;
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 
 use crate::cli::CompareArgs;
 use analysis::Summary;
 use plan::Plan;
+use ranks::Ranks;
 use report::Addendum;
-use store::Store;
+use store::{Key, Store};
 use table::Average;
 
 /// What a finished comparison leaves.
@@ -30,25 +33,62 @@ pub struct Outcome {
     pub report: PathBuf,
 }
 
-/// Runs `runner compare`.
+/// Runs `runner compare`. With `--backend mpi` every rank of the launch runs this: MPI starts
+/// once every flag is known to be good, and the processor counts take the world size.
 pub fn run(args: &CompareArgs) -> Result<()> {
-    let plan = Plan::parse(args)?;
+    let mut plan = Plan::parse(args)?;
+    let session = if plan.on_mpi() {
+        let session = crate::mpi::start()?;
+        plan.fit_world(crate::mpi::world_size(&session))?;
+        Some(session)
+    } else {
+        None
+    };
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    execute(&plan, &command, &Addendum::default())?;
+    execute_on(
+        &plan,
+        &Ranks::new(session.as_ref()),
+        &command,
+        &Addendum::default(),
+    )?;
     Ok(())
 }
 
-/// Runs the missing cells of `plan`, prints the tables and writes every file.
+/// Runs the missing cells of `plan` in this process, prints the tables and writes every file.
 pub fn execute(plan: &Plan, command: &str, addendum: &Addendum) -> Result<Outcome> {
-    let mut store = Store::open(&plan.out, &plan.fingerprint)?;
-    if store.resumed > 0 {
-        eprintln!(
-            "resuming: {} finished cells in {}",
-            store.resumed,
-            plan.out.display()
-        );
-    }
-    let positions = engine::run(plan, &mut store)?;
+    execute_on(plan, &Ranks::Alone, command, addendum)?
+        .ok_or_else(|| anyhow!("internal error: a comparison run alone has an outcome"))
+}
+
+/// [`execute`] as one of `ranks`: every rank runs the cells; the root alone (rank 0 on MPI)
+/// keeps them, prints and writes, and gets the outcome (`None` on the other ranks).
+pub fn execute_on(
+    plan: &Plan,
+    ranks: &Ranks<'_>,
+    command: &str,
+    addendum: &Addendum,
+) -> Result<Option<Outcome>> {
+    let mut store: Option<Store> = None;
+    // Rank 0 decides what is resumed; every rank skips the same cells.
+    let done: Vec<Key> = ranks.on_root(|| {
+        let s = Store::open(&plan.out, &plan.fingerprint)?;
+        if s.resumed > 0 {
+            eprintln!(
+                "resuming: {} finished cells in {}",
+                s.resumed,
+                plan.out.display()
+            );
+        }
+        let done = s.cells.keys().cloned().collect();
+        store = Some(s);
+        Ok(done)
+    })?;
+    let done: BTreeSet<Key> = done.into_iter().collect();
+    let positions = engine::run(plan, ranks, &mut store, &done)?;
+    let Some(store) = store else {
+        // Another MPI rank: rank 0 reports.
+        return Ok(None);
+    };
     let lines: Vec<usize> = positions.iter().map(|(l, _)| *l).collect();
     let rows = analysis::rows(plan, &store, &lines);
     let summaries = analysis::summaries(plan, &rows);
@@ -95,5 +135,5 @@ pub fn execute(plan: &Plan, command: &str, addendum: &Addendum) -> Result<Outcom
         addendum,
     })?;
     println!("\nreport: {}", report.display());
-    Ok(Outcome { summaries, report })
+    Ok(Some(Outcome { summaries, report }))
 }

@@ -19,6 +19,9 @@ use crate::search::{TableAndSorting, apply_table_and_sorting};
 /// The depth used when neither --depth nor --time-ms is given.
 pub const DEFAULT_DEPTH: u32 = 7;
 
+/// The processor counts used when --procs is not given (off MPI).
+pub const DEFAULT_PROCS: &str = "1,2,4,8,16";
+
 /// One line of the comparison: an algorithm, optionally with its own sorting regime.
 #[derive(Clone, Debug)]
 pub struct Series {
@@ -41,9 +44,10 @@ pub struct Plan {
     pub positions: Option<usize>,
     /// The series, in the order given.
     pub series: Vec<Series>,
-    /// Processor counts, ascending, always with 1.
+    /// Processor counts, ascending, always with 1 (on MPI: 1 and the world size, once
+    /// [`Plan::fit_world`] has run).
     pub procs: Vec<usize>,
-    /// `sim` or `threads`.
+    /// `sim`, `threads` or `mpi`.
     pub backend: String,
     /// The simulator preset (sim only).
     pub sim_preset: Option<String>,
@@ -55,6 +59,8 @@ pub struct Plan {
     pub config: SearchConfig,
     /// Granularity override.
     pub min_split_depth: Option<u32>,
+    /// MWF's and DMWF's type-2 "wait for finite beta" rule (`--mwf-wait`).
+    pub mwf_wait: bool,
     /// Seeds, 1..=K.
     pub seeds: Vec<u64>,
     /// The baseline algorithm (run on one processor).
@@ -188,15 +194,29 @@ impl Plan {
     /// Checks every flag of `runner compare`.
     pub fn parse(args: &CompareArgs) -> Result<Plan> {
         let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
-        let series = parse_series(args.algos.as_deref())?;
-        let procs = parse_procs(&args.procs)?;
-        let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
-        if args.backend == "mpi" {
-            return Err(input(
-                "--backend",
-                "compare runs on sim or threads (mpi runs one job per launch)",
-            ));
+        let on_mpi = args.backend == "mpi";
+        let mut series = parse_series(args.algos.as_deref())?;
+        if on_mpi {
+            let mpi = Backend::Mpi { seed: 1 };
+            if args.algos.is_none() {
+                series.retain(|s| s.algo.runs_on(&mpi));
+            } else if let Some(s) = series.iter().find(|s| !s.algo.runs_on(&mpi)) {
+                return Err(input(
+                    "--algos",
+                    format!(
+                        "{} does not run over MPI; compare it on --backend threads or sim, or leave it out",
+                        s.algo.name()
+                    ),
+                ));
+            }
         }
+        // On MPI the world size is added by `fit_world` once MPI has started.
+        let procs = match (&args.procs, on_mpi) {
+            (Some(text), _) => parse_procs(text)?,
+            (None, false) => parse_procs(DEFAULT_PROCS)?,
+            (None, true) => vec![1],
+        };
+        let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
         // The DIB flags are checked once, at the largest count.
         let _ = dib_flags::parse(&dib_args(args, procs[procs.len() - 1], 1))?;
         if args.seeds == 0 || args.seeds > 1000 {
@@ -239,13 +259,14 @@ impl Plan {
             "time_ms": args.time_ms,
             "sort": config.sorting.regime.name(),
             "expansion_depth": config.sorting.expansion_depth,
-            "sort_depth": args.sort_depth,
+            "sort_depth": args.table_sort.sort_depth,
             "tt": config.tt_mode.name(),
             "tt_mb": config.tt_mib,
             "min_split_depth": args.min_split_depth,
             "backend": args.backend,
             "sim_preset": args.sim_preset,
             "baseline": baseline.name(),
+            "mwf_wait": args.mwf_wait,
         });
         let out = args.out.clone().unwrap_or_else(|| {
             PathBuf::from("target/compare").join(format!(
@@ -266,6 +287,7 @@ impl Plan {
             time_ms: args.time_ms,
             config,
             min_split_depth: args.min_split_depth,
+            mwf_wait: args.mwf_wait,
             seeds: (1..=args.seeds).collect(),
             baseline,
             out,
@@ -274,11 +296,49 @@ impl Plan {
         })
     }
 
-    /// The runtime backend for `procs` processors and `seed`.
+    /// Whether the runs are over MPI (`--backend mpi`).
+    pub fn on_mpi(&self) -> bool {
+        self.backend == "mpi"
+    }
+
+    /// On MPI, with `world` ranks: the processor counts become 1 and `world` (an MPI cell uses
+    /// every rank, one processor each); any other count given with --procs is refused.
+    ///
+    /// # Errors
+    /// An input error naming the world size when --procs asked for another count.
+    pub fn fit_world(&mut self, world: usize) -> Result<()> {
+        if let Some(&n) = self.procs.iter().find(|&&n| n != 1 && n != world) {
+            return Err(input(
+                "--procs",
+                format!(
+                    "{n} processors, but this MPI launch has {world} ranks and an MPI cell runs on every rank (one processor each); give --procs {world} or leave --procs out, or launch with `mpirun -n {n}`"
+                ),
+            ));
+        }
+        self.procs.push(world);
+        self.procs.sort_unstable();
+        self.procs.dedup();
+        Ok(())
+    }
+
+    /// Whether a cell on `procs` processors is one search over all MPI ranks (every rank must
+    /// take part); the others run in one process (on MPI: on rank 0 alone).
+    pub fn on_all_ranks(&self, procs: usize) -> bool {
+        self.on_mpi() && procs > 1
+    }
+
+    /// The runtime backend for `procs` processors and `seed`. On MPI the one-processor cells
+    /// (the baselines and the relative figures' runs) run on rank 0 alone with one processor on
+    /// the threads backend: the same runtime, also timed by the wall clock.
     pub fn backend(&self, procs: usize, seed: u64) -> Result<Backend> {
+        let name = if self.on_mpi() && procs == 1 {
+            "threads"
+        } else {
+            &self.backend
+        };
         let flags = DibArgs {
             procs: Some(procs),
-            backend: Some(self.backend.clone()),
+            backend: Some(name.to_string()),
             seed: Some(seed),
             sim_preset: self.sim_preset.clone(),
             faults: None,
@@ -312,10 +372,7 @@ fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
         &TableAndSorting {
             tt_mode: args.tt.as_deref(),
             tt_mode_flag: "--tt",
-            tt_mb: args.tt_mb,
-            sort: &args.sort,
-            expansion_depth: args.expansion_depth,
-            sort_depth: args.sort_depth,
+            flags: &args.table_sort,
         },
     )?;
     Ok(config)

@@ -124,11 +124,6 @@ impl Store {
         })
     }
 
-    /// Whether the cell is done.
-    pub fn has(&self, k: &Key) -> bool {
-        self.cells.contains_key(k)
-    }
-
     /// Records a finished cell: one line, written and flushed at once.
     pub fn add(&mut self, r: Record) -> Result<()> {
         let mut line = serde_json::to_string(&r)?;
@@ -182,7 +177,7 @@ mod tests {
         drop(f);
         let mut s = Store::open(&dir, &fp).unwrap();
         assert_eq!(s.resumed, 2);
-        assert!(s.has(&record(2).key()));
+        assert!(s.cells.contains_key(&record(2).key()));
         s.add(record(3)).unwrap();
         drop(s);
         assert_eq!(Store::open(&dir, &fp).unwrap().cells.len(), 3);

@@ -1,12 +1,20 @@
 //! Moving serde values between ranks outside a run: gathering one value per rank at rank 0, and
 //! giving rank 0's value to every rank.
+//!
+//! A receiving rank waits as an idle rank does during a run (probing, yielding the core for a
+//! while, then sleeping between probes), not in a blocking receive: Open MPI's blocking receive
+//! spins on a core, and rank 0 may compute for seconds before it sends (`runner compare` runs
+//! its one-processor cells on rank 0 alone), which on a machine with fewer cores than ranks
+//! would slow rank 0 down by the spinning ranks' share of its core.
+
+use std::time::{Duration, Instant};
 
 use mpi::point_to_point::{Destination, Source};
-use mpi::topology::Communicator;
+use mpi::topology::{Communicator, SimpleCommunicator};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::transport::TAG_COLLECT;
+use super::transport::{MAX_IDLE_SLEEP, SPIN, TAG_COLLECT};
 use super::{MpiError, world};
 
 fn encode<T: Serialize>(rank: usize, value: &T) -> Result<Vec<u8>, MpiError> {
@@ -23,6 +31,21 @@ fn decode<T: DeserializeOwned>(rank: usize, from: usize, bytes: &[u8]) -> Result
             "cannot decode a value from rank {from} ({e}): are all ranks running the same build?"
         ),
     })
+}
+
+/// Waits until a collected value from rank `from` is pending, without holding a core for long.
+fn wait_for(world: &SimpleCommunicator, from: i32) {
+    let begin = Instant::now();
+    let mut sleep = Duration::from_micros(10);
+    let source = world.process_at_rank(from);
+    while source.immediate_probe_with_tag(TAG_COLLECT).is_none() {
+        if begin.elapsed() < SPIN {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(sleep);
+            sleep = (sleep * 2).min(MAX_IDLE_SLEEP);
+        }
+    }
 }
 
 /// Every rank's `value`, in rank order, at rank 0 (`Some` there, `None` elsewhere). Every rank
@@ -47,6 +70,7 @@ pub fn gather_at_root<T: Serialize + DeserializeOwned>(
     let mut all = Vec::with_capacity(usize::try_from(size).unwrap_or(1));
     all.push(value);
     for r in 1..size {
+        wait_for(&world, r);
         let (bytes, _) = world
             .process_at_rank(r)
             .receive_vec_with_tag::<u8>(TAG_COLLECT);
@@ -67,6 +91,7 @@ pub fn broadcast_from_root<T: Serialize + DeserializeOwned>(
     let world = world()?;
     let rank = usize::try_from(world.rank()).unwrap_or(0);
     if rank != 0 {
+        wait_for(&world, 0);
         let (bytes, _) = world
             .process_at_rank(0)
             .receive_vec_with_tag::<u8>(TAG_COLLECT);

@@ -34,13 +34,13 @@ pub(super) const TAG_COLLECT: i32 = 4;
 const FRAGMENT: usize = 4000;
 
 /// The longest sleep between probes of an idle rank.
-const MAX_IDLE_SLEEP: Duration = Duration::from_micros(200);
+pub(super) const MAX_IDLE_SLEEP: Duration = Duration::from_micros(200);
 /// How long an idle rank keeps probing (yielding the core in between) before it starts to
 /// sleep. Probing also pushes this rank's own queued pieces out, and a train of pieces needs
 /// both ends to probe: with 100 us, 16 KiB round trips took 400 us (median) on the shared
 /// 2-core machine; with 1 to 2 ms, 60 us. On a cluster (a core per rank) spinning costs nothing;
 /// oversubscribed ranks yield the core while they spin.
-const SPIN: Duration = Duration::from_millis(1);
+pub(super) const SPIN: Duration = Duration::from_millis(1);
 
 /// What [`run`] hands back on this rank.
 #[derive(Debug)]
