@@ -68,6 +68,17 @@ impl ParallelOptions {
             aphid: aphid::AphidOptions::default(),
         }
     }
+
+    /// [`ParallelOptions::new`] with `algo`'s own granularity
+    /// ([`ParallelAlgo::default_min_split_depth`]): what the runner uses when the user gives
+    /// no `--min-split-depth`.
+    #[must_use]
+    pub fn for_algo(algo: ParallelAlgo, depth: u32, procs: usize, backend: Backend) -> Self {
+        ParallelOptions {
+            min_split_depth: algo.default_min_split_depth(),
+            ..ParallelOptions::new(depth, procs, backend)
+        }
+    }
 }
 
 /// What a parallel search returns.
@@ -284,6 +295,19 @@ impl ParallelAlgo {
             .map(|a| a.name())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// The granularity (`ParallelOptions::min_split_depth`) the algorithm uses when none is
+    /// given, chosen by measurement (`dib_alphabeta.md`): delay splitting's frames cost more
+    /// per node than its leaf searches and split on every request, so it wants leaf searches
+    /// of 4 plies (5: 1.63x against PVS on 2 simulated processors on the Othello middle-game
+    /// set, against 1.46x at 3; 2 leaves it slower than PVS); the others keep 2.
+    #[must_use]
+    pub fn default_min_split_depth(self) -> u32 {
+        match self {
+            ParallelAlgo::DelaySplit => 5,
+            _ => 2,
+        }
     }
 
     /// Whether the algorithm runs on `backend`. Every algorithm runs on threads and the

@@ -112,6 +112,8 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", RF_PROCS),
                 ("--depth", "9"),
                 ("--sort", "none"),
+                // The paper splits at every level (not delaysplit's engine default of 5).
+                ("--min-split-depth", "2"),
             ],
             quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
             variants: &[],
@@ -129,6 +131,8 @@ pub const ALL: &[Experiment] = &[
                 ("--algos", "alphabeta,mwf,delaysplit,treesplit,er,pvsplit"),
                 ("--procs", RF_PROCS),
                 ("--depth", "9"),
+                // The paper splits at every level (not delaysplit's engine default of 5).
+                ("--min-split-depth", "2"),
             ],
             quick: &[
                 ("--depth", "5"),
