@@ -10,6 +10,10 @@
 //! iterative deepening with aspiration windows); `ybw` runs as `runner search --algo ybw
 //! --procs N --backend threads` does. Every parallel value is checked against PVS's.
 //!
+//! With `YBW_SIM=1` in the environment ybw runs on the simulator (shared-memory preset, seed 1)
+//! instead, and the "wall" figures are virtual: ybw's simulated seconds against PVS's nodes at
+//! the preset's cost per node (load-independent).
+//!
 //! Printed: wall seconds (median per position, summed), CPU seconds of the process (user +
 //! system, from `/proc/self/stat`, so Linux only; 0 elsewhere), nodes, and the threads'
 //! idle and messaging shares from the runtime's accounting; the load average before and after.
@@ -21,7 +25,7 @@ use std::time::Instant;
 
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{Limits, SearchConfig, Searcher, Unlimited};
-use dib::Backend;
+use dib::{Backend, CostModel, SimConfig};
 use games::Game;
 use games::othello::Othello;
 
@@ -81,6 +85,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map(|l| Othello::parse_position(l.trim()))
         .collect::<Result<_, _>>()?;
     let config = SearchConfig::research();
+    let simulated = std::env::var_os("YBW_SIM").is_some();
     println!(
         "depth {depth}, {} positions, {rounds} rounds, ybw on {procs} threads (min_split_depth {}), load average {}",
         positions.len(),
@@ -97,16 +102,26 @@ fn main() -> Result<(), Box<dyn Error>> {
                     let (c0, t0) = (cpu_seconds(), Instant::now());
                     let mut s = Searcher::<Othello<8>>::new(config)?;
                     let r = s.search(pos, &Limits::depth(depth), &mut Unlimited);
+                    let nodes = r.stats.nodes();
                     pvs[i].push(Run {
                         value: r.value,
-                        nodes: r.stats.nodes(),
-                        wall: t0.elapsed().as_secs_f64(),
+                        nodes,
+                        wall: if simulated {
+                            CostModel::shared_memory().nodes_ns(0, nodes) as f64 / 1e9
+                        } else {
+                            t0.elapsed().as_secs_f64()
+                        },
                         cpu: cpu_seconds() - c0,
                         idle: 0.0,
                         messaging: 0.0,
                     });
                 } else {
-                    let mut o = ParallelOptions::new(depth, procs, Backend::Threads { seed: 1 });
+                    let backend = if simulated {
+                        Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1))
+                    } else {
+                        Backend::Threads { seed: 1 }
+                    };
+                    let mut o = ParallelOptions::for_algo(algo, depth, procs, backend);
                     o.search = config;
                     o.min_split_depth = min_split.unwrap_or(o.min_split_depth);
                     let (c0, t0) = (cpu_seconds(), Instant::now());
@@ -115,7 +130,11 @@ fn main() -> Result<(), Box<dyn Error>> {
                     ybw[i].push(Run {
                         value: r.value,
                         nodes: r.nodes,
-                        wall: t0.elapsed().as_secs_f64(),
+                        wall: if simulated {
+                            r.seconds
+                        } else {
+                            t0.elapsed().as_secs_f64()
+                        },
                         cpu: cpu_seconds() - c0,
                         idle: t.idle_ns as f64 / 1e9,
                         messaging: t.messaging_ns as f64 / 1e9,
