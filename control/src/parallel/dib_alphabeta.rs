@@ -183,33 +183,18 @@ impl<G: Game> Shared<G> {
             if let (Some(v), _) = self.probe(pos.hash(), depth, ply, window) {
                 return (v, None, 1);
             }
-            let (value, nodes) = self.with_searcher(|searcher| {
-                let before = searcher.stats().nodes();
-                let v = searcher.search_window_value(
-                    pos,
-                    depth,
-                    value_to_tt(window.alpha, p),
-                    value_to_tt(window.beta, p),
-                    &mut Unlimited,
-                );
-                (v, searcher.stats().nodes() - before)
-            });
-            return (value_from_tt(value, p), None, nodes.max(1));
         }
+        let (alpha, beta) = (value_to_tt(window.alpha, p), value_to_tt(window.beta, p));
         let (value, best, nodes) = self.with_searcher(|searcher| {
             let before = searcher.stats().nodes();
-            let r = searcher.search_window(
-                pos,
-                depth,
-                value_to_tt(window.alpha, p),
-                value_to_tt(window.beta, p),
-                &mut Unlimited,
-            );
-            (
-                r.value,
-                r.pv.first().copied(),
-                searcher.stats().nodes() - before,
-            )
+            let (v, best) = if want_best {
+                let r = searcher.search_window(pos, depth, alpha, beta, &mut Unlimited);
+                (r.value, r.pv.first().copied())
+            } else {
+                let v = searcher.search_window_value(pos, depth, alpha, beta, &mut Unlimited);
+                (v, None)
+            };
+            (v, best, searcher.stats().nodes() - before)
         });
         let best = best.and_then(|mv| {
             let mut moves = Vec::with_capacity(G::MAX_MOVES);
