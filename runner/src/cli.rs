@@ -112,7 +112,8 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
-    /// are, never split (default 2). Needs --procs.
+    /// are, never split (default: the algorithm's own, 5 for delaysplit/ybw, 4 for mwf,
+    /// dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// APHID (`--algo aphid`): a configuration file of `key = value` lines (TOML; keys as in
@@ -254,7 +255,9 @@ pub struct CompareArgs {
     /// Transposition table mode: off, exact or normal (default exact, the research setting).
     #[arg(long)]
     pub tt: Option<String>,
-    /// Parallel granularity: nodes with fewer plies left are never split (default 2).
+    /// Parallel granularity: nodes with fewer plies left are never split (default: each
+    /// algorithm's own, 5 for delaysplit/ybw, 4 for mwf, dmwf, treesplit, pvsplit and er, 2
+    /// for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// Simulator cost model: shared-memory, network or pdp11 (sim only).

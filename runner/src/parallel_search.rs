@@ -59,7 +59,7 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
             "parallel runs use the research setting (fixed depth, values independent of the window); drop --setting",
         ));
     }
-    let mut options = ParallelOptions::new(depth, dib.procs, dib.backend.clone());
+    let mut options = ParallelOptions::for_algo(algo, depth, dib.procs, dib.backend.clone());
     options.search = search;
     if let Some(m) = args.min_split_depth {
         if m == 0 || m > MAX_DEPTH {

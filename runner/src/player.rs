@@ -277,7 +277,7 @@ fn parallel_deepening<G: Game>(
         } else {
             Backend::Threads { seed: 1 }
         };
-        let mut options = ParallelOptions::new(depth, procs, backend);
+        let mut options = ParallelOptions::for_algo(algo, depth, procs, backend);
         options.search = config;
         let start = clock.elapsed();
         let (tx, rx) = mpsc::channel();

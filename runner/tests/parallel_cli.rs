@@ -60,6 +60,13 @@ fn every_parallel_algorithm_agrees_with_the_sequential_search() {
                 assert_eq!(v["backend"], backend);
                 assert_eq!(v["procs"], 3);
                 assert_eq!(v["seed"], 7);
+                // No --min-split-depth: the algorithm's own granularity.
+                let granularity = match name.as_str() {
+                    "delaysplit" => 5,
+                    "mwf" | "dmwf" | "treesplit" | "pvsplit" | "er" => 4,
+                    _ => 2,
+                };
+                assert_eq!(v["min_split_depth"], granularity, "{name}");
                 assert!(v["best_move"].is_string(), "{v}");
                 assert!(v["nodes"].as_u64().is_some_and(|n| n > 0));
                 assert!(v["seconds"].as_f64().is_some());

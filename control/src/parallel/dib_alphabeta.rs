@@ -29,11 +29,12 @@
 
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::ThreadId;
 
 use dib::trace::fnv1a;
-use dib::{Application, Effects, Piece, ProcAccounts, Search, Slot, Step};
+use dib::{Application, Backend, DibConfig, Effects, Piece, ProcAccounts, Search, Slot, Step};
 use games::Game;
-use games::score::INFINITY;
+use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
 use serde::{Deserialize, Serialize};
 
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
@@ -126,7 +127,14 @@ struct Shared<G: Game> {
     policy: SplitPolicy,
     config: SearchConfig,
     table: Arc<TranspositionTable>,
-    pool: Mutex<Vec<Searcher<G>>>,
+    /// Searchers not in use, each with the thread that used it last (`None`: free, since the
+    /// threads of the last runtime run are gone): a thread takes its own back, so that on real
+    /// threads a searcher's history, killers and buffers stay in one core's cache instead of
+    /// moving between cores with every leaf search.
+    pool: Mutex<Vec<(Option<ThreadId>, Searcher<G>)>>,
+    /// The frames' killer moves by ply from the run's root (the leaf searchers' killers count
+    /// plies from their own roots, so the frames keep theirs apart).
+    killers: Mutex<Vec<[Option<G::Move>; 2]>>,
 }
 
 /// A frame opened on a position, or the value the table gave for it.
@@ -136,41 +144,57 @@ enum Opened<G: Game> {
 }
 
 impl<G: Game> Shared<G> {
-    /// Runs `f` with a searcher from the pool (a new one when the pool is empty).
+    /// Runs `f` with a searcher from the pool: the one this thread used last, else a free
+    /// one (used by a thread of an earlier runtime run: it keeps its history), else a new one.
     fn with_searcher<R>(&self, f: impl FnOnce(&mut Searcher<G>) -> R) -> R {
-        let taken = self
-            .pool
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop();
+        let me = Some(std::thread::current().id());
+        let taken = {
+            let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+            pool.iter()
+                .rposition(|(t, _)| *t == me)
+                .or_else(|| pool.iter().rposition(|(t, _)| t.is_none()))
+                .map(|i| pool.swap_remove(i).1)
+        };
         let mut searcher =
             taken.unwrap_or_else(|| Searcher::with_table(self.config, Arc::clone(&self.table)));
         let r = f(&mut searcher);
         self.pool
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(searcher);
+            .push((me, searcher));
         r
     }
 
     /// Searches `pos` (at `ply` from the root) to `depth` with `window` sequentially:
-    /// `(value on the root scale, best move's index in generation order, nodes)`.
-    fn leaf(&self, pos: &G, depth: u32, ply: u32, window: Window) -> (i32, Option<u16>, u64) {
+    /// `(value on the root scale, best move's index in generation order, nodes)`. The best
+    /// move is looked for only with `want_best` (the run's root); otherwise the table is
+    /// probed first, as the sequential search probes every node below its root, and the
+    /// search gathers no principal variation.
+    fn leaf(
+        &self,
+        pos: &G,
+        depth: u32,
+        ply: u32,
+        window: Window,
+        want_best: bool,
+    ) -> (i32, Option<u16>, u64) {
         let p = ply as usize;
+        if !want_best {
+            if let (Some(v), _) = self.probe(pos.hash(), depth, ply, window) {
+                return (v, None, 1);
+            }
+        }
+        let (alpha, beta) = (value_to_tt(window.alpha, p), value_to_tt(window.beta, p));
         let (value, best, nodes) = self.with_searcher(|searcher| {
             let before = searcher.stats().nodes();
-            let r = searcher.search_window(
-                pos,
-                depth,
-                value_to_tt(window.alpha, p),
-                value_to_tt(window.beta, p),
-                &mut Unlimited,
-            );
-            (
-                r.value,
-                r.pv.first().copied(),
-                searcher.stats().nodes() - before,
-            )
+            let (v, best) = if want_best {
+                let r = searcher.search_window(pos, depth, alpha, beta, &mut Unlimited);
+                (r.value, r.pv.first().copied())
+            } else {
+                let v = searcher.search_window_value(pos, depth, alpha, beta, &mut Unlimited);
+                (v, None)
+            };
+            (v, best, searcher.stats().nodes() - before)
         });
         let best = best.and_then(|mv| {
             let mut moves = Vec::with_capacity(G::MAX_MOVES);
@@ -181,6 +205,18 @@ impl<G: Game> Shared<G> {
                 .and_then(|i| u16::try_from(i).ok())
         });
         (value_from_tt(value, p), best, nodes.max(1))
+    }
+
+    /// Frees every searcher of the pool (before a runtime run: its threads are new).
+    fn free_searchers(&self) {
+        for (t, _) in self
+            .pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter_mut()
+        {
+            *t = None;
+        }
     }
 
     /// Whether a node with `depth` plies left uses the table.
@@ -195,6 +231,57 @@ impl<G: Game> Shared<G> {
     /// plain alpha-beta, where null windows would mostly fail high and be searched twice.
     fn pvs(&self) -> bool {
         self.config.move_ordering && self.config.algorithm == Algorithm::Pvs
+    }
+
+    /// Probes the table for a node at `ply` with `depth` plies left searched with window `w`:
+    /// the stored value when it decides the window (never at the run's root, which needs its
+    /// best move), and the stored move.
+    fn probe(&self, hash: u64, depth: u32, ply: u32, w: Window) -> (Option<i32>, Option<u16>) {
+        if !self.uses_table(depth) {
+            return (None, None);
+        }
+        let Some(e) = self.table.probe(hash) else {
+            return (None, None);
+        };
+        let deep_enough = match self.config.tt_mode {
+            TtMode::ExactDepth => u32::from(e.depth) == depth.min(255),
+            _ => u32::from(e.depth) >= depth.min(255),
+        };
+        if deep_enough && ply > 0 {
+            let v = value_from_tt(e.value, ply as usize);
+            let cuts = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= w.beta,
+                Bound::Upper => v <= w.alpha,
+            };
+            if cuts {
+                return (Some(v), e.move_index);
+            }
+        }
+        (None, e.move_index)
+    }
+
+    /// Records the cutoff of frame `f` (its best reached its beta) as the sequential search
+    /// does: the move in the history (shared with the leaf searches) and in the frames'
+    /// killers of its ply.
+    fn cutoff(&self, f: &Frame<G>) {
+        if !self.config.move_ordering || f.best < f.beta {
+            return;
+        }
+        let Some(mv) = f
+            .best_index
+            .and_then(|i| f.moves.get(usize::from(i)).copied())
+        else {
+            return;
+        };
+        self.with_searcher(|s| s.tables.history_cutoff(&f.pos, mv, f.depth as i32));
+        let mut killers = self.killers.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(k) = killers.get_mut(f.ply as usize) {
+            if k[0] != Some(mv) {
+                k[1] = k[0];
+                k[0] = Some(mv);
+            }
+        }
     }
 
     /// Opens a frame on `pos`: probes the table (a stored value at the right depth that
@@ -213,26 +300,9 @@ impl<G: Game> Shared<G> {
         eldest: bool,
     ) -> (Opened<G>, u64) {
         let hash = pos.hash();
-        let mut tt_move = None;
-        if self.uses_table(depth) {
-            if let Some(e) = self.table.probe(hash) {
-                tt_move = e.move_index;
-                let deep_enough = match self.config.tt_mode {
-                    TtMode::ExactDepth => u32::from(e.depth) == depth.min(255),
-                    _ => u32::from(e.depth) >= depth.min(255),
-                };
-                if deep_enough && ply > 0 {
-                    let v = value_from_tt(e.value, ply as usize);
-                    let cuts = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v >= w.beta,
-                        Bound::Upper => v <= w.alpha,
-                    };
-                    if cuts {
-                        return (Opened::Value(v), 0);
-                    }
-                }
-            }
+        let (cut, tt_move) = self.probe(hash, depth, ply, w);
+        if let Some(v) = cut {
+            return (Opened::Value(v), 0);
         }
         let mut moves = Vec::with_capacity(G::MAX_MOVES);
         pos.generate_moves(&mut moves);
@@ -299,6 +369,13 @@ impl<G: Game> Shared<G> {
         }
         let mut order: Vec<u16> = (0..n).filter_map(|i| u16::try_from(i).ok()).collect();
         if self.config.move_ordering {
+            let killers = self
+                .killers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(ply as usize)
+                .copied()
+                .unwrap_or([None; 2]);
             let keys: Vec<i64> = self.with_searcher(|s| {
                 moves
                     .iter()
@@ -309,8 +386,14 @@ impl<G: Game> Shared<G> {
                         } else {
                             // The killers of the last ply are never set, so this is the hint
                             // and the history (killers of the leaf searches' plies do not
-                            // belong to the frames' plies).
-                            s.tables.key(pos, mv, MAX_PLY)
+                            // belong to the frames' plies); the frames' own killers rank
+                            // between them, as in the sequential search's keys.
+                            let killer = if killers[0] == Some(mv) {
+                                2
+                            } else {
+                                i64::from(killers[1] == Some(mv))
+                            };
+                            s.tables.key(pos, mv, MAX_PLY) + (killer << 26)
                         }
                     })
                     .collect()
@@ -368,6 +451,7 @@ impl<G: Game> GameAlphaBeta<G> {
                 config: options.search,
                 table: Arc::new(table),
                 pool: Mutex::new(Vec::new()),
+                killers: Mutex::new(vec![[None; 2]; MAX_PLY + 1]),
             }),
         })
     }
@@ -511,6 +595,7 @@ impl<G: Game> AbSearch<G> {
             parent.take(frame.index, v, frame.scout);
             if parent.best >= parent.beta {
                 v = parent.best;
+                self.shared.cutoff(parent);
                 continue;
             }
             break;
@@ -549,6 +634,7 @@ impl<G: Game> AbSearch<G> {
                 return;
             }
             let (v, index, scout) = (self.stack[j].best, self.stack[j].index, self.stack[j].scout);
+            self.shared.cutoff(&self.stack[j]);
             self.abort_pieces(j, fx);
             if let Some(frame) = self.stack.pop() {
                 self.shared.store(&frame);
@@ -584,7 +670,7 @@ impl<G: Game> AbSearch<G> {
                 }
                 (Opened::Frame(frame), n) => {
                     if frame.moves.is_empty() {
-                        let (v, b, m) = self.shared.leaf(&frame.pos, depth, ply, w);
+                        let (v, b, m) = self.shared.leaf(&frame.pos, depth, ply, w, true);
                         self.finish(v, b);
                         return n + m;
                     }
@@ -593,7 +679,7 @@ impl<G: Game> AbSearch<G> {
                 }
             }
         } else {
-            let (v, b, n) = self.shared.leaf(&pos, depth, ply, w);
+            let (v, b, n) = self.shared.leaf(&pos, depth, ply, w, true);
             self.finish(v, b);
             n
         }
@@ -649,13 +735,13 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                                 self.stack.push(frame);
                                 continue;
                             }
-                            let (v, _, m) = self.shared.leaf(&frame.pos, depth, ply, w);
+                            let (v, _, m) = self.shared.leaf(&frame.pos, depth, ply, w, false);
                             nodes += m;
                             v
                         }
                     }
                 } else {
-                    let (v, _, m) = self.shared.leaf(&child, depth, ply, w);
+                    let (v, _, m) = self.shared.leaf(&child, depth, ply, w, false);
                     nodes += m;
                     v
                 };
@@ -664,6 +750,7 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                 f.take(index, v, scout);
                 if f.best >= f.beta {
                     let b = f.best;
+                    self.shared.cutoff(f);
                     self.pop_with(b, fx);
                 } else if f.alpha_eff() > before && self.outstanding > 0 {
                     self.settle(fx);
@@ -788,41 +875,90 @@ pub fn run<G: Game>(
     let deepening = app.shared.uses_table(options.depth) && options.depth > 1;
     let first = if deepening { 1 } else { options.depth };
     let mut sum: Option<ParallelResult<G::Move>> = None;
+    let mut previous: Option<i32> = None;
+    // On threads a search looks at its inbox after every few leaf searches (an empty inbox
+    // costs one atomic load), so that a work request waits less (see dib_alphabeta.md).
+    let dib_config = options.dib.or_else(|| {
+        matches!(options.backend, Backend::Threads { .. }).then(|| DibConfig {
+            quantum: THREADS_QUANTUM,
+            ..DibConfig::for_threads()
+        })
+    });
     for depth in first..=options.depth {
-        let problem = AbProblem {
-            position: root.clone(),
-            depth,
-            ply: 0,
-            window: Window::FULL,
-            index: 0,
-            kind: code_of(NodeType::One),
-            eldest: true,
+        let delta = options.search.aspiration.filter(|&d| d > 0);
+        let (mut window, mut step) = match (delta, previous) {
+            (Some(d), Some(p)) if deepening && !is_decisive(p) => (
+                Window {
+                    alpha: widen(p - d),
+                    beta: widen(p + d),
+                },
+                d,
+            ),
+            _ => (Window::FULL, 0),
         };
-        let report = dib::solve(
-            Arc::clone(&app),
-            problem,
-            options.procs,
-            &options.backend,
-            options.dib,
-        )?;
-        let value = report.value;
-        let mut moves = Vec::with_capacity(G::MAX_MOVES);
-        root.generate_moves(&mut moves);
-        let pv: Vec<G::Move> = value
-            .best
-            .and_then(|i| moves.get(usize::from(i)).copied())
-            .into_iter()
-            .collect();
-        let r = result_from_report(report, value.score, pv, Vec::new());
-        sum = Some(match sum {
-            None => r,
-            Some(before) => add_iteration(before, r),
-        });
+        loop {
+            let problem = AbProblem {
+                position: root.clone(),
+                depth,
+                ply: 0,
+                window,
+                index: 0,
+                kind: code_of(NodeType::One),
+                eldest: true,
+            };
+            app.shared.free_searchers();
+            let report = dib::solve(
+                Arc::clone(&app),
+                problem,
+                options.procs,
+                &options.backend,
+                dib_config,
+            )?;
+            let value = report.value;
+            let mut moves = Vec::with_capacity(G::MAX_MOVES);
+            root.generate_moves(&mut moves);
+            let pv: Vec<G::Move> = value
+                .best
+                .and_then(|i| moves.get(usize::from(i)).copied())
+                .into_iter()
+                .collect();
+            let r = result_from_report(report, value.score, pv, Vec::new());
+            sum = Some(match sum {
+                None => r,
+                Some(before) => add_iteration(before, r),
+            });
+            // Aspiration (as the sequential iterative deepening does): a value outside the
+            // window is only a bound, so the failing side is moved out and the depth searched
+            // again until the value falls inside.
+            let v = value.score;
+            step = step.saturating_mul(4);
+            if v <= window.alpha && window.alpha > -INFINITY {
+                window.alpha = widen(v.saturating_sub(step).max(-INFINITY));
+            } else if v >= window.beta && window.beta < INFINITY {
+                window.beta = widen(v.saturating_add(step).min(INFINITY));
+            } else {
+                previous = Some(v);
+                break;
+            }
+        }
     }
     let mut r = sum.ok_or(dib::DibError::NoValue { seed: None })?;
     r.extra
         .push(("iterations", f64::from(options.depth + 1 - first)));
     Ok(r)
+}
+
+/// Nodes a search runs between two looks at its inbox on real threads (the runtime's default
+/// is 1,024; the steps end only between children, so a step is a few leaf searches anyway).
+const THREADS_QUANTUM: u64 = 256;
+
+/// An aspiration bound, or the infinite one once it reaches the decisive scores.
+fn widen(bound: i32) -> i32 {
+    if bound.abs() >= WIN_THRESHOLD {
+        bound.signum() * INFINITY
+    } else {
+        bound
+    }
 }
 
 /// The result of a later iteration with the work of the earlier ones added in.

@@ -68,6 +68,17 @@ impl ParallelOptions {
             aphid: aphid::AphidOptions::default(),
         }
     }
+
+    /// [`ParallelOptions::new`] with `algo`'s own granularity
+    /// ([`ParallelAlgo::default_min_split_depth`]): what the runner uses when the user gives
+    /// no `--min-split-depth`.
+    #[must_use]
+    pub fn for_algo(algo: ParallelAlgo, depth: u32, procs: usize, backend: Backend) -> Self {
+        ParallelOptions {
+            min_split_depth: algo.default_min_split_depth(),
+            ..ParallelOptions::new(depth, procs, backend)
+        }
+    }
 }
 
 /// What a parallel search returns.
@@ -284,6 +295,27 @@ impl ParallelAlgo {
             .map(|a| a.name())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+
+    /// The granularity (`ParallelOptions::min_split_depth`) the algorithm uses when none is
+    /// given, chosen by measurement on the Othello middle-game set (`dib_alphabeta.md`): delay
+    /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
+    /// processors at depth 10, against 1.46x at 3); the task-list engine's algorithms (MWF,
+    /// DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4 on 2 and on 8
+    /// simulated processors (depth 7, `split_ab.md`); the others keep 2 (`alphabeta` never
+    /// splits; APHID and Lazy SMP have their own granularity). The papers' experiments
+    /// (`runner experiment rf-*`) pass 2, as the papers split at every level.
+    #[must_use]
+    pub fn default_min_split_depth(self) -> u32 {
+        match self {
+            ParallelAlgo::DelaySplit => 5,
+            ParallelAlgo::Mwf
+            | ParallelAlgo::Dmwf
+            | ParallelAlgo::TreeSplit
+            | ParallelAlgo::PvSplit
+            | ParallelAlgo::Er => 4,
+            ParallelAlgo::AlphaBeta | ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
+        }
     }
 
     /// Whether the algorithm runs on `backend`: every algorithm runs on every backend

@@ -284,6 +284,23 @@ impl<G: Game> Searcher<G> {
         self.search_window_limited(pos, depth, alpha, beta, &Limits::default(), ctx)
     }
 
+    /// [`Searcher::search_window`] for the value alone: no principal variation is gathered
+    /// (the table walk and allocations that cost a short leaf search several percent). Only
+    /// the context can stop it; the value is then meaningless (0).
+    pub fn search_window_value(
+        &mut self,
+        pos: &G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ctx: &mut dyn SearchContext,
+    ) -> i32 {
+        self.arm(&Limits::default());
+        let mut root = pos.clone();
+        let value = self.root_search(&mut root, depth.min(MAX_DEPTH), alpha, beta, ctx);
+        if self.stopped { 0 } else { value }
+    }
+
     /// [`Searcher::search_window`] that also stops at the node and time limits of `limits`
     /// (its depth is ignored: `depth` is searched).
     pub fn search_window_limited(

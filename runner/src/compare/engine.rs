@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result, anyhow};
-use control::parallel::{self, ParallelOptions, ParallelResult};
+use control::parallel::{self, ParallelAlgo, ParallelOptions, ParallelResult};
 use control::search::MAX_DEPTH;
 use games::{Game, GameInfo, GameVisitor};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -148,7 +148,7 @@ struct Cell<'a> {
 impl Cell<'_> {
     fn run<G: Game>(&self, root: &G) -> Result<Record> {
         let (plan, s, line, n, seed) = (self.plan, self.series, self.line, self.procs, self.seed);
-        let mut options = options(plan, self.depth, n, seed)?;
+        let mut options = options(plan, s.algo, self.depth, n, seed)?;
         if let Some(sort) = s.sort {
             options.search.sorting.regime = sort;
         }
@@ -163,8 +163,14 @@ impl Cell<'_> {
     }
 }
 
-fn options(plan: &Plan, depth: u32, procs: usize, seed: u64) -> Result<ParallelOptions> {
-    let mut o = ParallelOptions::new(depth, procs, plan.backend(procs, seed)?);
+fn options(
+    plan: &Plan,
+    algo: ParallelAlgo,
+    depth: u32,
+    procs: usize,
+    seed: u64,
+) -> Result<ParallelOptions> {
+    let mut o = ParallelOptions::for_algo(algo, depth, procs, plan.backend(procs, seed)?);
     o.search = plan.config;
     if let Some(m) = plan.min_split_depth {
         o.min_split_depth = m;
@@ -188,7 +194,12 @@ fn baseline<G: Game>(
     }
     bar.set_message(format!("line {line}: baseline {name}"));
     let run = |depth: u32| -> Result<ParallelResult<G::Move>> {
-        parallel::search(plan.baseline, root, &options(plan, depth, 1, 1)?).with_context(|| {
+        parallel::search(
+            plan.baseline,
+            root,
+            &options(plan, plan.baseline, depth, 1, 1)?,
+        )
+        .with_context(|| {
             format!(
                 "baseline {name} on line {line} of {}",
                 plan.testset.display()

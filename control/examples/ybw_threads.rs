@@ -1,0 +1,178 @@
+//! Real-thread speed of `ybw` (delay splitting) against sequential PVS on the Othello
+//! middle-game test set (issue 6): both at the same depth, runs alternated position by position
+//! and repeated, medians per position summed.
+//!
+//! `cargo run --release -p control --example ybw_threads -- [DEPTH] [ROUNDS] [PROCS] [MIN_SPLIT] [POSITIONS]`
+//!
+//! Defaults: depth 11, 3 rounds, 2 processors, the algorithm's default `min_split_depth`, the
+//! 10 positions of `testsets/search/othello_midgame.txt`. The sequential search is the one
+//! `runner search --algo pvs --depth D` runs (research setting, 16 MiB exact-depth table,
+//! iterative deepening with aspiration windows); `ybw` runs as `runner search --algo ybw
+//! --procs N --backend threads` does. Every parallel value is checked against PVS's.
+//!
+//! With `YBW_SIM=1` in the environment ybw runs on the simulator (shared-memory preset, seed 1)
+//! instead, and the "wall" figures are virtual: ybw's simulated seconds against PVS's nodes at
+//! the preset's cost per node (load-independent).
+//!
+//! Printed: wall seconds (median per position, summed), CPU seconds of the process (user +
+//! system, from `/proc/self/stat`, so Linux only; 0 elsewhere), nodes, and the threads'
+//! idle and messaging shares from the runtime's accounting; the load average before and after.
+//! On a machine shared with other work, the CPU figures are the load-independent ones: a
+//! 2-thread run cannot be faster than its CPU time divided by 2.
+
+use std::error::Error;
+use std::time::Instant;
+
+use control::parallel::{ParallelAlgo, ParallelOptions, search};
+use control::search::{Limits, SearchConfig, Searcher, Unlimited};
+use dib::{Backend, CostModel, SimConfig};
+use games::Game;
+use games::othello::Othello;
+
+/// CPU seconds (user + system) of this process so far; 0 where `/proc` is missing.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // `rest` starts at field 3, so field k is at index k - 3; 100 ticks a second on Linux.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+/// One timed run: (value, nodes, wall s, cpu s, idle s, messaging s, busy s).
+struct Run {
+    value: i32,
+    nodes: u64,
+    wall: f64,
+    cpu: f64,
+    idle: f64,
+    messaging: f64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize| args.get(i).filter(|s| s.as_str() != "-");
+    let depth: u32 = arg(1).map_or(Ok(11), |s| s.parse())?;
+    let rounds: usize = arg(2).map_or(Ok(3), |s| s.parse())?;
+    let procs: usize = arg(3).map_or(Ok(2), |s| s.parse())?;
+    let algo = ParallelAlgo::DelaySplit;
+    let min_split: Option<u32> = arg(4).map(|s| s.parse()).transpose()?;
+    let count: usize = arg(5).map_or(Ok(10), |s| s.parse())?;
+    let text = std::fs::read_to_string("testsets/search/othello_midgame.txt")?;
+    let positions: Vec<Othello<8>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(count)
+        .map(|l| Othello::parse_position(l.trim()))
+        .collect::<Result<_, _>>()?;
+    let config = SearchConfig::research();
+    let simulated = std::env::var_os("YBW_SIM").is_some();
+    println!(
+        "depth {depth}, {} positions, {rounds} rounds, ybw on {procs} threads (min_split_depth {}), load average {}",
+        positions.len(),
+        min_split.map_or_else(|| "default".to_string(), |m| m.to_string()),
+        load_average()
+    );
+    let mut pvs: Vec<Vec<Run>> = positions.iter().map(|_| Vec::new()).collect();
+    let mut ybw: Vec<Vec<Run>> = positions.iter().map(|_| Vec::new()).collect();
+    for round in 0..rounds {
+        for (i, pos) in positions.iter().enumerate() {
+            // Alternate which goes first, so that neither always meets the same load.
+            for first in [round % 2 == 0, round % 2 != 0] {
+                if first {
+                    let (c0, t0) = (cpu_seconds(), Instant::now());
+                    let mut s = Searcher::<Othello<8>>::new(config)?;
+                    let r = s.search(pos, &Limits::depth(depth), &mut Unlimited);
+                    let nodes = r.stats.nodes();
+                    pvs[i].push(Run {
+                        value: r.value,
+                        nodes,
+                        wall: if simulated {
+                            CostModel::shared_memory().nodes_ns(0, nodes) as f64 / 1e9
+                        } else {
+                            t0.elapsed().as_secs_f64()
+                        },
+                        cpu: cpu_seconds() - c0,
+                        idle: 0.0,
+                        messaging: 0.0,
+                    });
+                } else {
+                    let backend = if simulated {
+                        Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1))
+                    } else {
+                        Backend::Threads { seed: 1 }
+                    };
+                    let mut o = ParallelOptions::for_algo(algo, depth, procs, backend);
+                    o.search = config;
+                    o.min_split_depth = min_split.unwrap_or(o.min_split_depth);
+                    let (c0, t0) = (cpu_seconds(), Instant::now());
+                    let r = search(algo, pos, &o)?;
+                    let t = r.total.backend;
+                    ybw[i].push(Run {
+                        value: r.value,
+                        nodes: r.nodes,
+                        wall: if simulated {
+                            r.seconds
+                        } else {
+                            t0.elapsed().as_secs_f64()
+                        },
+                        cpu: cpu_seconds() - c0,
+                        idle: t.idle_ns as f64 / 1e9,
+                        messaging: t.messaging_ns as f64 / 1e9,
+                    });
+                }
+            }
+            let (p, y) = (pvs[i].last(), ybw[i].last());
+            if let (Some(p), Some(y)) = (p, y) {
+                if p.value != y.value {
+                    return Err(format!(
+                        "position {i}: ybw value {} differs from PVS value {}",
+                        y.value, p.value
+                    )
+                    .into());
+                }
+                println!(
+                    "round {round} pos {i}: pvs {:.3} s ({:.2} cpu, {} nodes)  ybw {:.3} s ({:.2} cpu, {} nodes, idle {:.3} s, msg {:.4} s)",
+                    p.wall, p.cpu, p.nodes, y.wall, y.cpu, y.nodes, y.idle, y.messaging
+                );
+            }
+        }
+    }
+    let sum = |runs: &[Vec<Run>], f: fn(&Run) -> f64| -> f64 {
+        runs.iter().map(|r| median(r.iter().map(f).collect())).sum()
+    };
+    let (pw, yw) = (sum(&pvs, |r| r.wall), sum(&ybw, |r| r.wall));
+    let (pc, yc) = (sum(&pvs, |r| r.cpu), sum(&ybw, |r| r.cpu));
+    let (pn, yn) = (sum(&pvs, |r| r.nodes as f64), sum(&ybw, |r| r.nodes as f64));
+    let (yi, ym) = (sum(&ybw, |r| r.idle), sum(&ybw, |r| r.messaging));
+    println!(
+        "total (medians): pvs {pw:.3} s wall, {pc:.2} s cpu, {pn:.0} nodes; ybw {yw:.3} s wall, {yc:.2} s cpu, {yn:.0} nodes, idle {yi:.3} s, messaging {ym:.4} s (summed over threads)"
+    );
+    println!(
+        "ratio pvs/ybw: wall {:.2}x; cpu-bound {:.2}x (pvs cpu / (ybw cpu / {procs})); nodes {:.3}; load average {}",
+        pw / yw,
+        pc / (yc / procs as f64),
+        yn / pn,
+        load_average()
+    );
+    Ok(())
+}
