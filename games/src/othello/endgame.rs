@@ -105,6 +105,7 @@
 //! shallow search with a trained evaluation (ours, with the hand-made evaluation, did not
 //! pay, see above).
 
+mod presort;
 mod stability;
 mod table;
 
@@ -136,6 +137,12 @@ const ETC: u32 = 12;
 const LAST: u32 = 4;
 /// From this many empties on, the stability cutoff is tried (8x8 only).
 const STABILITY: u32 = 5;
+/// Default of [`Options::presort_from`].
+const PRESORT_FROM: u32 = 12;
+/// Default of [`Options::presort_step`].
+const PRESORT_STEP: u32 = 2;
+/// Default of [`Options::presort_max`].
+const PRESORT_MAX: u32 = 6;
 
 /// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
 /// measurements switch them off one at a time).
@@ -150,6 +157,14 @@ pub struct Options {
     /// Root null-window (aspiration) search: a narrow window around a guess first, widened
     /// only when the score falls outside it.
     pub aspiration: bool,
+    /// From this many empties on, children are ordered by a shallow search with the static
+    /// evaluation as well as by mobility (65 or more switches it off).
+    pub presort_from: u32,
+    /// The shallow search is one ply deeper for every this many empties above
+    /// [`Options::presort_from`].
+    pub presort_step: u32,
+    /// The shallow search is at most this deep.
+    pub presort_max: u32,
 }
 
 impl Default for Options {
@@ -158,6 +173,9 @@ impl Default for Options {
             stability: true,
             etc: true,
             aspiration: true,
+            presort_from: PRESORT_FROM,
+            presort_step: PRESORT_STEP,
+            presort_max: PRESORT_MAX,
         }
     }
 }
@@ -365,7 +383,8 @@ impl<const N: usize> Solver<N> {
         alpha: i32,
         beta: i32,
     ) -> (i32, usize) {
-        let mut lo = alpha.max((-2).min(beta - 4));
+        let guess = self.guess(p, o);
+        let mut lo = alpha.max((guess - 2).min(beta - 4));
         let mut hi = beta.min(lo + 4);
         let mut width = 4;
         loop {
@@ -385,6 +404,27 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    /// A guess at the exact score of `(p, o)`, an even number: from a shallow search with the
+    /// ordering evaluation when the position has enough empties for the presort, else 0.
+    fn guess(&mut self, p: u64, o: u64) -> i32 {
+        let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
+        if n < self.options.presort_from {
+            return 0;
+        }
+        let depth = 1 + self.presort_depth(n);
+        let v = presort::shallow::<N>(p, o, depth, -i32::MAX, i32::MAX, &mut self.nodes);
+        let max = (N * N) as i32;
+        // Sixteenths of a disc to the nearest even score.
+        (2 * (v.div_euclid(32) + i32::from(v.rem_euclid(32) >= 16))).clamp(-max, max)
+    }
+
+    /// The depth of the presort's shallow searches below a node with `n` empties.
+    #[inline]
+    fn presort_depth(&self, n: u32) -> u32 {
+        let o = &self.options;
+        ((n - o.presort_from) / o.presort_step.max(1)).min(o.presort_max)
+    }
+
     /// PVS over the root moves, ordered fastest-first (the table's move first).
     fn root(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> (i32, usize) {
         let max = (N * N) as i32;
@@ -395,8 +435,12 @@ impl<const N: usize> Solver<N> {
         while rest != 0 {
             let sq = rest.trailing_zeros() as usize;
             rest &= rest - 1;
+            let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
             let w = if sq == table_move {
                 i32::MIN
+            } else if n >= self.options.presort_from {
+                let f = flips::<N>(p, o, sq);
+                self.presort_weight(o ^ f, p ^ f ^ (1 << sq), sq, n)
             } else {
                 Self::reply_weight(p, o, sq)
             };
@@ -464,6 +508,16 @@ impl<const N: usize> Solver<N> {
         let frontier = super::eval::neighbours::<N>(no) & Geometry::<N>::VALID & !(np | no);
         16 * (replies.count_ones() + corners.count_ones()) as i32 + 4 * frontier.count_ones() as i32
             - super::eval::square_weight::<N>(sq) / 8
+    }
+
+    /// The ordering weight of child `(np, no)` (reached by `sq`, `n` empties before it) with
+    /// a shallow search: [`Self::child_weight`] plus the child's estimated value for the
+    /// opponent.
+    #[inline]
+    fn presort_weight(&mut self, np: u64, no: u64, sq: usize, n: u32) -> i32 {
+        let depth = self.presort_depth(n);
+        let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
+        Self::child_weight(np, no, sq) + v
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
@@ -537,6 +591,7 @@ impl<const N: usize> Solver<N> {
 
     /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
     fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
+        let presort = n >= self.options.presort_from;
         let use_table = n >= TABLE;
         let (mut alpha, mut beta) = (alpha, beta);
         let mut table_move = 64usize;
@@ -579,6 +634,8 @@ impl<const N: usize> Solver<N> {
             }
             let weight = if sq == table_move {
                 i32::MIN
+            } else if presort {
+                self.presort_weight(np, no, sq, n)
             } else {
                 Self::child_weight(np, no, sq)
             };
