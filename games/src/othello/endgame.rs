@@ -517,7 +517,7 @@ impl<const N: usize> Solver<N> {
     fn presort_weight(&mut self, np: u64, no: u64, sq: usize, n: u32) -> i32 {
         let depth = self.presort_depth(n);
         let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
-        Self::child_weight(np, no, sq) + v
+        2 * Self::child_weight(np, no, sq) + v
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
