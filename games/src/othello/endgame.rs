@@ -10,9 +10,16 @@
 //! - **Fail-soft alpha-beta with principal-variation search** (null windows after the first
 //!   move, re-searched on a fail-high), on the two bitboards directly (no hash, no move list).
 //! - **Root aspiration** ([`Options::aspiration`]): a full-window solve first searches the
-//!   window (-2, 2) (scores are even, so this settles whether the score is 0), then, from the
-//!   fail-soft bound it returns, windows of width 8, 16, ... on the failing side until the
-//!   score falls inside. The table keeps every proved bound, so re-searches are cheap.
+//!   window of width 4 around a guess (a shallow search of the root with the presort's
+//!   evaluation, rounded to an even score; 0 below [`Options::presort_from`] empties), then,
+//!   from the fail-soft bound it returns, windows of width 8, 16, ... on the failing side
+//!   until the score falls inside. The table keeps every proved bound, so re-searches are
+//!   cheap.
+//! - **Presort** ([`Options::presort_from`], 12 or more empties; `endgame/presort.rs`): each
+//!   child is also rated by a shallow alpha-beta search (depth `(empties - 12) / 2`, at most
+//!   6) with a small evaluation fitted to exact scores, added to twice the fastest-first
+//!   weight below. It only orders moves: the solve stays exact. README.md beside this file
+//!   has the fit, the tuning and the measurements.
 //! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
 //!   opponent owns `s` discs that can never flip, the score is at most `64 - 2s`; when that is
 //!   at most alpha the node fails low at once. The stable discs (`endgame/stability.rs`) come
@@ -40,70 +47,12 @@
 //!   with no opponent disc next to it is never legal); the last square needs no search at all
 //!   (try the side to move, then the opponent, count).
 //!
-//! Every call of the recursive routines counts one node (the last-square evaluation
-//! included), which [`SolveResult::nodes`] reports.
+//! Every call of the recursive routines counts one node (the last-square evaluation and the
+//! positions of the presort's shallow searches included), which [`SolveResult::nodes`]
+//! reports.
 //!
-//! Tried and not kept (node counts of two 20-empties, two FFO and one 22-empties position,
-//! times side by side): parity as an ordering bonus at deep nodes (6-35% more nodes); the
-//! table from 7 or 8 empties, fastest-first from 6 (13-27% fewer nodes, but 10-30% more time:
-//! the extra probes and orderings cost more than they save); ETC from 10 or 15 empties
-//! (within 3%); ordering children by the table's bounds (no change). Ordering by a shallow
-//! (2- or 3-ply) midgame search from 14 or 17 empties on was tried earlier: it saved nodes on
-//! some 20-empties positions and cost up to 2x on 22-empties ones.
-//!
-//! # Speed
-//! All on the shared 2-core machine with load averages of 9-12 (seven engineers building):
-//! node counts are exact and reproducible, times are noisy (compare the side-by-side pairs).
-//!
-//! **Before and after**, full-window solves with `2^20` table entries, the binary of the
-//! previous solver and of this one run alternately position by position
-//! (`SOLVE_FILE=othello_end20.txt SOLVE_SKIP=i SOLVE_TAKE=1 SOLVE_BITS=20 cargo test --release
-//! -p games --lib report_testset_speed -- --ignored --nocapture`):
-//!
-//! | position | value | nodes before | nodes after | seconds before | seconds after |
-//! | --- | --- | ---: | ---: | ---: | ---: |
-//! | end20 #0 | 0 | 22.99 M | 8.78 M | 2.40 | 0.97 |
-//! | end20 #1 | -36 | 14.47 M | 10.79 M | 1.77 | 1.34 |
-//! | end20 #2 | -18 | 39.04 M | 38.86 M | 4.95 | 4.61 |
-//! | end22 #0 | -6 | 91.60 M | 77.59 M | 9.48 | 7.72 |
-//! | end22 #1 | +6 | 14.12 M | 13.52 M | 2.11 | 1.91 |
-//! | end22 #2 | -2 | 114.89 M | 84.91 M | 16.43 | 10.37 |
-//! | end24 #0 | -10 | 161.52 M | 121.18 M | 17.77 | 13.82 |
-//! | end24 #3 | -6 | 28.39 M | 22.34 M | 4.30 | 3.54 |
-//!
-//! Each enhancement alone (`SOLVE_OFF=stability|etc|aspiration`, same command, `2^22`
-//! entries), nodes with it off against all on: stability cutoff 9.73 / 8.78 M (end20 #0),
-//! 12.98 / 10.79 M (end20 #1), 27.60 / 23.37 M (FFO #40), 38.67 / 38.22 M (FFO #41); ETC
-//! 9.13 / 8.78, 11.38 / 10.79, 23.97 / 23.37, 41.33 / 38.22 M; root aspiration 21.04 / 8.78,
-//! 11.22 / 10.79, 23.44 / 23.37, 54.01 / 38.22 M. The specialised last-four routines keep the
-//! node counts and cut the instructions per node by 8 % (callgrind, 16-empties positions:
-//! 387 against 419 instructions per node for the previous solver).
-//!
-//! **FFO #40-#48** (`testsets/search/othello_ffo40_59.txt`, `SOLVE_FILE=othello_ffo40_59.txt
-//! SOLVE_SKIP=i SOLVE_TAKE=1`, `2^22` entries, one process per position, load 10-12); every
-//! score equals the published one:
-//!
-//! | FFO | empties | score | nodes | seconds |
-//! | --- | ---: | ---: | ---: | ---: |
-//! | #40 | 20 | +38 | 23.4 M | 3.2 |
-//! | #41 | 22 | 0 | 38.2 M | 6.1 |
-//! | #42 | 22 | +6 | 63.2 M | 8.8 |
-//! | #43 | 23 | -12 | 93.0 M | 17.4 |
-//! | #44 | 23 | -14 | 72.1 M | 13.3 |
-//! | #45 | 24 | +6 | 787 M | 115 |
-//! | #46 | 24 | -8 | 210 M | 32.7 |
-//! | #47 | 25 | +4 | 97.0 M | 15.9 |
-//! | #48 | 25 | +28 | 1111 M | 175 |
-//!
-//! #49-#59 (26-34 empties) were not run: at 5-10 M nodes/s under this load and 10^9 nodes
-//! and more per position they would take many minutes each. Strong programs solve the whole
-//! of #40-#59 in seconds to minutes; this solver is still one to two orders of magnitude
-//! behind them in nodes. Where the nodes go: on FFO #40 proving the score at least 38
-//! (window (36, 38)) takes 5.0 M nodes, proving it at most 38 (window (37, 39)) 16.6 M, so
-//! even a perfect first guess at the root saves little; the missing piece is better move
-//! ordering at the opponent's nodes near the root, which strong programs get from a
-//! shallow search with a trained evaluation (ours, with the hand-made evaluation, did not
-//! pay, see above).
+//! What was tried and not kept, and every measurement (before and after, FFO #40-#49), are in
+//! README.md beside this file.
 
 mod presort;
 mod stability;

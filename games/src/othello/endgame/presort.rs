@@ -3,23 +3,25 @@
 //! first. The estimates only order moves; the solve itself stays exact.
 
 use super::super::bitboard::{Geometry, flips, moves};
-use super::super::eval::neighbours;
+use super::super::eval::{neighbours, square_weight};
 use super::stability;
 
 /// How many features [`features`] computes.
-pub(crate) const FEATURES: usize = 10;
+pub(crate) const FEATURES: usize = 12;
 
 /// The evaluation's weights, in sixteenths of a disc per unit of each feature of
 /// [`features`]: least squares on the exact scores of the 3,000 positions of
 /// `testsets/search/othello_presort_fit.txt` (12-16 empties), by the ignored test
 /// `fit_presort_evaluation`.
-const WEIGHTS: [i32; FEATURES] = [22, 32, 88, -5, 58, 19, -27, 23, -5, 16];
+const WEIGHTS: [i32; FEATURES] = [18, 27, 103, -13, 100, 2, -16, 18, -1, 16, -2, 17];
 
 /// The evaluation's features of `(p, o)`, each "side to move minus opponent" where that
 /// applies: 0 a constant 1; 1 mobility (legal moves); 2 corner moves; 3 potential mobility
 /// (empty squares next to an opponent disc); 4 corners held; 5 X-squares next to an empty
 /// corner; 6 C-squares next to an empty corner; 7 stable discs (8x8 only); 8 discs; 9 parity
-/// (+1 when the number of empties is odd, -1 when even).
+/// (+1 when the number of empties is odd, -1 when even); 10 the static square weights of the
+/// discs (`../eval.rs`, divided by 8); 11 frontier discs (next to an empty square), counted
+/// opponent minus side to move.
 #[inline]
 pub(crate) fn features<const N: usize>(p: u64, o: u64) -> [i32; FEATURES] {
     let empty = Geometry::<N>::VALID & !(p | o);
@@ -51,6 +53,8 @@ pub(crate) fn features<const N: usize>(p: u64, o: u64) -> [i32; FEATURES] {
         stable,
         count(p) - count(o),
         if count(empty) & 1 == 1 { 1 } else { -1 },
+        square_sum::<N>(p) - square_sum::<N>(o),
+        count(neighbours::<N>(empty) & o) - count(neighbours::<N>(empty) & p),
     ]
 }
 
@@ -73,6 +77,19 @@ const C_SQUARES: [[u64; 4]; 2] = [
         1 << 62 | 1 << 55,
     ],
 ];
+
+/// The sum of the static square weights (`../eval.rs`, corners 100 ... X-squares -50) of
+/// the discs `x`, divided by 8.
+#[inline]
+fn square_sum<const N: usize>(x: u64) -> i32 {
+    let mut rest = x;
+    let mut sum = 0;
+    while rest != 0 {
+        sum += square_weight::<N>(rest.trailing_zeros() as usize);
+        rest &= rest - 1;
+    }
+    sum / 8
+}
 
 #[inline]
 fn corner_squares<const N: usize>() -> u64 {

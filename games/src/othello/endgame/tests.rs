@@ -523,8 +523,9 @@ fn fit_presort_evaluation() {
         for r in 0..F {
             if r != c && m[c][c] != 0.0 {
                 let k = m[r][c] / m[c][c];
-                for j in c..=F {
-                    m[r][j] -= k * m[c][j];
+                let pivot_row = m[c].clone();
+                for (x, y) in m[r].iter_mut().zip(pivot_row).skip(c) {
+                    *x -= k * y;
                 }
             }
         }
