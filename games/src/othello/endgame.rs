@@ -389,7 +389,8 @@ impl<const N: usize> Solver<N> {
                 i32::MIN
             } else if n >= self.options.presort_from {
                 let f = flips::<N>(p, o, sq);
-                self.presort_weight(o ^ f, p ^ f ^ (1 << sq), sq, n)
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                self.presort_weight(np, no, moves::<N>(np, no), sq, n)
             } else {
                 Self::reply_weight(p, o, sq)
             };
@@ -446,13 +447,12 @@ impl<const N: usize> Solver<N> {
     fn reply_weight(p: u64, o: u64, sq: usize) -> i32 {
         let f = flips::<N>(p, o, sq);
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-        Self::child_weight(np, no, sq)
+        Self::child_weight(np, no, moves::<N>(np, no), sq)
     }
 
     /// [`Self::reply_weight`] of the child `(np, no)` (opponent to move) reached by `sq`.
     #[inline]
-    fn child_weight(np: u64, no: u64, sq: usize) -> i32 {
-        let replies = moves::<N>(np, no);
+    fn child_weight(np: u64, no: u64, replies: u64, sq: usize) -> i32 {
         let corners = replies & corner_mask::<N>();
         let frontier = super::eval::neighbours::<N>(no) & Geometry::<N>::VALID & !(np | no);
         16 * (replies.count_ones() + corners.count_ones()) as i32 + 4 * frontier.count_ones() as i32
@@ -463,10 +463,10 @@ impl<const N: usize> Solver<N> {
     /// a shallow search: [`Self::child_weight`] plus the child's estimated value for the
     /// opponent.
     #[inline]
-    fn presort_weight(&mut self, np: u64, no: u64, sq: usize, n: u32) -> i32 {
+    fn presort_weight(&mut self, np: u64, no: u64, replies: u64, sq: usize, n: u32) -> i32 {
         let depth = self.presort_depth(n);
         let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
-        2 * Self::child_weight(np, no, sq) + v
+        2 * Self::child_weight(np, no, replies, sq) + v
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
@@ -497,7 +497,35 @@ impl<const N: usize> Solver<N> {
                 return bound;
             }
         }
-        let list = moves::<N>(p, o);
+        self.search_moves(p, o, moves::<N>(p, o), (empties, n), alpha, beta, passed)
+    }
+
+    /// [`Self::search`] of a child whose legal moves `list` its parent already generated
+    /// for ordering (at least [`DEEP`] - 1 empties).
+    #[inline]
+    fn search_child(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = Geometry::<N>::VALID & !(p | o);
+        let n = empties.count_ones();
+        self.nodes += 1;
+        if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+            return bound;
+        }
+        self.search_moves(p, o, list, (empties, n), alpha, beta, false)
+    }
+
+    /// The rest of [`Self::search`] once the legal moves `list` are known.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: u64,
+        (empties, n): (u64, u32),
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         if list == 0 {
             if passed || moves::<N>(o, p) == 0 {
                 return final_score::<N>(p, o);
@@ -564,7 +592,7 @@ impl<const N: usize> Solver<N> {
         let etc = self.options.etc && n >= ETC;
 
         // Fastest-first ordering, the table move first; children looked up for ETC.
-        let mut ordered = [(0i32, 0u8, 0u64, 0u64); 64];
+        let mut ordered = [(0i32, 0u8, 0u64, 0u64, 0u64); 64];
         let mut len = 0;
         while list != 0 {
             let sq = list.trailing_zeros() as usize;
@@ -581,14 +609,15 @@ impl<const N: usize> Solver<N> {
                     }
                 }
             }
+            let replies = moves::<N>(np, no);
             let weight = if sq == table_move {
                 i32::MIN
             } else if presort {
-                self.presort_weight(np, no, sq, n)
+                self.presort_weight(np, no, replies, sq, n)
             } else {
-                Self::child_weight(np, no, sq)
+                Self::child_weight(np, no, replies, sq)
             };
-            ordered[len] = (weight, sq as u8, np, no);
+            ordered[len] = (weight, sq as u8, np, no, replies);
             len += 1;
         }
         // Insertion sort: short lists.
@@ -603,14 +632,14 @@ impl<const N: usize> Solver<N> {
         }
 
         let (mut best, mut best_sq, mut a) = (i32::MIN + 1, usize::from(ordered[0].1), alpha);
-        for (i, &(_, sq, np, no)) in ordered[..len].iter().enumerate() {
+        for (i, &(_, sq, np, no, replies)) in ordered[..len].iter().enumerate() {
             let mut v = if i == 0 {
-                -self.search(np, no, -beta, -a, false)
+                -self.search_child(np, no, replies, -beta, -a)
             } else {
-                -self.search(np, no, -a - 1, -a, false)
+                -self.search_child(np, no, replies, -a - 1, -a)
             };
             if i > 0 && v > a && v < beta {
-                v = -self.search(np, no, -beta, -v, false);
+                v = -self.search_child(np, no, replies, -beta, -v);
             }
             if v > best {
                 best = v;
