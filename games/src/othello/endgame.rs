@@ -18,7 +18,7 @@
 //! - **Presort** ([`Options::presort_from`], 12 or more empties; `endgame/presort.rs`): each
 //!   child is also rated by a shallow alpha-beta search (depth `(empties - 12) / 2`, at most
 //!   6) with a small evaluation fitted to exact scores, added to twice the fastest-first
-//!   weight below. It only orders moves: the solve stays exact. README.md beside this file
+//!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
 //!   has the fit, the tuning and the measurements.
 //! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
 //!   opponent owns `s` discs that can never flip, the score is at most `64 - 2s`; when that is
@@ -52,7 +52,7 @@
 //! reports.
 //!
 //! What was tried and not kept, and every measurement (before and after, FFO #40-#49), are in
-//! README.md beside this file.
+//! `endgame/README.md`.
 
 mod presort;
 mod stability;
