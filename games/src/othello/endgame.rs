@@ -10,9 +10,16 @@
 //! - **Fail-soft alpha-beta with principal-variation search** (null windows after the first
 //!   move, re-searched on a fail-high), on the two bitboards directly (no hash, no move list).
 //! - **Root aspiration** ([`Options::aspiration`]): a full-window solve first searches the
-//!   window (-2, 2) (scores are even, so this settles whether the score is 0), then, from the
-//!   fail-soft bound it returns, windows of width 8, 16, ... on the failing side until the
-//!   score falls inside. The table keeps every proved bound, so re-searches are cheap.
+//!   window of width 4 around a guess (a shallow search of the root with the presort's
+//!   evaluation, rounded to an even score; 0 below [`Options::presort_from`] empties), then,
+//!   from the fail-soft bound it returns, windows of width 8, 16, ... on the failing side
+//!   until the score falls inside. The table keeps every proved bound, so re-searches are
+//!   cheap.
+//! - **Presort** ([`Options::presort_from`], 12 or more empties; `endgame/presort.rs`): each
+//!   child is also rated by a shallow alpha-beta search (depth `(empties - 12) / 2`, at most
+//!   6) with a small evaluation fitted to exact scores, added to twice the fastest-first
+//!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
+//!   has the fit, the tuning and the measurements.
 //! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
 //!   opponent owns `s` discs that can never flip, the score is at most `64 - 2s`; when that is
 //!   at most alpha the node fails low at once. The stable discs (`endgame/stability.rs`) come
@@ -40,71 +47,14 @@
 //!   with no opponent disc next to it is never legal); the last square needs no search at all
 //!   (try the side to move, then the opponent, count).
 //!
-//! Every call of the recursive routines counts one node (the last-square evaluation
-//! included), which [`SolveResult::nodes`] reports.
+//! Every call of the recursive routines counts one node (the last-square evaluation and the
+//! positions of the presort's shallow searches included), which [`SolveResult::nodes`]
+//! reports.
 //!
-//! Tried and not kept (node counts of two 20-empties, two FFO and one 22-empties position,
-//! times side by side): parity as an ordering bonus at deep nodes (6-35% more nodes); the
-//! table from 7 or 8 empties, fastest-first from 6 (13-27% fewer nodes, but 10-30% more time:
-//! the extra probes and orderings cost more than they save); ETC from 10 or 15 empties
-//! (within 3%); ordering children by the table's bounds (no change). Ordering by a shallow
-//! (2- or 3-ply) midgame search from 14 or 17 empties on was tried earlier: it saved nodes on
-//! some 20-empties positions and cost up to 2x on 22-empties ones.
-//!
-//! # Speed
-//! All on the shared 2-core machine with load averages of 9-12 (seven engineers building):
-//! node counts are exact and reproducible, times are noisy (compare the side-by-side pairs).
-//!
-//! **Before and after**, full-window solves with `2^20` table entries, the binary of the
-//! previous solver and of this one run alternately position by position
-//! (`SOLVE_FILE=othello_end20.txt SOLVE_SKIP=i SOLVE_TAKE=1 SOLVE_BITS=20 cargo test --release
-//! -p games --lib report_testset_speed -- --ignored --nocapture`):
-//!
-//! | position | value | nodes before | nodes after | seconds before | seconds after |
-//! | --- | --- | ---: | ---: | ---: | ---: |
-//! | end20 #0 | 0 | 22.99 M | 8.78 M | 2.40 | 0.97 |
-//! | end20 #1 | -36 | 14.47 M | 10.79 M | 1.77 | 1.34 |
-//! | end20 #2 | -18 | 39.04 M | 38.86 M | 4.95 | 4.61 |
-//! | end22 #0 | -6 | 91.60 M | 77.59 M | 9.48 | 7.72 |
-//! | end22 #1 | +6 | 14.12 M | 13.52 M | 2.11 | 1.91 |
-//! | end22 #2 | -2 | 114.89 M | 84.91 M | 16.43 | 10.37 |
-//! | end24 #0 | -10 | 161.52 M | 121.18 M | 17.77 | 13.82 |
-//! | end24 #3 | -6 | 28.39 M | 22.34 M | 4.30 | 3.54 |
-//!
-//! Each enhancement alone (`SOLVE_OFF=stability|etc|aspiration`, same command, `2^22`
-//! entries), nodes with it off against all on: stability cutoff 9.73 / 8.78 M (end20 #0),
-//! 12.98 / 10.79 M (end20 #1), 27.60 / 23.37 M (FFO #40), 38.67 / 38.22 M (FFO #41); ETC
-//! 9.13 / 8.78, 11.38 / 10.79, 23.97 / 23.37, 41.33 / 38.22 M; root aspiration 21.04 / 8.78,
-//! 11.22 / 10.79, 23.44 / 23.37, 54.01 / 38.22 M. The specialised last-four routines keep the
-//! node counts and cut the instructions per node by 8 % (callgrind, 16-empties positions:
-//! 387 against 419 instructions per node for the previous solver).
-//!
-//! **FFO #40-#48** (`testsets/search/othello_ffo40_59.txt`, `SOLVE_FILE=othello_ffo40_59.txt
-//! SOLVE_SKIP=i SOLVE_TAKE=1`, `2^22` entries, one process per position, load 10-12); every
-//! score equals the published one:
-//!
-//! | FFO | empties | score | nodes | seconds |
-//! | --- | ---: | ---: | ---: | ---: |
-//! | #40 | 20 | +38 | 23.4 M | 3.2 |
-//! | #41 | 22 | 0 | 38.2 M | 6.1 |
-//! | #42 | 22 | +6 | 63.2 M | 8.8 |
-//! | #43 | 23 | -12 | 93.0 M | 17.4 |
-//! | #44 | 23 | -14 | 72.1 M | 13.3 |
-//! | #45 | 24 | +6 | 787 M | 115 |
-//! | #46 | 24 | -8 | 210 M | 32.7 |
-//! | #47 | 25 | +4 | 97.0 M | 15.9 |
-//! | #48 | 25 | +28 | 1111 M | 175 |
-//!
-//! #49-#59 (26-34 empties) were not run: at 5-10 M nodes/s under this load and 10^9 nodes
-//! and more per position they would take many minutes each. Strong programs solve the whole
-//! of #40-#59 in seconds to minutes; this solver is still one to two orders of magnitude
-//! behind them in nodes. Where the nodes go: on FFO #40 proving the score at least 38
-//! (window (36, 38)) takes 5.0 M nodes, proving it at most 38 (window (37, 39)) 16.6 M, so
-//! even a perfect first guess at the root saves little; the missing piece is better move
-//! ordering at the opponent's nodes near the root, which strong programs get from a
-//! shallow search with a trained evaluation (ours, with the hand-made evaluation, did not
-//! pay, see above).
+//! What was tried and not kept, and every measurement (before and after, FFO #40-#49), are in
+//! `endgame/README.md`.
 
+mod presort;
 mod stability;
 mod table;
 
@@ -136,6 +86,12 @@ const ETC: u32 = 12;
 const LAST: u32 = 4;
 /// From this many empties on, the stability cutoff is tried (8x8 only).
 const STABILITY: u32 = 5;
+/// Default of [`Options::presort_from`].
+const PRESORT_FROM: u32 = 12;
+/// Default of [`Options::presort_step`].
+const PRESORT_STEP: u32 = 2;
+/// Default of [`Options::presort_max`].
+const PRESORT_MAX: u32 = 6;
 
 /// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
 /// measurements switch them off one at a time).
@@ -150,6 +106,14 @@ pub struct Options {
     /// Root null-window (aspiration) search: a narrow window around a guess first, widened
     /// only when the score falls outside it.
     pub aspiration: bool,
+    /// From this many empties on, children are ordered by a shallow search with the static
+    /// evaluation as well as by mobility (65 or more switches it off).
+    pub presort_from: u32,
+    /// The shallow search is one ply deeper for every this many empties above
+    /// [`Options::presort_from`].
+    pub presort_step: u32,
+    /// The shallow search is at most this deep.
+    pub presort_max: u32,
 }
 
 impl Default for Options {
@@ -158,6 +122,9 @@ impl Default for Options {
             stability: true,
             etc: true,
             aspiration: true,
+            presort_from: PRESORT_FROM,
+            presort_step: PRESORT_STEP,
+            presort_max: PRESORT_MAX,
         }
     }
 }
@@ -365,7 +332,8 @@ impl<const N: usize> Solver<N> {
         alpha: i32,
         beta: i32,
     ) -> (i32, usize) {
-        let mut lo = alpha.max((-2).min(beta - 4));
+        let guess = self.guess(p, o);
+        let mut lo = alpha.max((guess - 2).min(beta - 4));
         let mut hi = beta.min(lo + 4);
         let mut width = 4;
         loop {
@@ -385,6 +353,27 @@ impl<const N: usize> Solver<N> {
         }
     }
 
+    /// A guess at the exact score of `(p, o)`, an even number: from a shallow search with the
+    /// ordering evaluation when the position has enough empties for the presort, else 0.
+    fn guess(&mut self, p: u64, o: u64) -> i32 {
+        let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
+        if n < self.options.presort_from {
+            return 0;
+        }
+        let depth = 1 + self.presort_depth(n);
+        let v = presort::shallow::<N>(p, o, depth, -i32::MAX, i32::MAX, &mut self.nodes);
+        let max = (N * N) as i32;
+        // Sixteenths of a disc to the nearest even score.
+        (2 * (v.div_euclid(32) + i32::from(v.rem_euclid(32) >= 16))).clamp(-max, max)
+    }
+
+    /// The depth of the presort's shallow searches below a node with `n` empties.
+    #[inline]
+    fn presort_depth(&self, n: u32) -> u32 {
+        let o = &self.options;
+        ((n - o.presort_from) / o.presort_step.max(1)).min(o.presort_max)
+    }
+
     /// PVS over the root moves, ordered fastest-first (the table's move first).
     fn root(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> (i32, usize) {
         let max = (N * N) as i32;
@@ -395,8 +384,13 @@ impl<const N: usize> Solver<N> {
         while rest != 0 {
             let sq = rest.trailing_zeros() as usize;
             rest &= rest - 1;
+            let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
             let w = if sq == table_move {
                 i32::MIN
+            } else if n >= self.options.presort_from {
+                let f = flips::<N>(p, o, sq);
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                self.presort_weight(np, no, moves::<N>(np, no), sq, n)
             } else {
                 Self::reply_weight(p, o, sq)
             };
@@ -453,17 +447,26 @@ impl<const N: usize> Solver<N> {
     fn reply_weight(p: u64, o: u64, sq: usize) -> i32 {
         let f = flips::<N>(p, o, sq);
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-        Self::child_weight(np, no, sq)
+        Self::child_weight(np, no, moves::<N>(np, no), sq)
     }
 
     /// [`Self::reply_weight`] of the child `(np, no)` (opponent to move) reached by `sq`.
     #[inline]
-    fn child_weight(np: u64, no: u64, sq: usize) -> i32 {
-        let replies = moves::<N>(np, no);
+    fn child_weight(np: u64, no: u64, replies: u64, sq: usize) -> i32 {
         let corners = replies & corner_mask::<N>();
         let frontier = super::eval::neighbours::<N>(no) & Geometry::<N>::VALID & !(np | no);
         16 * (replies.count_ones() + corners.count_ones()) as i32 + 4 * frontier.count_ones() as i32
             - super::eval::square_weight::<N>(sq) / 8
+    }
+
+    /// The ordering weight of child `(np, no)` (reached by `sq`, `n` empties before it) with
+    /// a shallow search: [`Self::child_weight`] plus the child's estimated value for the
+    /// opponent.
+    #[inline]
+    fn presort_weight(&mut self, np: u64, no: u64, replies: u64, sq: usize, n: u32) -> i32 {
+        let depth = self.presort_depth(n);
+        let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
+        2 * Self::child_weight(np, no, replies, sq) + v
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
@@ -494,7 +497,35 @@ impl<const N: usize> Solver<N> {
                 return bound;
             }
         }
-        let list = moves::<N>(p, o);
+        self.search_moves(p, o, moves::<N>(p, o), (empties, n), alpha, beta, passed)
+    }
+
+    /// [`Self::search`] of a child whose legal moves `list` its parent already generated
+    /// for ordering (at least [`DEEP`] - 1 empties).
+    #[inline]
+    fn search_child(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = Geometry::<N>::VALID & !(p | o);
+        let n = empties.count_ones();
+        self.nodes += 1;
+        if let Some(bound) = self.stability_cutoff(p, o, alpha) {
+            return bound;
+        }
+        self.search_moves(p, o, list, (empties, n), alpha, beta, false)
+    }
+
+    /// The rest of [`Self::search`] once the legal moves `list` are known.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: u64,
+        (empties, n): (u64, u32),
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
         if list == 0 {
             if passed || moves::<N>(o, p) == 0 {
                 return final_score::<N>(p, o);
@@ -537,6 +568,7 @@ impl<const N: usize> Solver<N> {
 
     /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
     fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
+        let presort = n >= self.options.presort_from;
         let use_table = n >= TABLE;
         let (mut alpha, mut beta) = (alpha, beta);
         let mut table_move = 64usize;
@@ -560,7 +592,7 @@ impl<const N: usize> Solver<N> {
         let etc = self.options.etc && n >= ETC;
 
         // Fastest-first ordering, the table move first; children looked up for ETC.
-        let mut ordered = [(0i32, 0u8, 0u64, 0u64); 64];
+        let mut ordered = [(0i32, 0u8, 0u64, 0u64, 0u64); 64];
         let mut len = 0;
         while list != 0 {
             let sq = list.trailing_zeros() as usize;
@@ -577,12 +609,15 @@ impl<const N: usize> Solver<N> {
                     }
                 }
             }
+            let replies = moves::<N>(np, no);
             let weight = if sq == table_move {
                 i32::MIN
+            } else if presort {
+                self.presort_weight(np, no, replies, sq, n)
             } else {
-                Self::child_weight(np, no, sq)
+                Self::child_weight(np, no, replies, sq)
             };
-            ordered[len] = (weight, sq as u8, np, no);
+            ordered[len] = (weight, sq as u8, np, no, replies);
             len += 1;
         }
         // Insertion sort: short lists.
@@ -597,14 +632,14 @@ impl<const N: usize> Solver<N> {
         }
 
         let (mut best, mut best_sq, mut a) = (i32::MIN + 1, usize::from(ordered[0].1), alpha);
-        for (i, &(_, sq, np, no)) in ordered[..len].iter().enumerate() {
+        for (i, &(_, sq, np, no, replies)) in ordered[..len].iter().enumerate() {
             let mut v = if i == 0 {
-                -self.search(np, no, -beta, -a, false)
+                -self.search_child(np, no, replies, -beta, -a)
             } else {
-                -self.search(np, no, -a - 1, -a, false)
+                -self.search_child(np, no, replies, -a - 1, -a)
             };
             if i > 0 && v > a && v < beta {
-                v = -self.search(np, no, -beta, -v, false);
+                v = -self.search_child(np, no, replies, -beta, -v);
             }
             if v > best {
                 best = v;

@@ -242,6 +242,19 @@ fn report_testset_speed() {
         stability: !off.contains("stability"),
         etc: !off.contains("etc"),
         aspiration: !off.contains("aspiration"),
+        // SOLVE_PRESORT=from,step,max tunes the shallow-search ordering.
+        ..std::env::var("SOLVE_PRESORT")
+            .ok()
+            .and_then(|w| {
+                let v: Vec<u32> = w.split(',').filter_map(|x| x.parse().ok()).collect();
+                Some(Options {
+                    presort_from: *v.first()?,
+                    presort_step: *v.get(1)?,
+                    presort_max: *v.get(2)?,
+                    ..Options::default()
+                })
+            })
+            .unwrap_or_default()
     };
     let (mut nodes, mut secs) = (0u64, 0f64);
     for (i, (pos, known)) in testset_positions(&file)
@@ -349,11 +362,15 @@ fn stability_bound_is_never_wrong() {
 
 /// Every combination of the solver's switchable enhancements.
 fn all_options() -> Vec<Options> {
-    (0..8)
+    (0..16)
         .map(|bits| Options {
             stability: bits & 1 != 0,
             etc: bits & 2 != 0,
             aspiration: bits & 4 != 0,
+            // The shallow-search ordering from 12 empties (so that it acts here) or never.
+            presort_from: if bits & 8 != 0 { 12 } else { 65 },
+            presort_step: 2,
+            presort_max: 3,
         })
         .collect()
 }
@@ -375,6 +392,9 @@ fn enhancements_never_change_the_value() {
                 stability: false,
                 etc: false,
                 aspiration: false,
+                presort_from: 65,
+                presort_step: 3,
+                presort_max: 0,
             },
         )
         .solve(&pos, -64, 64)
@@ -420,4 +440,111 @@ fn ffo_40_to_44_exact_scores() {
         let known = known.expect("the file states every score");
         assert_eq!(solver.solve(&pos, -64, 64).score, known, "{pos}");
     }
+}
+
+#[test]
+#[ignore = "writes the presort evaluation's training positions; run with --release -- --ignored"]
+fn generate_presort_training_positions() {
+    // FIT_OUT=path FIT_COUNT=n: positions with 12-16 empties from play that is greedy by the
+    // hand-made evaluation three times in four and uniformly random otherwise, each solved.
+    let out = std::env::var("FIT_OUT").unwrap_or_else(|_| "/tmp/fit.txt".to_string());
+    let count = std::env::var("FIT_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000u64);
+    let mut rng = Lcg(2026);
+    let mut text = String::new();
+    let mut solver = Solver::<8>::new(20);
+    let mut moves = Vec::new();
+    let mut made = 0;
+    while made < count {
+        let target = 12 + rng.below(5) as u32;
+        let mut pos = Othello8::start();
+        while pos.empties().count_ones() > target {
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = if rng.below(4) == 0 {
+                moves[rng.below(moves.len())]
+            } else {
+                *moves
+                    .iter()
+                    .min_by_key(|&&m| {
+                        let (p, o) = pos.played(m).bitboards();
+                        super::super::eval::evaluate::<8>(p, o)
+                    })
+                    .expect("a move")
+            };
+            pos.make_move(mv);
+        }
+        if pos.is_over() || pos.empties().count_ones() != target {
+            continue;
+        }
+        let r = solver.solve(&pos, -64, 64);
+        text.push_str(&format!("{pos} ; score {} empties {target}\n", r.score));
+        made += 1;
+    }
+    std::fs::write(&out, text).expect("write");
+}
+
+#[test]
+#[ignore = "fits the presort evaluation's weights; run with --release -- --ignored --nocapture"]
+fn fit_presort_evaluation() {
+    // Least squares of the exact scores on the features, through the normal equations.
+    let data = testset_positions("othello_presort_fit.txt");
+    const F: usize = presort::FEATURES;
+    let mut ata = [[0f64; F]; F];
+    let mut atb = [0f64; F];
+    for (pos, score) in &data {
+        let (p, o) = pos.bitboards();
+        let x = presort::features::<8>(p, o).map(f64::from);
+        let y = f64::from(score.expect("a score"));
+        for i in 0..F {
+            atb[i] += x[i] * y;
+            for j in 0..F {
+                ata[i][j] += x[i] * x[j];
+            }
+        }
+    }
+    // Gaussian elimination with partial pivoting.
+    let mut m: Vec<Vec<f64>> = (0..F)
+        .map(|i| {
+            let mut r = ata[i].to_vec();
+            r.push(atb[i]);
+            r
+        })
+        .collect();
+    for c in 0..F {
+        let piv = (c..F)
+            .max_by(|&a, &b| m[a][c].abs().total_cmp(&m[b][c].abs()))
+            .expect("a row");
+        m.swap(c, piv);
+        for r in 0..F {
+            if r != c && m[c][c] != 0.0 {
+                let k = m[r][c] / m[c][c];
+                let pivot_row = m[c].clone();
+                for (x, y) in m[r].iter_mut().zip(pivot_row).skip(c) {
+                    *x -= k * y;
+                }
+            }
+        }
+    }
+    let w: Vec<f64> = (0..F).map(|i| m[i][F] / m[i][i]).collect();
+    let (mut se, mut n) = (0f64, 0f64);
+    for (pos, score) in &data {
+        let (p, o) = pos.bitboards();
+        let x = presort::features::<8>(p, o).map(f64::from);
+        let e: f64 = x.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() - f64::from(score.unwrap());
+        se += e * e;
+        n += 1.0;
+    }
+    println!("weights (discs): {w:?}");
+    println!(
+        "weights (sixteenths): {:?}",
+        w.iter()
+            .map(|x| (x * 16.0).round() as i32)
+            .collect::<Vec<_>>()
+    );
+    println!("rms error {:.2} discs over {n} positions", (se / n).sqrt());
 }

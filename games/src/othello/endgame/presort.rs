@@ -1,0 +1,149 @@
+//! Move ordering near the root of an endgame solve: a shallow alpha-beta search with a small
+//! fitted evaluation estimates each child, and the solver tries the children it rates best
+//! first. The estimates only order moves; the solve itself stays exact.
+
+use super::super::bitboard::{Geometry, flips, moves};
+use super::super::eval::{neighbours, square_weight};
+use super::stability;
+
+/// How many features [`features`] computes.
+pub(crate) const FEATURES: usize = 12;
+
+/// The evaluation's weights, in sixteenths of a disc per unit of each feature of
+/// [`features`]: least squares on the exact scores of the 3,000 positions of
+/// `testsets/search/othello_presort_fit.txt` (12-16 empties), by the ignored test
+/// `fit_presort_evaluation`.
+const WEIGHTS: [i32; FEATURES] = [18, 27, 103, -13, 100, 2, -16, 18, -1, 16, -2, 17];
+
+/// The evaluation's features of `(p, o)`, each "side to move minus opponent" where that
+/// applies: 0 a constant 1; 1 mobility (legal moves); 2 corner moves; 3 potential mobility
+/// (empty squares next to an opponent disc); 4 corners held; 5 X-squares next to an empty
+/// corner; 6 C-squares next to an empty corner; 7 stable discs (8x8 only); 8 discs; 9 parity
+/// (+1 when the number of empties is odd, -1 when even); 10 the static square weights of the
+/// discs (`../eval.rs`, divided by 8); 11 frontier discs (next to an empty square), counted
+/// opponent minus side to move.
+#[inline]
+pub(crate) fn features<const N: usize>(p: u64, o: u64) -> [i32; FEATURES] {
+    let empty = Geometry::<N>::VALID & !(p | o);
+    let count = |x: u64| x.count_ones() as i32;
+    let (mp, mo) = (moves::<N>(p, o), moves::<N>(o, p));
+    let corners = corner_squares::<N>();
+    let (mut x_diff, mut c_diff) = (0, 0);
+    for i in 0..4 {
+        if empty & (1 << CORNERS[N / 8][i]) != 0 {
+            let x = 1u64 << X_SQUARES[N / 8][i];
+            let c = C_SQUARES[N / 8][i];
+            x_diff += count(p & x) - count(o & x);
+            c_diff += count(p & c) - count(o & c);
+        }
+    }
+    let stable = if N == 8 {
+        stability::stable_count(p, o) as i32 - stability::stable_count(o, p) as i32
+    } else {
+        0
+    };
+    [
+        1,
+        count(mp) - count(mo),
+        count(mp & corners) - count(mo & corners),
+        count(neighbours::<N>(o) & empty) - count(neighbours::<N>(p) & empty),
+        count(p & corners) - count(o & corners),
+        x_diff,
+        c_diff,
+        stable,
+        count(p) - count(o),
+        if count(empty) & 1 == 1 { 1 } else { -1 },
+        square_sum::<N>(p) - square_sum::<N>(o),
+        count(neighbours::<N>(empty) & o) - count(neighbours::<N>(empty) & p),
+    ]
+}
+
+/// Square indices of the corners (`[6x6, 8x8]`).
+const CORNERS: [[u32; 4]; 2] = [[0, 5, 40, 45], [0, 7, 56, 63]];
+/// The X-square of each corner.
+const X_SQUARES: [[u32; 4]; 2] = [[9, 12, 33, 36], [9, 14, 49, 54]];
+/// The two C-squares of each corner.
+const C_SQUARES: [[u64; 4]; 2] = [
+    [
+        1 << 1 | 1 << 8,
+        1 << 4 | 1 << 13,
+        1 << 32 | 1 << 41,
+        1 << 44 | 1 << 37,
+    ],
+    [
+        1 << 1 | 1 << 8,
+        1 << 6 | 1 << 15,
+        1 << 48 | 1 << 57,
+        1 << 62 | 1 << 55,
+    ],
+];
+
+/// The sum of the static square weights (`../eval.rs`, corners 100 ... X-squares -50) of
+/// the discs `x`, divided by 8.
+#[inline]
+fn square_sum<const N: usize>(x: u64) -> i32 {
+    let mut rest = x;
+    let mut sum = 0;
+    while rest != 0 {
+        sum += square_weight::<N>(rest.trailing_zeros() as usize);
+        rest &= rest - 1;
+    }
+    sum / 8
+}
+
+#[inline]
+fn corner_squares<const N: usize>() -> u64 {
+    CORNERS[N / 8].iter().fold(0, |m, &s| m | 1 << s)
+}
+
+/// The fitted evaluation of `(p, o)` for the side to move, in sixteenths of a disc.
+#[inline]
+pub(crate) fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
+    features::<N>(p, o)
+        .iter()
+        .zip(WEIGHTS)
+        .map(|(f, w)| f * w)
+        .sum()
+}
+
+/// The estimated value of `(p, o)` for the side to move (`p`), in sixteenths of a disc, from
+/// a fail-soft alpha-beta search of `depth` plies with [`evaluate`] at its leaves (a pass
+/// costs no ply; a finished game scores its disc difference). `nodes` counts the positions
+/// visited.
+pub(crate) fn shallow<const N: usize>(
+    p: u64,
+    o: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    *nodes += 1;
+    if depth == 0 {
+        return evaluate::<N>(p, o);
+    }
+    let mut list = moves::<N>(p, o);
+    if list == 0 {
+        if moves::<N>(o, p) == 0 {
+            return 16 * (p.count_ones() as i32 - o.count_ones() as i32);
+        }
+        return -shallow::<N>(o, p, depth, -beta, -alpha, nodes);
+    }
+    let (mut best, mut a) = (i32::MIN + 1, alpha);
+    while list != 0 {
+        let sq = list.trailing_zeros() as usize;
+        list &= list - 1;
+        let f = flips::<N>(p, o, sq);
+        let v = -shallow::<N>(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -a, nodes);
+        if v > best {
+            best = v;
+            if v > a {
+                a = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
