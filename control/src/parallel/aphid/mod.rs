@@ -12,11 +12,16 @@
 
 pub mod balance;
 pub mod config;
+pub mod config_text;
 pub mod guess;
+pub mod hierarchy;
 pub mod master;
 pub mod message;
+pub mod mid;
 pub mod overhead;
 pub mod priority;
+mod remap;
+pub mod shadow;
 pub mod slave;
 pub mod table;
 
@@ -25,11 +30,16 @@ use std::sync::Arc;
 use dib::{Activity, Context, DibCounters, DibError, Processor, Report};
 use games::Game;
 
-pub use config::{AphidOptions, ConfigError, TtSharing};
+pub use config::{AphidOptions, ConfigError, ConfigFileError, TtSharing};
+pub use config_text::ConfigTextError;
+pub use hierarchy::{Hierarchy, HierarchyError};
 pub use overhead::{Overheads, RunFigures};
 
 use master::Master;
 use message::Msg;
+use mid::Mid;
+use remap::Remap;
+use shadow::ShadowRing;
 use slave::Slave;
 
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
@@ -40,25 +50,38 @@ use crate::search::{SearchConfig, SearchError, Searcher, TranspositionTable, TtM
 pub enum AphidProc<G: Game> {
     /// Processor 0.
     Master(Box<MasterProc<G>>),
-    /// Every other processor.
+    /// Every other processor without slaves of its own.
     Slave(Box<SlaveProc<G>>),
+    /// A mid-level process of a hierarchy: a slave with slaves of its own.
+    Mid(Box<MidProc<G>>),
 }
 
-/// The master behind an opaque name.
+/// The master behind an opaque name (with its slaves' numbers in a hierarchy).
 #[derive(Debug)]
-pub struct MasterProc<G: Game>(Master<G>);
+pub struct MasterProc<G: Game>(Master<G>, Option<Vec<usize>>);
 
-/// A slave behind an opaque name.
+/// A slave behind an opaque name (with its master's number in a hierarchy).
 #[derive(Debug)]
-pub struct SlaveProc<G: Game>(Slave<G>);
+pub struct SlaveProc<G: Game>(Slave<G>, Option<Vec<usize>>);
+
+/// A mid-level process behind an opaque name.
+#[derive(Debug)]
+pub struct MidProc<G: Game>(Mid<G>);
 
 impl<G: Game> Processor for AphidProc<G> {
     type Msg = Msg;
 
     fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
         match self {
-            AphidProc::Master(m) => m.0.run(ctx),
-            AphidProc::Slave(s) => s.0.run(ctx),
+            AphidProc::Master(m) => match &m.1 {
+                None => m.0.run(ctx),
+                Some(routes) => m.0.run(&mut Remap::new(ctx, routes)),
+            },
+            AphidProc::Slave(s) => match &s.1 {
+                None => s.0.run(ctx),
+                Some(routes) => s.0.run(&mut Remap::new(ctx, routes)),
+            },
+            AphidProc::Mid(m) => m.0.run(ctx),
         }
     }
 }
@@ -77,6 +100,11 @@ impl<G: Game> AphidProc<G> {
             AphidProc::Slave(s) => DibCounters {
                 problems_received: s.0.state.stats.leaves_received,
                 updates: s.0.state.stats.updates,
+                ..DibCounters::default()
+            },
+            AphidProc::Mid(m) => DibCounters {
+                problems_received: m.0.state().stats.leaves_received,
+                updates: m.0.state().stats.updates,
                 ..DibCounters::default()
             },
         }
@@ -140,25 +168,66 @@ pub fn search<G: Game>(
     let engines = Engines::new(&options.search, opts.tt)?;
     let depth = options.depth;
     let procs = options.procs;
+    let tree = opts
+        .hierarchy
+        .clone()
+        .unwrap_or_else(|| Hierarchy::flat(procs));
+    if tree.procs() != procs {
+        return Err(ParallelError::BadOption {
+            algo: "aphid",
+            message: format!(
+                "the hierarchy has {} processes (the master included) but {procs} processors were given; use {} processors",
+                tree.procs(),
+                tree.procs()
+            ),
+        });
+    }
+    let flat = tree.is_flat();
     let factory = |id: usize| -> AphidProc<G> {
+        let children = tree.children(id);
         if id == 0 {
-            AphidProc::Master(Box::new(MasterProc(Master::new(
+            let master = Master::new(
                 root.clone(),
                 depth,
-                procs,
+                children.len() + 1,
                 opts,
                 options.min_split_depth,
                 engines.build(),
-            ))))
-        } else {
-            AphidProc::Slave(Box::new(SlaveProc(Slave::new(
+            );
+            let routes = (!flat).then(|| std::iter::once(0).chain(children).collect());
+            return AphidProc::Master(Box::new(MasterProc(master, routes)));
+        }
+        let parent = tree.parent(id).unwrap_or(0);
+        let peers = tree.peers(id);
+        let searcher = engines.build();
+        if !children.is_empty() {
+            let table = Arc::clone(searcher.table());
+            return AphidProc::Mid(Box::new(MidProc(Mid::new(
                 root.clone(),
                 depth,
-                procs,
+                parent,
+                peers.len(),
+                children,
                 opts,
-                engines.build(),
-            ))))
+                options.min_split_depth,
+                options.search,
+                table,
+            ))));
         }
+        let ring = (opts.tt == TtSharing::Distributed)
+            .then(|| {
+                let leaves: Vec<usize> = peers
+                    .iter()
+                    .copied()
+                    .filter(|&p| tree.children(p).is_empty())
+                    .collect();
+                ShadowRing::new(id, &leaves, Arc::clone(searcher.table()), opts)
+            })
+            .flatten();
+        let mut slave = Slave::new(root.clone(), depth, peers.len() + 1, opts, searcher);
+        slave.state.shadow = ring;
+        let routes = (parent != 0).then(|| vec![parent]);
+        AphidProc::Slave(Box::new(SlaveProc(slave, routes)))
     };
     let outcome = dib::run_processors(procs, &options.backend, &factory)?;
     let Some(AphidProc::Master(master)) = outcome.processors.first() else {
@@ -192,16 +261,52 @@ pub fn search<G: Game>(
         extra.push(("aphid_parallel_from", f64::from(g.from)));
     }
     let (mut required, mut speculative, mut aborted) = (0, 0, 0);
+    let mut ring = shadow::ShadowStats::default();
+    let mut mids = mid::MidStats::default();
     for p in &outcome.processors {
-        if let AphidProc::Slave(s) = p {
-            required += s.0.state.stats.required_nodes;
-            speculative += s.0.state.stats.speculative_nodes;
-            aborted += s.0.state.stats.aborted_nodes;
+        match p {
+            AphidProc::Slave(s) => {
+                required += s.0.state.stats.required_nodes;
+                speculative += s.0.state.stats.speculative_nodes;
+                aborted += s.0.state.stats.aborted_nodes;
+                if let Some(r) = &s.0.state.shadow {
+                    ring.tables_sent += r.stats.tables_sent;
+                    ring.entries_sent += r.stats.entries_sent;
+                    ring.tables_returned += r.stats.tables_returned;
+                    ring.tables_received += r.stats.tables_received;
+                    ring.entries_inserted += r.stats.entries_inserted;
+                    ring.flagged_updates += r.stats.flagged_updates;
+                }
+            }
+            AphidProc::Mid(m) => {
+                mids.sessions += m.0.stats.sessions;
+                mids.abandoned += m.0.stats.abandoned;
+                mids.nodes += m.0.stats.nodes;
+                mids.leaves_given += m.0.stats.leaves_given;
+            }
+            AphidProc::Master(_) => {}
         }
     }
     extra.push(("aphid_slave_required_nodes", required as f64));
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
+    if opts.tt == TtSharing::Distributed {
+        extra.push(("aphid_shadow_tables_sent", ring.tables_sent as f64));
+        extra.push(("aphid_shadow_entries_sent", ring.entries_sent as f64));
+        extra.push(("aphid_shadow_tables_returned", ring.tables_returned as f64));
+        extra.push(("aphid_shadow_tables_received", ring.tables_received as f64));
+        extra.push((
+            "aphid_shadow_entries_inserted",
+            ring.entries_inserted as f64,
+        ));
+        extra.push(("aphid_shadow_flagged_updates", ring.flagged_updates as f64));
+    }
+    if !flat {
+        extra.push(("aphid_mid_sessions", mids.sessions as f64));
+        extra.push(("aphid_mid_abandoned", mids.abandoned as f64));
+        extra.push(("aphid_mid_nodes", mids.nodes as f64));
+        extra.push(("aphid_mid_leaves_given", mids.leaves_given as f64));
+    }
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
