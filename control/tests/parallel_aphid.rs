@@ -28,6 +28,22 @@ fn fixed(master_depth: u32) -> AphidOptions {
     }
 }
 
+/// For `count` random positions (seeded by `seed`) that are not over and have a depth within
+/// the budget: `check(index, position, depth, sequential value)`.
+fn each_position<G: Game>(seed: u64, count: usize, mut check: impl FnMut(usize, &G, u32, i32)) {
+    let mut rng = Lcg(seed);
+    for i in 0..count {
+        let pos: G = random_position(&mut rng, 2 + i * 3);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let Some((depth, _)) = depth_within_budget(&pos, 6, 30_000) else {
+            continue;
+        };
+        check(i, &pos, depth, sequential(&pos, depth));
+    }
+}
+
 struct Agreement;
 
 impl GameVisitor for Agreement {
@@ -35,17 +51,8 @@ impl GameVisitor for Agreement {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> (u64, u64) {
         let name = info.name;
-        let mut rng = Lcg(77);
         let (mut runs, mut moved) = (0, 0);
-        for i in 0..3 {
-            let pos: G = random_position(&mut rng, 2 + i * 3);
-            if pos.outcome().is_some() {
-                continue;
-            }
-            let Some((depth, _)) = depth_within_budget(&pos, 6, 30_000) else {
-                continue;
-            };
-            let want = sequential(&pos, depth);
+        each_position(77, 3, |i, pos: &G, depth, want| {
             let mut settings = vec![AphidOptions::default()];
             for h in 1..depth.min(3) {
                 settings.push(fixed(h));
@@ -58,7 +65,7 @@ impl GameVisitor for Agreement {
                         sim(i as u64 * 7 + procs as u64, ""),
                         aphid.clone(),
                     );
-                    let r = search(ParallelAlgo::Aphid, &pos, &o)
+                    let r = search(ParallelAlgo::Aphid, pos, &o)
                         .unwrap_or_else(|e| panic!("{name} x{procs}: {e}"));
                     assert_eq!(
                         r.value, want,
@@ -69,7 +76,7 @@ impl GameVisitor for Agreement {
                 }
                 for procs in [2, 4] {
                     let o = options(depth, procs, Backend::Threads { seed: 3 }, aphid.clone());
-                    let r = search(ParallelAlgo::Aphid, &pos, &o)
+                    let r = search(ParallelAlgo::Aphid, pos, &o)
                         .unwrap_or_else(|e| panic!("{name} threads x{procs}: {e}"));
                     assert_eq!(
                         r.value, want,
@@ -77,7 +84,7 @@ impl GameVisitor for Agreement {
                     );
                 }
             }
-        }
+        });
         (runs, moved)
     }
 }
@@ -180,37 +187,26 @@ impl GameVisitor for HierarchyAgreement {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> (u64, u64) {
         let name = info.name;
-        let mut rng = Lcg(91);
         let (mut runs, mut sessions) = (0, 0);
-        for i in 0..2 {
-            let pos: G = random_position(&mut rng, 2 + i * 3);
-            if pos.outcome().is_some() {
-                continue;
-            }
-            let Some((depth, _)) = depth_within_budget(&pos, 6, 30_000) else {
-                continue;
+        each_position(91, 2, |i, pos: &G, depth, want| {
+            let fixed = AphidOptions {
+                master_depth: Some(1),
+                ..two_levels()
             };
-            let want = sequential(&pos, depth);
-            for aphid in [
-                two_levels(),
-                AphidOptions {
-                    master_depth: Some(1),
-                    ..two_levels()
-                },
-            ] {
+            for aphid in [two_levels(), fixed] {
                 for backend in [sim(i as u64 + 11, ""), Backend::Threads { seed: 5 }] {
                     let o = options(depth, 7, backend.clone(), aphid.clone());
-                    let r = search(ParallelAlgo::Aphid, &pos, &o)
+                    let r = search(ParallelAlgo::Aphid, pos, &o)
                         .unwrap_or_else(|e| panic!("{name} hierarchy {backend:?}: {e}"));
                     assert_eq!(
                         r.value, want,
-                        "{name} hierarchy {aphid:?} depth {depth} {backend:?}, {pos}"
+                        "{name} hierarchy {aphid:?} {backend:?}, {pos}"
                     );
                     runs += 1;
                     sessions += u64::from(extra(&r.extra, "aphid_mid_leaves_given") > 0.0);
                 }
             }
-        }
+        });
         (runs, sessions)
     }
 }

@@ -67,37 +67,23 @@ fn hierarchies_from_both_formats_and_the_distributed_table_agree() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs an aphid search on othello6 that must fail with exit status 2 naming `needle`.
+fn refused(extra: &[&str], needle: &str) {
+    let mut args = vec![
+        "search", "--game", "othello6", "--depth", "3", "--algo", "aphid", "--procs", "4",
+    ];
+    args.extend_from_slice(extra);
+    let out = runner(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
 #[test]
 fn a_hierarchy_of_another_size_than_procs_exits_2() {
-    let out = runner(&[
-        "search",
-        "--game",
-        "othello6",
-        "--depth",
-        "3",
-        "--algo",
-        "aphid",
-        "--procs",
-        "4",
-        "--aphid-config",
-        "../testsets/aphid/figure-5.16.config",
-    ]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("--procs 15"), "{err}");
-    let out = runner(&[
-        "search",
-        "--game",
-        "othello6",
-        "--depth",
-        "3",
-        "--algo",
-        "aphid",
-        "--procs",
-        "4",
-        "--tt",
-        "everywhere",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("distributed"));
+    refused(
+        &["--aphid-config", "../testsets/aphid/figure-5.16.config"],
+        "--procs 15",
+    );
+    refused(&["--tt", "everywhere"], "distributed");
 }
