@@ -8,7 +8,7 @@ mod common;
 use common::{agreement_config as config, sequential_alphabeta as sequential, sim_backend as sim};
 
 use common::{Lcg, depth_within_budget, random_position};
-use control::parallel::aphid::{AphidOptions, TtSharing};
+use control::parallel::aphid::{AphidOptions, Hierarchy, TtSharing};
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use dib::Backend;
 use games::{Game, GameId, GameInfo, GameVisitor};
@@ -28,6 +28,22 @@ fn fixed(master_depth: u32) -> AphidOptions {
     }
 }
 
+/// For `count` random positions (seeded by `seed`) that are not over and have a depth within
+/// the budget: `check(index, position, depth, sequential value)`.
+fn each_position<G: Game>(seed: u64, count: usize, mut check: impl FnMut(usize, &G, u32, i32)) {
+    let mut rng = Lcg(seed);
+    for i in 0..count {
+        let pos: G = random_position(&mut rng, 2 + i * 3);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let Some((depth, _)) = depth_within_budget(&pos, 6, 30_000) else {
+            continue;
+        };
+        check(i, &pos, depth, sequential(&pos, depth));
+    }
+}
+
 struct Agreement;
 
 impl GameVisitor for Agreement {
@@ -35,17 +51,8 @@ impl GameVisitor for Agreement {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> (u64, u64) {
         let name = info.name;
-        let mut rng = Lcg(77);
         let (mut runs, mut moved) = (0, 0);
-        for i in 0..3 {
-            let pos: G = random_position(&mut rng, 2 + i * 3);
-            if pos.outcome().is_some() {
-                continue;
-            }
-            let Some((depth, _)) = depth_within_budget(&pos, 6, 30_000) else {
-                continue;
-            };
-            let want = sequential(&pos, depth);
+        each_position(77, 3, |i, pos: &G, depth, want| {
             let mut settings = vec![AphidOptions::default()];
             for h in 1..depth.min(3) {
                 settings.push(fixed(h));
@@ -58,7 +65,7 @@ impl GameVisitor for Agreement {
                         sim(i as u64 * 7 + procs as u64, ""),
                         aphid.clone(),
                     );
-                    let r = search(ParallelAlgo::Aphid, &pos, &o)
+                    let r = search(ParallelAlgo::Aphid, pos, &o)
                         .unwrap_or_else(|e| panic!("{name} x{procs}: {e}"));
                     assert_eq!(
                         r.value, want,
@@ -69,7 +76,7 @@ impl GameVisitor for Agreement {
                 }
                 for procs in [2, 4] {
                     let o = options(depth, procs, Backend::Threads { seed: 3 }, aphid.clone());
-                    let r = search(ParallelAlgo::Aphid, &pos, &o)
+                    let r = search(ParallelAlgo::Aphid, pos, &o)
                         .unwrap_or_else(|e| panic!("{name} threads x{procs}: {e}"));
                     assert_eq!(
                         r.value, want,
@@ -77,7 +84,7 @@ impl GameVisitor for Agreement {
                     );
                 }
             }
-        }
+        });
         (runs, moved)
     }
 }
@@ -163,4 +170,124 @@ fn the_mechanisms_run_on_an_othello_middle_game() {
         assert!(get("aphid_slave_required_nodes") > 0.0, "{:?}", r.extra);
         assert!(r.total.dib.problems_received > 0);
     }
+}
+
+/// Two levels below the master: 0 -> {1, 4}; 1 -> {2, 3}; 4 -> {5, 6}.
+fn two_levels() -> AphidOptions {
+    AphidOptions {
+        hierarchy: Some(Hierarchy::from_parents(vec![0, 1, 1, 0, 4, 4]).expect("valid")),
+        ..AphidOptions::default()
+    }
+}
+
+struct HierarchyAgreement;
+
+impl GameVisitor for HierarchyAgreement {
+    type Output = (u64, u64);
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> (u64, u64) {
+        let name = info.name;
+        let (mut runs, mut sessions) = (0, 0);
+        each_position(91, 2, |i, pos: &G, depth, want| {
+            let fixed = AphidOptions {
+                master_depth: Some(1),
+                ..two_levels()
+            };
+            for aphid in [two_levels(), fixed] {
+                for backend in [sim(i as u64 + 11, ""), Backend::Threads { seed: 5 }] {
+                    let o = options(depth, 7, backend.clone(), aphid.clone());
+                    let r = search(ParallelAlgo::Aphid, pos, &o)
+                        .unwrap_or_else(|e| panic!("{name} hierarchy {backend:?}: {e}"));
+                    assert_eq!(
+                        r.value, want,
+                        "{name} hierarchy {aphid:?} {backend:?}, {pos}"
+                    );
+                    runs += 1;
+                    sessions += u64::from(extra(&r.extra, "aphid_mid_leaves_given") > 0.0);
+                }
+            }
+        });
+        (runs, sessions)
+    }
+}
+
+fn extra(extra: &[(&'static str, f64)], key: &str) -> f64 {
+    extra.iter().find(|(n, _)| *n == key).map_or(0.0, |e| e.1)
+}
+
+#[test]
+fn a_two_level_hierarchy_agrees_with_sequential_alphabeta() {
+    let (mut runs, mut sessions) = (0, 0);
+    for &g in GameId::ALL {
+        let (r, s) = g.visit(HierarchyAgreement);
+        runs += r;
+        sessions += s;
+    }
+    eprintln!("{runs} hierarchy runs, {sessions} with mid-level processes giving work away");
+    assert!(
+        sessions * 3 > runs,
+        "mid-level processes gave work to their slaves in only {sessions} of {runs} runs"
+    );
+}
+
+fn othello_midgame() -> games::othello::Othello<8> {
+    let text = std::fs::read_to_string("../testsets/search/othello_midgame.txt")
+        .expect("the Othello test set");
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .expect("a position");
+    Game::parse_position(line.trim()).expect("a valid position")
+}
+
+#[test]
+fn a_hierarchy_from_the_thesis_format_runs_an_othello_middle_game() {
+    // Figure 5.16's shape (15 processes, three levels), from the thesis's own format.
+    let text = std::fs::read_to_string("../testsets/aphid/figure-5.16.config")
+        .expect("the thesis's figure 5.16");
+    let aphid = AphidOptions::from_file_text("figure-5.16.config", &text).expect("valid");
+    let pos = othello_midgame();
+    let depth = 5;
+    let want = sequential(&pos, depth);
+    let o = options(depth, 15, sim(2, ""), aphid);
+    let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+    assert_eq!(r.value, want);
+    assert!(extra(&r.extra, "aphid_mid_sessions") > 0.0, "{:?}", r.extra);
+    let wrong = options(depth, 9, sim(2, ""), o.aphid.clone());
+    let e = search(ParallelAlgo::Aphid, &pos, &wrong).unwrap_err();
+    assert!(e.to_string().contains("use 15 processors"), "{e}");
+}
+
+#[test]
+fn shadow_tables_travel_around_the_ring_and_leave_the_value_unchanged() {
+    let pos = othello_midgame();
+    let depth = 6;
+    let want = sequential(&pos, depth);
+    let aphid = AphidOptions {
+        master_depth: Some(2),
+        tt: TtSharing::Distributed,
+        shadow_min_depth: 2,
+        ..AphidOptions::default()
+    };
+    for backend in [sim(4, ""), Backend::Threads { seed: 1 }] {
+        let o = options(depth, 5, backend.clone(), aphid.clone());
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(r.value, want, "{backend:?}");
+        let get = |k: &str| extra(&r.extra, k);
+        assert!(get("aphid_shadow_tables_sent") > 0.0, "{:?}", r.extra);
+        assert!(get("aphid_shadow_entries_inserted") > 0.0, "{:?}", r.extra);
+        // Every table received is forwarded: with 4 slaves each goes through 3 peers.
+        assert!(
+            get("aphid_shadow_tables_received") <= 3.0 * get("aphid_shadow_tables_sent"),
+            "{:?}",
+            r.extra
+        );
+        if matches!(backend, Backend::Sim(_)) {
+            assert!(get("aphid_shadow_tables_returned") > 0.0, "{:?}", r.extra);
+        }
+    }
+    // Under faults too.
+    let o = options(depth, 5, sim(7, "drop=1/10,dup=1/10"), aphid);
+    let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+    assert_eq!(r.value, want);
 }

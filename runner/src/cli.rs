@@ -116,12 +116,14 @@ pub struct SearchArgs {
     /// dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
-    /// APHID (`--algo aphid`): a configuration file of `key = value` lines (TOML; keys as in
-    /// control/src/parallel/aphid/README.md).
+    /// APHID (`--algo aphid`): a configuration file, either `key = value` lines (TOML; keys
+    /// as in control/src/parallel/aphid/README.md) or the thesis's `aphid.config` format
+    /// (two numbers, then one host per process, tabs for levels of the hierarchy); told apart
+    /// by the extension (.toml, .config) or else by the first line.
     #[arg(long)]
     pub aphid_config: Option<std::path::PathBuf>,
-    /// APHID (`--algo aphid`): the processors' transposition tables, local or shared
-    /// (overrides the configuration file).
+    /// APHID (`--algo aphid`): the processors' transposition tables, local, shared or
+    /// distributed (the shadow-table ring; overrides the configuration file).
     #[arg(long)]
     pub tt: Option<String>,
     /// Transposition table mode: off, exact (hits only at exactly the stored depth) or normal;
@@ -281,6 +283,10 @@ pub struct CompareArgs {
     #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: bool,
+    /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
+    /// thesis 5.2.6); default local. Applies to the aphid series only.
+    #[arg(long)]
+    pub aphid_tt: Option<String>,
 }
 
 /// Arguments of `runner experiment`.

@@ -92,8 +92,22 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
                     format!("cannot read {}: {e}", path.display()),
                 )
             })?;
-            options.aphid = AphidOptions::from_config(&text)
+            let name = path.to_string_lossy();
+            options.aphid = AphidOptions::from_file_text(&name, &text)
                 .map_err(|e| input("--aphid-config", format!("{}: {e}", path.display())))?;
+            if let Some(h) = &options.aphid.hierarchy {
+                if h.procs() != dib.procs {
+                    return Err(input(
+                        "--procs",
+                        format!(
+                            "{} names {} processes (the master included); use --procs {}",
+                            path.display(),
+                            h.procs(),
+                            h.procs()
+                        ),
+                    ));
+                }
+            }
         }
         if let Some(tt) = &args.tt {
             options.aphid.tt = tt.parse().map_err(|e| input("--tt", e))?;

@@ -240,7 +240,11 @@ fn experiments_are_listed_and_pending_ones_say_why() {
     ] {
         assert!(text.contains(name), "{name} missing from the list");
     }
-    fails_with(&["experiment", "thesis-t6.8"], "pending");
+    // Whatever is still pending in this build says so when run.
+    for line in text.lines().filter(|l| l.contains("[pending:")) {
+        let name = line.split_whitespace().next().expect("a name");
+        fails_with(&["experiment", name], "pending");
+    }
 }
 
 #[test]

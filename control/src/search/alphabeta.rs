@@ -227,15 +227,14 @@ impl<G: Game> Searcher<G> {
             } else {
                 Bound::Upper
             };
-            self.tt.store(
-                hash,
-                TtEntry {
-                    value: value_to_tt(best, ply),
-                    depth: depth.clamp(0, 255) as u8,
-                    bound,
-                    move_index: best_index,
-                },
-            );
+            let entry = TtEntry {
+                value: value_to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                move_index: best_index,
+            };
+            self.tt.store(hash, entry);
+            ctx.stored(hash, &entry);
         }
         best
     }

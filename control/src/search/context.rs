@@ -10,6 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::tt::TtEntry;
+
 /// The search polls its context once every this many nodes (and at the start of each search).
 pub const POLL_INTERVAL: u64 = 1024;
 
@@ -35,6 +37,13 @@ pub trait SearchContext {
         let _ = nodes;
         Signal::Continue
     }
+
+    /// Called after the search stores `entry` for the position with `hash` in its
+    /// transposition table. A runtime may share entries (APHID's shadow tables); the default
+    /// does nothing.
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        let _ = (hash, entry);
+    }
 }
 
 impl<C: SearchContext + ?Sized> SearchContext for &mut C {
@@ -44,6 +53,10 @@ impl<C: SearchContext + ?Sized> SearchContext for &mut C {
 
     fn poll(&mut self, nodes: u64) -> Signal {
         (**self).poll(nodes)
+    }
+
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        (**self).stored(hash, entry);
     }
 }
 

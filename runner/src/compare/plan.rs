@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
+use control::parallel::aphid::TtSharing;
 use control::search::{MAX_DEPTH, SearchConfig, SortRegime};
 use dib::Backend;
 use games::GameId;
@@ -71,6 +72,8 @@ pub struct Plan {
     pub per_position: bool,
     /// What changes a cell's result, as JSON (stored beside the cells).
     pub fingerprint: Value,
+    /// APHID's transposition tables (`--aphid-tt`).
+    pub aphid_tt: TtSharing,
 }
 
 /// Splits a comma-separated list, trimming, dropping empty items.
@@ -251,7 +254,11 @@ impl Plan {
         let testset = find_testset(args.testset.as_deref(), game.info().name)?;
         let content = std::fs::read(&testset)
             .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
-        let fingerprint = json!({
+        let aphid_tt: TtSharing = match &args.aphid_tt {
+            Some(t) => t.parse().map_err(|e| input("--aphid-tt", e))?,
+            None => TtSharing::default(),
+        };
+        let mut fingerprint = json!({
             "game": game.info().name,
             "testset": testset.file_name().map(|f| f.to_string_lossy().to_string()),
             "testset_fnv": format!("{:016x}", fnv(&content)),
@@ -268,6 +275,9 @@ impl Plan {
             "baseline": baseline.name(),
             "mwf_wait": args.mwf_wait,
         });
+        if args.aphid_tt.is_some() {
+            fingerprint["aphid_tt"] = json!(aphid_tt.name());
+        }
         let out = args.out.clone().unwrap_or_else(|| {
             PathBuf::from("target/compare").join(format!(
                 "{}-{:08x}",
@@ -293,6 +303,7 @@ impl Plan {
             out,
             per_position: args.per_position,
             fingerprint,
+            aphid_tt,
         })
     }
 

@@ -76,6 +76,17 @@ const T63: &str = "Thesis table 6.3, APHID in Keyano by depth (speedups):
 32    6.44   14.00   17.76   21.99
 64    4.23   11.92   22.51   37.44";
 
+const T68: &str = "Thesis table 6.8, APHID on 16 processors, speedup and total search overhead by \
+transposition-table configuration (local: one table per process; distributed: the shadow-table ring of \
+section 5.2.6; shared: one shared-memory table):
+                   local              distributed        shared
+Chinook            4.68   257.05%     5.54   247.71%     8.35    87.37%
+Crafty             5.70   188.53%     6.71   140.19%     8.76    69.90%
+Keyano - fixed    11.19    25.11%    11.31    22.25%    11.27    17.26%
+Keyano - variable  8.36    64.65%     8.52    56.27%     9.80    36.53%
+TheTurk            5.65   164.44%     6.59   123.15%     8.48    60.26%
+In Othello (Keyano) the configuration makes very little difference; in checkers and chess it does.";
+
 const T64: &str = "Thesis table 6.4, YBW in Keyano (same positions and depth as table 6.1):
  n  speedup  total ovh  search  parallelization  synchronization  idle
  8   6.24     41.37%    24.39%      1.9%             1.9%         (1.16%)
@@ -343,9 +354,23 @@ pub const ALL: &[Experiment] = &[
         name: "thesis-t6.8",
         reproduces: "thesis table 6.8",
         what: "APHID with local, distributed and shared transposition tables on 16 processors",
-        kind: Kind::Pending(
-            "needs APHID's table configurations (local, shadow-distributed, shared) as options; our parallel runs have one table mode per processor",
-        ),
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "aphid"),
+                ("--procs", "1,16"),
+                ("--depth", "9"),
+                ("--backend", "sim"),
+            ],
+            quick: &[("--depth", "6"), ("--positions", "3")],
+            variants: &[
+                ("local", &[("--aphid-tt", "local")]),
+                ("distributed", &[("--aphid-tt", "distributed")]),
+                ("shared", &[("--aphid-tt", "shared")]),
+            ],
+            published: T68,
+        },
     },
     Experiment {
         name: "thesis-ch4-model",

@@ -6,6 +6,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::config_text::{ConfigTextError, is_thesis_format};
+use super::hierarchy::Hierarchy;
+
 /// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TtSharing {
@@ -15,6 +18,9 @@ pub enum TtSharing {
     /// One table for every processor (shared memory; on the simulator one table that every
     /// simulated processor reads and writes, which models a shared-memory machine).
     Shared,
+    /// Local tables plus the shadow-table ring of thesis 5.2.6: peer slaves forward small
+    /// tables of deep-enough entries around a ring (`shadow.rs`).
+    Distributed,
 }
 
 impl TtSharing {
@@ -24,6 +30,7 @@ impl TtSharing {
         match self {
             TtSharing::Local => "local",
             TtSharing::Shared => "shared",
+            TtSharing::Distributed => "distributed",
         }
     }
 }
@@ -36,7 +43,7 @@ impl fmt::Display for TtSharing {
 
 /// An unknown table arrangement.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown transposition-table arrangement '{0}'; use local or shared")]
+#[error("unknown transposition-table arrangement '{0}'; use local, shared or distributed")]
 pub struct UnknownTtSharing(pub String);
 
 impl FromStr for TtSharing {
@@ -46,6 +53,7 @@ impl FromStr for TtSharing {
         match s {
             "local" => Ok(TtSharing::Local),
             "shared" => Ok(TtSharing::Shared),
+            "distributed" => Ok(TtSharing::Distributed),
             other => Err(UnknownTtSharing(other.to_string())),
         }
     }
@@ -92,6 +100,16 @@ pub struct AphidOptions {
     pub patience_ns: u64,
     /// A slave silent for this long is presumed dead and its work goes to the others.
     pub dead_after_ns: u64,
+    /// The process hierarchy (thesis 5.2.4); `None`: flat, one master and `procs - 1` slaves.
+    pub hierarchy: Option<Hierarchy>,
+    /// `--tt distributed`: entries of a slave's shadow table (thesis 5.2.6: 128 served 15
+    /// slaves).
+    pub shadow_entries: usize,
+    /// `--tt distributed`: entries of the table of keys other peers broadcast (thesis: 64K).
+    pub broadcast_keys: usize,
+    /// `--tt distributed`: the least remaining depth of an entry worth sharing (entries of
+    /// broadcast keys are shared at any depth).
+    pub shadow_min_depth: u32,
 }
 
 impl Default for AphidOptions {
@@ -111,6 +129,10 @@ impl Default for AphidOptions {
             heartbeat_ns: 10_000_000,
             patience_ns: 50_000_000,
             dead_after_ns: 400_000_000,
+            hierarchy: None,
+            shadow_entries: 128,
+            broadcast_keys: 1 << 16,
+            shadow_min_depth: 3,
         }
     }
 }
@@ -164,6 +186,10 @@ pub const KEYS: &[&str] = &[
     "heartbeat_ns",
     "patience_ns",
     "dead_after_ns",
+    "parents",
+    "shadow_entries",
+    "broadcast_keys",
+    "shadow_min_depth",
 ];
 
 impl AphidOptions {
@@ -230,10 +256,32 @@ impl AphidOptions {
                 }
                 "exemption_factor" => o.exemption_factor = small()?,
                 "first_uncertain" => o.first_uncertain = small()?,
-                "tt" => o.tt = value.parse().map_err(|_| bad("\"local\" or \"shared\""))?,
+                "tt" => {
+                    o.tt = value
+                        .parse()
+                        .map_err(|_| bad("\"local\", \"shared\" or \"distributed\""))?;
+                }
                 "heartbeat_ns" => o.heartbeat_ns = int()?,
                 "patience_ns" => o.patience_ns = int()?,
                 "dead_after_ns" => o.dead_after_ns = int()?,
+                "parents" => {
+                    let expected = "a list of earlier processor numbers, [0, 0, 1, ...] (the master of processors 1, 2, 3, ...)";
+                    let inner = value
+                        .strip_prefix('[')
+                        .and_then(|v| v.strip_suffix(']'))
+                        .ok_or_else(|| bad(expected))?;
+                    let parents = inner
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|v| !v.is_empty())
+                        .map(|v| v.parse::<usize>().map_err(|_| bad(expected)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    o.hierarchy =
+                        Some(Hierarchy::from_parents(parents).map_err(|_| bad(expected))?);
+                }
+                "shadow_entries" => o.shadow_entries = small()? as usize,
+                "broadcast_keys" => o.broadcast_keys = small()? as usize,
+                "shadow_min_depth" => o.shadow_min_depth = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -243,6 +291,40 @@ impl AphidOptions {
             }
         }
         Ok(o)
+    }
+}
+
+/// A configuration file in either form.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigFileError {
+    /// The TOML form is wrong.
+    #[error("{0}")]
+    Toml(#[from] ConfigError),
+    /// The thesis's `aphid.config` form is wrong.
+    #[error("(aphid.config format) {0}")]
+    Thesis(#[from] ConfigTextError),
+}
+
+impl AphidOptions {
+    /// Reads a configuration file in either form: the thesis's `aphid.config` when `name`
+    /// ends in `.config` (or, for other names than `*.toml`, when the first line is two
+    /// numbers), else TOML ([`AphidOptions::from_config`]).
+    ///
+    /// # Errors
+    /// [`ConfigFileError`] naming the line that is wrong.
+    pub fn from_file_text(name: &str, text: &str) -> Result<AphidOptions, ConfigFileError> {
+        let thesis = if name.ends_with(".config") {
+            true
+        } else if name.ends_with(".toml") {
+            false
+        } else {
+            is_thesis_format(text)
+        };
+        if thesis {
+            Ok(AphidOptions::from_thesis_config(text)?)
+        } else {
+            Ok(AphidOptions::from_config(text)?)
+        }
     }
 }
 
@@ -271,7 +353,26 @@ mod tests {
         assert!(e.to_string().contains("at least 1"), "{e}");
         let e = AphidOptions::from_config("just text").unwrap_err();
         assert!(matches!(e, ConfigError::Syntax { line: 1, .. }), "{e}");
-        let e = AphidOptions::from_config("tt = distributed").unwrap_err();
-        assert!(e.to_string().contains("local"), "{e}");
+        let e = AphidOptions::from_config("tt = everywhere").unwrap_err();
+        assert!(e.to_string().contains("distributed"), "{e}");
+        let e = AphidOptions::from_config("parents = [0, 2]").unwrap_err();
+        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_toml_hierarchy_and_the_shadow_ring_settings() {
+        let text = "parents = [0, 1, 1, 0, 4]\ntt = \"distributed\"\nshadow_entries = 64\n";
+        let o = AphidOptions::from_config(text).expect("valid");
+        let h = o.hierarchy.expect("a hierarchy");
+        assert_eq!(h.children(1), vec![2, 3]);
+        assert_eq!(o.tt, TtSharing::Distributed);
+        assert_eq!(o.shadow_entries, 64);
+        let both = AphidOptions::from_file_text("x.cfg", "5 10\na\n\tb\n").expect("thesis");
+        assert_eq!(
+            both.hierarchy.map(|h| h.parents().to_vec()),
+            Some(vec![0, 1])
+        );
+        let e = AphidOptions::from_file_text("a.config", "window = 3").unwrap_err();
+        assert!(matches!(e, ConfigFileError::Thesis(_)), "{e}");
     }
 }

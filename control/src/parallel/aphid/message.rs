@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::shadow::ShadowEntry;
 use super::table::LeafId;
 
 /// Where the master's search stands, sent with each of its messages.
@@ -92,5 +93,16 @@ pub enum Msg {
         done: bool,
         /// The iteration the slave believes current.
         iteration: u32,
+    },
+    /// A mid-level master to its slaves (`mid.rs`): a new piece of its own work begins; take
+    /// this epoch even if its iteration is lower than the last one.
+    Restart(Epoch),
+    /// Slave to the next peer slave (`--tt distributed`, thesis 5.2.6): a shadow table
+    /// travelling around the ring of peers, back to its origin.
+    Shadow {
+        /// The slave whose table it is.
+        origin: usize,
+        /// The entries.
+        entries: Vec<ShadowEntry>,
     },
 }

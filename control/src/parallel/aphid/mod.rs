@@ -16,11 +16,16 @@
 
 pub mod balance;
 pub mod config;
+pub mod config_text;
 pub mod guess;
+pub mod hierarchy;
 pub mod master;
 pub mod message;
+pub mod mid;
 pub mod overhead;
 pub mod priority;
+mod remap;
+pub mod shadow;
 pub mod slave;
 pub mod table;
 
@@ -30,11 +35,16 @@ use dib::{Activity, Context, DibCounters, DibError, Processor, Report};
 use games::Game;
 use serde::{Deserialize, Serialize};
 
-pub use config::{AphidOptions, ConfigError, TtSharing};
+pub use config::{AphidOptions, ConfigError, ConfigFileError, TtSharing};
+pub use config_text::ConfigTextError;
+pub use hierarchy::{Hierarchy, HierarchyError};
 pub use overhead::{Overheads, RunFigures};
 
 use master::Master;
 use message::Msg;
+use mid::Mid;
+use remap::Remap;
+use shadow::ShadowRing;
 use slave::Slave;
 
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
@@ -45,25 +55,38 @@ use crate::search::{SearchConfig, SearchError, Searcher, TranspositionTable, TtM
 pub enum AphidProc<G: Game> {
     /// Processor 0.
     Master(Box<MasterProc<G>>),
-    /// Every other processor.
+    /// Every other processor without slaves of its own.
     Slave(Box<SlaveProc<G>>),
+    /// A mid-level process of a hierarchy: a slave with slaves of its own.
+    Mid(Box<MidProc<G>>),
 }
 
-/// The master behind an opaque name.
+/// The master behind an opaque name (with its slaves' numbers in a hierarchy).
 #[derive(Debug)]
-pub struct MasterProc<G: Game>(Master<G>);
+pub struct MasterProc<G: Game>(Master<G>, Option<Vec<usize>>);
 
-/// A slave behind an opaque name.
+/// A slave behind an opaque name (with its master's number in a hierarchy).
 #[derive(Debug)]
-pub struct SlaveProc<G: Game>(Slave<G>);
+pub struct SlaveProc<G: Game>(Slave<G>, Option<Vec<usize>>);
+
+/// A mid-level process behind an opaque name.
+#[derive(Debug)]
+pub struct MidProc<G: Game>(Mid<G>);
 
 impl<G: Game> Processor for AphidProc<G> {
     type Msg = Msg;
 
     fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
         match self {
-            AphidProc::Master(m) => m.0.run(ctx),
-            AphidProc::Slave(s) => s.0.run(ctx),
+            AphidProc::Master(m) => match &m.1 {
+                None => m.0.run(ctx),
+                Some(routes) => m.0.run(&mut Remap::new(ctx, routes)),
+            },
+            AphidProc::Slave(s) => match &s.1 {
+                None => s.0.run(ctx),
+                Some(routes) => s.0.run(&mut Remap::new(ctx, routes)),
+            },
+            AphidProc::Mid(m) => m.0.run(ctx),
         }
     }
 }
@@ -84,6 +107,11 @@ impl<G: Game> AphidProc<G> {
                 updates: s.0.state.stats.updates,
                 ..DibCounters::default()
             },
+            AphidProc::Mid(m) => DibCounters {
+                problems_received: m.0.state().stats.leaves_received,
+                updates: m.0.state().stats.updates,
+                ..DibCounters::default()
+            },
         }
     }
 }
@@ -98,9 +126,16 @@ enum Summary<G: Game> {
         figures: Vec<f64>,
         counters: DibCounters,
     },
-    /// A slave: its required, speculative and aborted nodes.
+    /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
+    /// ring did (with `--tt distributed`).
     Slave {
         nodes: [u64; 3],
+        shadow: Option<shadow::ShadowStats>,
+        counters: DibCounters,
+    },
+    /// A mid-level process of a hierarchy.
+    Mid {
+        stats: mid::MidStats,
         counters: DibCounters,
     },
 }
@@ -156,15 +191,22 @@ impl<G: Game> Summary<G> {
                 let st = &s.0.state.stats;
                 Summary::Slave {
                     nodes: [st.required_nodes, st.speculative_nodes, st.aborted_nodes],
+                    shadow: s.0.state.shadow.as_ref().map(|r| r.stats),
                     counters,
                 }
             }
+            AphidProc::Mid(m) => Summary::Mid {
+                stats: m.0.stats,
+                counters,
+            },
         }
     }
 
     fn counters(&self) -> DibCounters {
         match self {
-            Summary::Master { counters, .. } | Summary::Slave { counters, .. } => *counters,
+            Summary::Master { counters, .. }
+            | Summary::Slave { counters, .. }
+            | Summary::Mid { counters, .. } => *counters,
         }
     }
 }
@@ -226,25 +268,66 @@ pub fn search<G: Game>(
     let engines = Engines::new(&options.search, opts.tt)?;
     let depth = options.depth;
     let procs = options.procs;
+    let tree = opts
+        .hierarchy
+        .clone()
+        .unwrap_or_else(|| Hierarchy::flat(procs));
+    if tree.procs() != procs {
+        return Err(ParallelError::BadOption {
+            algo: "aphid",
+            message: format!(
+                "the hierarchy has {} processes (the master included) but {procs} processors were given; use {} processors",
+                tree.procs(),
+                tree.procs()
+            ),
+        });
+    }
+    let flat = tree.is_flat();
     let factory = |id: usize| -> AphidProc<G> {
+        let children = tree.children(id);
         if id == 0 {
-            AphidProc::Master(Box::new(MasterProc(Master::new(
+            let master = Master::new(
                 root.clone(),
                 depth,
-                procs,
+                children.len() + 1,
                 opts,
                 options.min_split_depth,
                 engines.build(),
-            ))))
-        } else {
-            AphidProc::Slave(Box::new(SlaveProc(Slave::new(
+            );
+            let routes = (!flat).then(|| std::iter::once(0).chain(children).collect());
+            return AphidProc::Master(Box::new(MasterProc(master, routes)));
+        }
+        let parent = tree.parent(id).unwrap_or(0);
+        let peers = tree.peers(id);
+        let searcher = engines.build();
+        if !children.is_empty() {
+            let table = Arc::clone(searcher.table());
+            return AphidProc::Mid(Box::new(MidProc(Mid::new(
                 root.clone(),
                 depth,
-                procs,
+                parent,
+                peers.len(),
+                children,
                 opts,
-                engines.build(),
-            ))))
+                options.min_split_depth,
+                options.search,
+                table,
+            ))));
         }
+        let ring = (opts.tt == TtSharing::Distributed)
+            .then(|| {
+                let leaves: Vec<usize> = peers
+                    .iter()
+                    .copied()
+                    .filter(|&p| tree.children(p).is_empty())
+                    .collect();
+                ShadowRing::new(id, &leaves, Arc::clone(searcher.table()), opts)
+            })
+            .flatten();
+        let mut slave = Slave::new(root.clone(), depth, peers.len() + 1, opts, searcher);
+        slave.state.shadow = ring;
+        let routes = (parent != 0).then(|| vec![parent]);
+        AphidProc::Slave(Box::new(SlaveProc(slave, routes)))
     };
     let outcome = dib::run_processors(procs, &options.backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
@@ -261,17 +344,53 @@ pub fn search<G: Game>(
         .zip(figures.iter().copied())
         .collect();
     let mut slave_nodes = [0u64; 3];
+    let mut ring = shadow::ShadowStats::default();
+    let mut mids = mid::MidStats::default();
     for p in &outcome.processors {
-        if let Summary::Slave { nodes, .. } = p {
-            for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
-                *sum += n;
+        match p {
+            Summary::Slave { nodes, shadow, .. } => {
+                for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
+                    *sum += n;
+                }
+                if let Some(r) = shadow {
+                    ring.tables_sent += r.tables_sent;
+                    ring.entries_sent += r.entries_sent;
+                    ring.tables_returned += r.tables_returned;
+                    ring.tables_received += r.tables_received;
+                    ring.entries_inserted += r.entries_inserted;
+                    ring.flagged_updates += r.flagged_updates;
+                }
             }
+            Summary::Mid { stats, .. } => {
+                mids.sessions += stats.sessions;
+                mids.abandoned += stats.abandoned;
+                mids.nodes += stats.nodes;
+                mids.leaves_given += stats.leaves_given;
+            }
+            Summary::Master { .. } => {}
         }
     }
     let [required, speculative, aborted] = slave_nodes;
     extra.push(("aphid_slave_required_nodes", required as f64));
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
+    if opts.tt == TtSharing::Distributed {
+        extra.push(("aphid_shadow_tables_sent", ring.tables_sent as f64));
+        extra.push(("aphid_shadow_entries_sent", ring.entries_sent as f64));
+        extra.push(("aphid_shadow_tables_returned", ring.tables_returned as f64));
+        extra.push(("aphid_shadow_tables_received", ring.tables_received as f64));
+        extra.push((
+            "aphid_shadow_entries_inserted",
+            ring.entries_inserted as f64,
+        ));
+        extra.push(("aphid_shadow_flagged_updates", ring.flagged_updates as f64));
+    }
+    if !flat {
+        extra.push(("aphid_mid_sessions", mids.sessions as f64));
+        extra.push(("aphid_mid_abandoned", mids.abandoned as f64));
+        extra.push(("aphid_mid_nodes", mids.nodes as f64));
+        extra.push(("aphid_mid_leaves_given", mids.leaves_given as f64));
+    }
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());

@@ -26,9 +26,10 @@ use games::score::{INFINITY, is_decisive};
 
 use super::config::AphidOptions;
 use super::message::{BadBound, Epoch, LeafResult, Msg};
+use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
 use crate::search::tt::value_to_tt;
-use crate::search::{SearchContext, Searcher, Signal};
+use crate::search::{SearchContext, Searcher, Signal, TtEntry};
 
 /// The master's processor number.
 pub(crate) const MASTER: usize = 0;
@@ -67,14 +68,14 @@ struct SlaveLeaf<G> {
 
 /// A piece of work chosen by the scheduler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Work {
-    leaf: LeafId,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
+pub(super) struct Work {
+    pub(super) leaf: LeafId,
+    pub(super) depth: u32,
+    pub(super) alpha: i32,
+    pub(super) beta: i32,
     /// Part of the current iteration's work (or a bad bound): not speculative.
-    required: bool,
-    bad: bool,
+    pub(super) required: bool,
+    pub(super) bad: bool,
 }
 
 /// Everything of a slave except its search engine (so that the search's context can update
@@ -95,7 +96,7 @@ pub(crate) struct SlaveState<G: Game> {
     /// The iteration for which "done" was last reported.
     reported_done: Option<u32>,
     /// Required work arrived (a speculative search should stop).
-    interrupt: bool,
+    pub(super) interrupt: bool,
     /// Send the buffer at the next chance (answers to re-sent assignments).
     urgent: bool,
     /// Nodes a speculative search may run before it yields (doubling for the same work).
@@ -103,6 +104,8 @@ pub(crate) struct SlaveState<G: Game> {
     /// The speculative work last cut short, and the budget it had.
     cut_short: Option<(LeafId, u32, u64)>,
     pub(crate) stats: SlaveStats,
+    /// `--tt distributed`: this slave's end of the shadow-table ring.
+    pub(crate) shadow: Option<ShadowRing>,
 }
 
 /// A slave processor.
@@ -153,6 +156,7 @@ impl<G: Game> Slave<G> {
                 speculative_slice: opts.speculative_slice_nodes.max(1),
                 cut_short: None,
                 stats: SlaveStats::default(),
+                shadow: None,
             },
         }
     }
@@ -162,15 +166,10 @@ impl<G: Game> Slave<G> {
         while let Some(env) = ctx.poll() {
             self.state.apply(env.msg);
         }
-        if self.state.urgent {
-            self.state.flush(ctx);
-        }
+        self.state.pass_on_shadow(ctx);
+        self.state.flush_urgent(ctx);
         let Some(work) = self.state.pick() else {
-            let done_now = self.state.is_done()
-                && self.state.reported_done != Some(self.state.epoch.iteration);
-            if !self.state.buffer.is_empty() || done_now {
-                self.state.flush(ctx);
-            }
+            self.state.report_if_idle(ctx);
             return Activity::Idle { wake_at: None };
         };
         self.search(work, ctx);
@@ -220,6 +219,21 @@ impl<G: Game> Slave<G> {
             st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
             return;
         }
+        st.complete(work, r.value, nodes, ctx);
+    }
+}
+
+impl<G: Game> SlaveState<G> {
+    /// Records a completed search of `work` that returned `value` after `nodes` nodes, and
+    /// reports when it should (also the hook of a mid-level process, `mid.rs`).
+    pub(super) fn complete(
+        &mut self,
+        work: Work,
+        value: i32,
+        nodes: u64,
+        ctx: &mut dyn Context<Msg>,
+    ) {
+        let st = self;
         st.cut_short = None;
         st.stats.searches += 1;
         let ply = st.leaves.get(&work.leaf).map_or(0, |l| l.ply);
@@ -231,7 +245,7 @@ impl<G: Game> Slave<G> {
         if work.bad {
             st.stats.bad_bounds += 1;
         }
-        let b = Bounds::from_search(r.value, work.alpha, work.beta);
+        let b = Bounds::from_search(value, work.alpha, work.beta);
         if let Some(leaf) = st.leaves.get_mut(&work.leaf) {
             leaf.bounds.record(work.depth, b);
             leaf.searched = leaf.searched.max(work.depth);
@@ -257,9 +271,42 @@ impl<G: Game> Slave<G> {
             st.flush(ctx);
         }
     }
-}
 
-impl<G: Game> SlaveState<G> {
+    /// Sends what must go at once (answers to re-sent assignments).
+    pub(super) fn flush_urgent(&mut self, ctx: &mut dyn Context<Msg>) {
+        if self.urgent {
+            self.flush(ctx);
+        }
+    }
+
+    /// With nothing to search: sends what is buffered, and "done" once per iteration.
+    pub(super) fn report_if_idle(&mut self, ctx: &mut dyn Context<Msg>) {
+        let done_now = self.is_done() && self.reported_done != Some(self.epoch.iteration);
+        if !self.buffer.is_empty() || done_now {
+            self.flush(ctx);
+        }
+    }
+
+    /// A leaf's position and ply (for a mid-level process, `mid.rs`).
+    pub(super) fn position(&self, leaf: LeafId) -> Option<(G, u32)> {
+        self.leaves.get(&leaf).map(|l| (l.position.clone(), l.ply))
+    }
+
+    /// Sends an empty report after `heartbeat_ns` of silence (for a mid-level process).
+    pub(super) fn keep_alive(&mut self, ctx: &mut dyn Context<Msg>) -> Nanos {
+        if ctx.now().saturating_sub(self.last_send) >= self.heartbeat_ns {
+            self.flush(ctx);
+        }
+        self.last_send + self.heartbeat_ns.max(1)
+    }
+
+    /// Forwards the peers' shadow tables that arrived (`--tt distributed`).
+    fn pass_on_shadow(&mut self, ctx: &mut dyn Context<Msg>) {
+        if let Some(ring) = &mut self.shadow {
+            ring.pass_on(ctx);
+        }
+    }
+
     fn see(&mut self, epoch: Epoch) {
         if epoch.iteration > self.epoch.iteration {
             self.interrupt = true;
@@ -346,6 +393,11 @@ impl<G: Game> SlaveState<G> {
                 }
             }
             Msg::Epoch(epoch) => self.see(epoch),
+            Msg::Restart(epoch) => {
+                self.epoch = epoch;
+                self.interrupt = true;
+                self.reported_done = None;
+            }
             Msg::BadBound { epoch, leaf, bad } => {
                 self.see(epoch);
                 self.bad_bound(leaf, bad);
@@ -354,6 +406,11 @@ impl<G: Game> SlaveState<G> {
                 self.leaves.remove(&leaf);
             }
             Msg::Report { .. } => {}
+            Msg::Shadow { origin, entries } => {
+                if let Some(ring) = &mut self.shadow {
+                    ring.receive(origin, entries);
+                }
+            }
         }
     }
 
@@ -401,7 +458,7 @@ impl<G: Game> SlaveState<G> {
     }
 
     /// The scheduler (see the module docs).
-    fn pick(&self) -> Option<Work> {
+    pub(super) fn pick(&self) -> Option<Work> {
         if let Some((&leaf, l, bad)) = self
             .leaves
             .iter()
@@ -450,7 +507,7 @@ impl<G: Game> SlaveState<G> {
     }
 
     /// Sends the buffered results (or an empty report as a sign of life).
-    fn flush(&mut self, ctx: &mut dyn Context<Msg>) {
+    pub(super) fn flush(&mut self, ctx: &mut dyn Context<Msg>) {
         let done = self.is_done();
         if done {
             self.reported_done = Some(self.epoch.iteration);
@@ -467,6 +524,9 @@ impl<G: Game> SlaveState<G> {
         self.nodes_since_report = 0;
         self.last_send = ctx.now();
         self.urgent = false;
+        if let Some(ring) = &mut self.shadow {
+            ring.on_report(ctx);
+        }
     }
 }
 
@@ -494,6 +554,7 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
         while let Some(env) = self.ctx.poll() {
             self.state.apply(env.msg);
         }
+        self.state.pass_on_shadow(self.ctx);
         let quiet = self.ctx.now().saturating_sub(self.state.last_send) >= self.state.heartbeat_ns;
         if self.state.urgent
             || quiet
@@ -506,6 +567,12 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
             Signal::Stop
         } else {
             Signal::Continue
+        }
+    }
+
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        if let Some(ring) = &mut self.state.shadow {
+            ring.offer(hash, entry);
         }
     }
 }
