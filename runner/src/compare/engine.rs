@@ -99,6 +99,7 @@ impl GameVisitor for Visitor<'_> {
 fn options(plan: &Plan, depth: u32, procs: usize, seed: u64) -> Result<ParallelOptions> {
     let mut o = ParallelOptions::new(depth, procs, plan.backend(procs, seed)?);
     o.search = plan.config;
+    o.aphid.tt = plan.aphid_tt;
     if let Some(m) = plan.min_split_depth {
         o.min_split_depth = m;
     }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
-use control::search::{MAX_DEPTH, SearchConfig, SortRegime};
+use control::parallel::aphid::TtSharing;
+use control::search::{MAX_DEPTH, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
 use serde_json::{Value, json};
@@ -65,6 +66,8 @@ pub struct Plan {
     pub per_position: bool,
     /// What changes a cell's result, as JSON (stored beside the cells).
     pub fingerprint: Value,
+    /// APHID's transposition tables (`--aphid-tt`).
+    pub aphid_tt: TtSharing,
 }
 
 /// Splits a comma-separated list, trimming, dropping empty items.
@@ -231,7 +234,11 @@ impl Plan {
         let testset = find_testset(args.testset.as_deref(), game.info().name)?;
         let content = std::fs::read(&testset)
             .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
-        let fingerprint = json!({
+        let aphid_tt: TtSharing = match &args.aphid_tt {
+            Some(t) => t.parse().map_err(|e| input("--aphid-tt", e))?,
+            None => TtSharing::default(),
+        };
+        let mut fingerprint = json!({
             "game": game.info().name,
             "testset": testset.file_name().map(|f| f.to_string_lossy().to_string()),
             "testset_fnv": format!("{:016x}", fnv(&content)),
@@ -247,6 +254,12 @@ impl Plan {
             "sim_preset": args.sim_preset,
             "baseline": baseline.name(),
         });
+        if args.aphid_tt.is_some() {
+            fingerprint["aphid_tt"] = json!(aphid_tt.name());
+        }
+        if config.setting != Setting::Research {
+            fingerprint["setting"] = json!(config.setting.name());
+        }
         let out = args.out.clone().unwrap_or_else(|| {
             PathBuf::from("target/compare").join(format!(
                 "{}-{:08x}",
@@ -271,6 +284,7 @@ impl Plan {
             out,
             per_position: args.per_position,
             fingerprint,
+            aphid_tt,
         })
     }
 
@@ -304,9 +318,11 @@ fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
     }
 }
 
-/// The research-setting search configuration with the comparison's table and sorting flags.
+/// The search configuration of `--setting` (research unless asked) with the comparison's
+/// table and sorting flags.
 fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
-    let mut config = SearchConfig::research();
+    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
+    let mut config = SearchConfig::for_setting(setting);
     apply_table_and_sorting(
         &mut config,
         &TableAndSorting {

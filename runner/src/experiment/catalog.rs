@@ -69,6 +69,13 @@ shared-memory table, SGI Origin 2000):
 32  21.99     54.94%     3.22%  14.37%    14.41%        15.80%
 64  37.44     87.86%     1.59%  44.07%    32.65%         4.65%";
 
+const T62: &str = "Thesis table 6.2, APHID in Keyano with ProbCut (variable depth, 19 ply, same 20 positions, shared table):
+ n  speedup  total ovh  master  search  speculative  parallelization
+ 8   5.48     61.93%    14.28%  10.98%     4.74%        23.02%
+16   9.40     79.27%     6.67%  24.68%    11.85%        23.55%
+32  15.11    130.87%     3.22%  58.60%    27.74%        20.43%
+64  23.05    218.61%     1.59% 101.86%    80.93%        10.7%";
+
 const T63: &str = "Thesis table 6.3, APHID in Keyano by depth (speedups):
  n   12 ply  13 ply  14 ply  15 ply
  8    4.07    4.95    5.14    5.74
@@ -217,17 +224,18 @@ pub const ALL: &[Experiment] = &[
     Experiment {
         name: "thesis-t6.1",
         reproduces: "thesis table 6.1 (figure 6.1)",
-        what: "APHID speedups and overheads on Othello middle-game positions, fixed depth",
+        what: "APHID speedups and overheads on Othello middle-game positions, fixed depth, shared table",
         kind: Kind::Compare {
             args: &[
                 ("--game", "othello"),
                 ("--testset", "othello_midgame"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
-                ("--depth", "7"),
+                ("--depth", "9"),
+                ("--aphid-tt", "shared"),
             ],
             quick: &[
-                ("--depth", "4"),
+                ("--depth", "5"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
             ],
@@ -238,28 +246,44 @@ pub const ALL: &[Experiment] = &[
     Experiment {
         name: "thesis-t6.2",
         reproduces: "thesis table 6.2 (figure 6.2)",
-        what: "APHID on a variable-depth Othello search",
-        kind: Kind::Pending(
-            "our Othello search has no variable-depth (extension) mode for fixed-depth parallel runs",
-        ),
-    },
-    Experiment {
-        name: "thesis-t6.3",
-        reproduces: "thesis table 6.3 (figure 6.3)",
-        what: "APHID speedups by search depth on Othello (one comparison per depth)",
+        what: "APHID on a variable-depth Othello search (the play setting: null-move reductions, normal table; values may differ from the baseline's and are counted, not checked)",
         kind: Kind::Compare {
             args: &[
                 ("--game", "othello"),
                 ("--testset", "othello_midgame"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
+                ("--depth", "9"),
+                ("--aphid-tt", "shared"),
+                ("--setting", "play"),
+            ],
+            quick: &[
+                ("--depth", "5"),
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+            ],
+            variants: &[],
+            published: T62,
+        },
+    },
+    Experiment {
+        name: "thesis-t6.3",
+        reproduces: "thesis table 6.3 (figure 6.3)",
+        what: "APHID speedups by search depth on Othello, shared table (one comparison per depth)",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "aphid"),
+                ("--procs", THESIS_PROCS),
+                ("--aphid-tt", "shared"),
             ],
             quick: &[("--procs", "1,8,16"), ("--positions", "3")],
             variants: &[
-                ("depth4", &[("--depth", "4")]),
-                ("depth5", &[("--depth", "5")]),
                 ("depth6", &[("--depth", "6")]),
                 ("depth7", &[("--depth", "7")]),
+                ("depth8", &[("--depth", "8")]),
+                ("depth9", &[("--depth", "9")]),
             ],
             published: T63,
         },
@@ -267,17 +291,18 @@ pub const ALL: &[Experiment] = &[
     Experiment {
         name: "thesis-t6.4",
         reproduces: "thesis table 6.4 (figure 6.4)",
-        what: "YBW (delaysplit) beside APHID on Othello middle-game positions: speedup, search, parallelization and synchronization overhead, idle time",
+        what: "YBW (delaysplit) beside APHID on Othello middle-game positions: speedup, search, parallelization and synchronization overhead, idle time (starv%)",
         kind: Kind::Compare {
             args: &[
                 ("--game", "othello"),
                 ("--testset", "othello_midgame"),
                 ("--algos", "delaysplit,aphid"),
                 ("--procs", THESIS_PROCS),
-                ("--depth", "7"),
+                ("--depth", "9"),
+                ("--aphid-tt", "shared"),
             ],
             quick: &[
-                ("--depth", "4"),
+                ("--depth", "5"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
             ],

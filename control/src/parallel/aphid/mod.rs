@@ -202,6 +202,10 @@ pub fn search<G: Game>(
     extra.push(("aphid_slave_required_nodes", required as f64));
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
+    // The names `runner compare` reads for the thesis 6.2.6 columns: one processor is the
+    // master, and the speculative search counts abandoned speculative slices too.
+    extra.push(("master_processors", 1.0));
+    extra.push(("speculative_nodes", (speculative + aborted) as f64));
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
