@@ -39,6 +39,24 @@ pub struct Experiment {
 const RF_PROCS: &str = "1,2,4,8,12,16,20";
 const THESIS_PROCS: &str = "1,8,16,32,64";
 
+/// Thesis tables 6.1 and 6.2 (and the base of 6.3 and 6.4): APHID on the Othello middle-game
+/// set with one shared table, as the thesis's standard tests (its section 6.2.5).
+const KEYANO_APHID: Flags = &[
+    ("--game", "othello"),
+    ("--testset", "othello_midgame"),
+    ("--algos", "aphid"),
+    ("--procs", THESIS_PROCS),
+    ("--depth", "9"),
+    ("--aphid-tt", "shared"),
+];
+
+/// The `--quick` overrides of the Othello tables.
+const KEYANO_QUICK: Flags = &[
+    ("--depth", "5"),
+    ("--procs", "1,8,16"),
+    ("--positions", "3"),
+];
+
 const RF_FIG5: &str = "Seed 003 section 4 (Sequent Symmetry, unsorted 4x4 tic-tac-toe tree of depth 9, fanout at most 15): \
 MWF achieved almost perfect efficiency, followed by delay splitting and ER with speedups of over 12 and 9 \
 on 20 processors. Figure 5: efficiency vs machines (1-21); figure 6: nodes relative to one machine (0-3).";
@@ -226,19 +244,8 @@ pub const ALL: &[Experiment] = &[
         reproduces: "thesis table 6.1 (figure 6.1)",
         what: "APHID speedups and overheads on Othello middle-game positions, fixed depth, shared table",
         kind: Kind::Compare {
-            args: &[
-                ("--game", "othello"),
-                ("--testset", "othello_midgame"),
-                ("--algos", "aphid"),
-                ("--procs", THESIS_PROCS),
-                ("--depth", "9"),
-                ("--aphid-tt", "shared"),
-            ],
-            quick: &[
-                ("--depth", "5"),
-                ("--procs", "1,8,16"),
-                ("--positions", "3"),
-            ],
+            args: KEYANO_APHID,
+            quick: KEYANO_QUICK,
             variants: &[],
             published: T61,
         },
@@ -248,21 +255,9 @@ pub const ALL: &[Experiment] = &[
         reproduces: "thesis table 6.2 (figure 6.2)",
         what: "APHID on a variable-depth Othello search (the play setting: null-move reductions, normal table; values may differ from the baseline's and are counted, not checked)",
         kind: Kind::Compare {
-            args: &[
-                ("--game", "othello"),
-                ("--testset", "othello_midgame"),
-                ("--algos", "aphid"),
-                ("--procs", THESIS_PROCS),
-                ("--depth", "9"),
-                ("--aphid-tt", "shared"),
-                ("--setting", "play"),
-            ],
-            quick: &[
-                ("--depth", "5"),
-                ("--procs", "1,8,16"),
-                ("--positions", "3"),
-            ],
-            variants: &[],
+            args: KEYANO_APHID,
+            quick: KEYANO_QUICK,
+            variants: &[("play", &[("--setting", "play")])],
             published: T62,
         },
     },
@@ -301,11 +296,7 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "9"),
                 ("--aphid-tt", "shared"),
             ],
-            quick: &[
-                ("--depth", "5"),
-                ("--procs", "1,8,16"),
-                ("--positions", "3"),
-            ],
+            quick: KEYANO_QUICK,
             variants: &[],
             published: T64,
         },
