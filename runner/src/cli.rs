@@ -287,6 +287,12 @@ pub struct CompareArgs {
     /// thesis 5.2.6); default local. Applies to the aphid series only.
     #[arg(long)]
     pub aphid_tt: Option<String>,
+    /// The search setting: research (fixed depth; every run must return the baseline's
+    /// value) or play (variable depth through the play setting's reductions and the normal
+    /// table, as thesis table 6.2; values may then differ from the baseline's and are counted,
+    /// not called wrong).
+    #[arg(long, default_value = "research")]
+    pub setting: String,
 }
 
 /// Arguments of `runner experiment`.

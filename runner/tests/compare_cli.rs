@@ -375,3 +375,36 @@ fn mpi_comparisons_check_their_flags_before_starting_mpi() {
         "--backend sim",
     );
 }
+
+/// Thesis table 6.2's mechanism: `--setting play` (variable depth) runs, records the setting
+/// in results.json and never calls a differing value wrong; `--aphid-tt` reaches APHID; bad
+/// values of both flags exit 2 naming the flag.
+#[test]
+fn the_play_setting_and_aphids_table_flag() {
+    let dir = temp_dir("play");
+    let mut args = compare_args("aphid", &dir);
+    args.extend(["--setting", "play", "--aphid-tt", "shared"]);
+    let out = runner(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout.contains("WRONG"), "{stdout}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    let text = json.to_string();
+    assert!(text.contains("\"setting\":\"play\""), "{text}");
+    assert!(text.contains("\"aphid_tt\":\"shared\""), "{text}");
+    fails_with(
+        &["compare", "--setting", "blitz", "--depth", "2"],
+        "--setting",
+    );
+    fails_with(
+        &["compare", "--aphid-tt", "everywhere", "--depth", "2"],
+        "--aphid-tt",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

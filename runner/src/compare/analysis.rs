@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use control::search::Setting;
+
 use super::metrics::{self, Baseline, Metrics, Run, Spread};
 use super::plan::Plan;
 use super::store::{Record, Store, key};
@@ -64,8 +66,10 @@ pub struct Summary {
     pub procs: usize,
     /// Samples (positions x seeds).
     pub samples: usize,
-    /// Samples whose value differs from the baseline's (should be 0).
+    /// Samples whose value differs from the baseline's (should be 0 in the research setting).
     pub disagreements: usize,
+    /// The play setting (variable depth): values may legitimately differ from the baseline's.
+    pub values_may_differ: bool,
     /// Mean seconds per sample with spread.
     pub seconds: Spread,
     /// Each metric: mean and spread over the samples (the per-position mean).
@@ -201,6 +205,7 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
                 procs: n,
                 samples: mine.len(),
                 disagreements: mine.iter().filter(|r| r.value != r.baseline_value).count(),
+                values_may_differ: plan.config.setting != Setting::Research,
                 seconds: metrics::spread(&secs),
                 per_position,
                 aggregate: metrics::aggregate(&samples),

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::TtSharing;
-use control::search::{MAX_DEPTH, SearchConfig, SortRegime};
+use control::search::{MAX_DEPTH, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
 use serde_json::{Value, json};
@@ -278,6 +278,9 @@ impl Plan {
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid_tt.name());
         }
+        if config.setting != Setting::Research {
+            fingerprint["setting"] = json!(config.setting.name());
+        }
         let out = args.out.clone().unwrap_or_else(|| {
             PathBuf::from("target/compare").join(format!(
                 "{}-{:08x}",
@@ -375,9 +378,11 @@ fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
     }
 }
 
-/// The research-setting search configuration with the comparison's table and sorting flags.
+/// The search configuration of `--setting` (research unless asked) with the comparison's
+/// table and sorting flags.
 fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
-    let mut config = SearchConfig::research();
+    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
+    let mut config = SearchConfig::for_setting(setting);
     apply_table_and_sorting(
         &mut config,
         &TableAndSorting {

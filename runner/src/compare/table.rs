@@ -86,7 +86,9 @@ pub fn summary_rows(summaries: &[Summary], avg: Average) -> Vec<Vec<String>> {
                 pct(m.synchronization_overhead),
                 pct(m.parallelization_overhead),
             ];
-            if s.disagreements > 0 {
+            if s.disagreements > 0 && s.values_may_differ {
+                cells[0] = format!("{} ({} values differ)", s.series, s.disagreements);
+            } else if s.disagreements > 0 {
                 cells[0] = format!("{} ({} WRONG VALUES)", s.series, s.disagreements);
             }
             cells

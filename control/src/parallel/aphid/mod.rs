@@ -391,6 +391,16 @@ pub fn search<G: Game>(
         extra.push(("aphid_mid_nodes", mids.nodes as f64));
         extra.push(("aphid_mid_leaves_given", mids.leaves_given as f64));
     }
+    // The names `runner compare` reads for the thesis 6.2.6 columns: the master and every
+    // mid-level process of a hierarchy are masters, and the speculative search counts
+    // abandoned speculative slices too.
+    let mid_count = outcome
+        .processors
+        .iter()
+        .filter(|p| matches!(p, Summary::Mid { .. }))
+        .count();
+    extra.push(("master_processors", (1 + mid_count) as f64));
+    extra.push(("speculative_nodes", (speculative + aborted) as f64));
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
