@@ -20,8 +20,6 @@ pub enum Kind {
     },
     /// The analytical model of thesis chapter 4 with simulated runs.
     Model,
-    /// Not runnable in this build; why.
-    Pending(&'static str),
 }
 
 /// A named experiment.

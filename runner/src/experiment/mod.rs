@@ -60,10 +60,6 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("target/experiments").join(exp.name));
     match &exp.kind {
-        Kind::Pending(reason) => Err(input(
-            format!("experiment {}", exp.name),
-            format!("pending: {reason}"),
-        )),
         Kind::Model => model_report::run(exp, &out, args.quick),
         Kind::Compare {
             args: flags,
@@ -78,7 +74,6 @@ fn list() {
     println!("Experiments (runner experiment NAME [--quick] [--out DIR]):");
     for e in catalog::ALL {
         let status = match &e.kind {
-            Kind::Pending(reason) => format!(" [pending: {reason}]"),
             Kind::Compare { args, .. } => {
                 let missing = missing_algos(args);
                 if missing.is_empty() {
