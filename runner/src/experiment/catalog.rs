@@ -316,6 +316,9 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", THESIS_PROCS),
                 ("--depth", "9"),
                 ("--aphid-tt", "shared"),
+                // YBW splits down to 2 plies from the leaves here, as the thesis's did below
+                // its minimum granularity; the default of 5 is tuned for 2 processors.
+                ("--min-split-depth", "2"),
             ],
             quick: KEYANO_QUICK,
             variants: &[],
