@@ -14,13 +14,14 @@
 //! variable depth through null-move reductions and the normal table, thesis table 6.2; the
 //! parallel value may then differ from the sequential one, which is counted, not refused).
 
+mod common;
+
 use std::error::Error;
 
 use control::parallel::aphid::{AphidOptions, Overheads, RunFigures, TtSharing};
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{SearchConfig, Searcher, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
-use games::Game;
 use games::othello::Othello;
 use games::score::INFINITY;
 
@@ -35,13 +36,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect::<Result<_, _>>()?;
     let count: usize = args.get(3).map_or(Ok(10), |s| s.parse())?;
     let master_depth: Option<u32> = args.get(4).map(|s| s.parse()).transpose()?;
-    let text = std::fs::read_to_string("testsets/search/othello_midgame.txt")?;
-    let positions: Vec<Othello<8>> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(count)
-        .map(|l| Othello::parse_position(l.trim()))
-        .collect::<Result<_, _>>()?;
+    let positions = common::othello_midgame(count)?;
     let cost = CostModel::shared_memory();
     let play = std::env::var_os("APHID_PLAY").is_some();
     let config = SearchConfig {

@@ -20,13 +20,14 @@
 //! On a machine shared with other work, the CPU figures are the load-independent ones: a
 //! 2-thread run cannot be faster than its CPU time divided by 2.
 
+mod common;
+
 use std::error::Error;
 use std::time::Instant;
 
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{Limits, SearchConfig, Searcher, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
-use games::Game;
 use games::othello::Othello;
 
 /// CPU seconds (user + system) of this process so far; 0 where `/proc` is missing.
@@ -77,13 +78,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let algo = ParallelAlgo::DelaySplit;
     let min_split: Option<u32> = arg(4).map(|s| s.parse()).transpose()?;
     let count: usize = arg(5).map_or(Ok(10), |s| s.parse())?;
-    let text = std::fs::read_to_string("testsets/search/othello_midgame.txt")?;
-    let positions: Vec<Othello<8>> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(count)
-        .map(|l| Othello::parse_position(l.trim()))
-        .collect::<Result<_, _>>()?;
+    let positions = common::othello_midgame(count)?;
     let config = SearchConfig::research();
     let simulated = std::env::var_os("YBW_SIM").is_some();
     println!(
