@@ -91,12 +91,7 @@ impl GameVisitor for Agreement {
 
 #[test]
 fn aphid_agrees_with_sequential_alphabeta_on_every_game() {
-    let (mut runs, mut moved) = (0, 0);
-    for &g in GameId::ALL {
-        let (r, m) = g.visit(Agreement);
-        runs += r;
-        moved += m;
-    }
+    let (runs, moved) = summed_over_games(|| Agreement);
     eprintln!("{runs} simulated runs, {moved} gave leaves to slaves");
     assert!(
         moved * 2 > runs,
@@ -211,18 +206,21 @@ impl GameVisitor for HierarchyAgreement {
     }
 }
 
+/// Runs a fresh `visitor()` on every registered game and sums the pairs they return.
+fn summed_over_games<V: GameVisitor<Output = (u64, u64)>>(visitor: impl Fn() -> V) -> (u64, u64) {
+    GameId::ALL.iter().fold((0, 0), |(runs, other), &g| {
+        let (r, o) = g.visit(visitor());
+        (runs + r, other + o)
+    })
+}
+
 fn extra(extra: &[(&'static str, f64)], key: &str) -> f64 {
     extra.iter().find(|(n, _)| *n == key).map_or(0.0, |e| e.1)
 }
 
 #[test]
 fn a_two_level_hierarchy_agrees_with_sequential_alphabeta() {
-    let (mut runs, mut sessions) = (0, 0);
-    for &g in GameId::ALL {
-        let (r, s) = g.visit(HierarchyAgreement);
-        runs += r;
-        sessions += s;
-    }
+    let (runs, sessions) = summed_over_games(|| HierarchyAgreement);
     eprintln!("{runs} hierarchy runs, {sessions} with mid-level processes giving work away");
     assert!(
         sessions * 3 > runs,
