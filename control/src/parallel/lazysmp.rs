@@ -35,9 +35,11 @@
 //! latency is far below that and is not modelled separately). Probes are charged as part of
 //! the node that makes them (the node cost of the preset).
 //!
-//! Over MPI ranks share no memory: every rank has its own table, which journals its stores of
-//! at least [`SHARE_MIN_DEPTH`] plies, and at every poll a rank sends what its table journaled
-//! to every other rank ([`LazyMsg::Entries`]), which stores the entries in its own table. Rank
+//! Over MPI ranks share no memory: every rank has its own table. A rank's mailbox collects its
+//! searches' stores of at least [`SHARE_MIN_DEPTH`] plies through the
+//! [`SearchContext::stored`](crate::search::SearchContext::stored) hook, and at every poll
+//! sends what it collected to every other rank ([`LazyMsg::Entries`]), which stores the
+//! entries in its own table. Rank
 //! 0 runs the main search; the value is its completed search at the requested depth, exact as
 //! on threads since an entry is as correct on another machine as on the one that made it.
 //! See `lazysmp.md`.
@@ -73,7 +75,7 @@ pub enum LazyMsg {
 /// store below 2 plies anyway).
 pub const SHARE_MIN_DEPTH: u8 = 3;
 
-/// Over MPI, at most this many entries are journaled per poll interval (1,024 nodes); a
+/// Over MPI, at most this many entries are collected per poll interval (1,024 nodes); a
 /// search stores far fewer deep entries than that.
 const SHARE_CAPACITY: usize = 1024;
 
@@ -82,6 +84,8 @@ struct Exchange {
     table: Arc<TranspositionTable>,
     /// Entries taken in so far (read by the processor's summary).
     imported: Arc<AtomicU64>,
+    /// This rank's deep stores since the last send (at most [`SHARE_CAPACITY`]).
+    outbox: Vec<(u64, TtEntry)>,
 }
 
 impl Mailbox<LazyMsg> for Exchange {
@@ -91,8 +95,10 @@ impl Mailbox<LazyMsg> for Exchange {
             LazyMsg::Entries(entries) => {
                 self.imported
                     .fetch_add(entries.len() as u64, Ordering::Relaxed);
+                // Written to the table directly, not through a search: the hook does not see
+                // them, so they are not sent on again (no echo).
                 for (hash, entry) in entries {
-                    self.table.import(hash, entry);
+                    self.table.store(hash, entry);
                 }
                 false
             }
@@ -100,13 +106,19 @@ impl Mailbox<LazyMsg> for Exchange {
     }
 
     fn send(&mut self, ctx: &mut dyn Context<LazyMsg>) {
-        let entries = self.table.take_journal();
-        if entries.is_empty() {
+        if self.outbox.is_empty() {
             return;
         }
+        let entries = std::mem::take(&mut self.outbox);
         let me = ctx.id();
         for peer in (0..ctx.procs()).filter(|&p| p != me) {
             ctx.send(peer, LazyMsg::Entries(entries.clone()));
+        }
+    }
+
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        if entry.depth >= SHARE_MIN_DEPTH && self.outbox.len() < SHARE_CAPACITY {
+            self.outbox.push((hash, *entry));
         }
     }
 }
@@ -275,14 +287,11 @@ pub fn search<G: Game>(
         Backend::Threads { .. } | Backend::Mpi { .. } => Mode::Inline,
         Backend::Sim(_) => Mode::Stepped,
     };
-    // Over MPI this process's table is its rank's alone; it journals what the others need.
+    // Over MPI this process's table is its rank's alone; its mailbox collects what the others
+    // need (inline, so it sees the searches' stores).
     let exchange = matches!(options.backend, Backend::Mpi { .. });
-    let table = if exchange {
-        TranspositionTable::with_journal(options.search.tt_mib, SHARE_MIN_DEPTH, SHARE_CAPACITY)
-    } else {
-        TranspositionTable::new(options.search.tt_mib)
-    }
-    .map_err(crate::search::SearchError::from)?;
+    let table =
+        TranspositionTable::new(options.search.tt_mib).map_err(crate::search::SearchError::from)?;
     table.new_generation();
     let setup = Setup {
         root: root.clone(),
@@ -302,6 +311,7 @@ pub fn search<G: Game>(
             let mailbox = Exchange {
                 table: Arc::clone(&setup.table),
                 imported: Arc::clone(&imported),
+                outbox: Vec::new(),
             };
             Sliced::with_mailbox(setup.mode, job, Box::new(mailbox))
         } else {
@@ -381,6 +391,118 @@ fn finish<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::VecDeque;
+    use std::time::Duration;
+
+    use dib::Envelope;
+    use games::tictactoe::TicTacToe3;
+
+    use crate::search::{Bound, SearchContext};
+
+    /// Rank 1 of 2: delivers the queued messages and keeps what is sent.
+    struct Wire {
+        rng: dib::Rng,
+        inbox: VecDeque<Envelope<LazyMsg>>,
+        sent: Vec<(ProcId, LazyMsg)>,
+    }
+
+    impl Context<LazyMsg> for Wire {
+        fn id(&self) -> ProcId {
+            1
+        }
+        fn procs(&self) -> usize {
+            2
+        }
+        fn now(&self) -> dib::Nanos {
+            0
+        }
+        fn rng(&mut self) -> &mut dib::Rng {
+            &mut self.rng
+        }
+        fn send(&mut self, to: ProcId, msg: LazyMsg) {
+            self.sent.push((to, msg));
+        }
+        fn poll(&mut self) -> Option<Envelope<LazyMsg>> {
+            self.inbox.pop_front()
+        }
+        fn charge(&mut self, _: u64) {}
+        fn finish(&mut self) {}
+    }
+
+    /// A search context that records the stores of at least [`SHARE_MIN_DEPTH`] plies.
+    #[derive(Default)]
+    struct DeepStores(Vec<(u64, TtEntry)>);
+
+    impl SearchContext for DeepStores {
+        fn elapsed(&self) -> Duration {
+            Duration::ZERO
+        }
+        fn stored(&mut self, hash: u64, entry: &TtEntry) {
+            if entry.depth >= SHARE_MIN_DEPTH {
+                self.0.push((hash, *entry));
+            }
+        }
+    }
+
+    #[test]
+    fn over_mpi_a_rank_sends_exactly_its_searches_deep_stores_and_no_received_entry() {
+        let config = SearchConfig::research();
+        let root = TicTacToe3::start();
+        // What a plain sequential search stores deep enough to share.
+        let mut expected = DeepStores::default();
+        let mut s = Searcher::<TicTacToe3>::new(config).unwrap();
+        s.search(&root, &Limits::depth(9), &mut expected);
+        assert!(expected.0.len() > 10, "{} deep stores", expected.0.len());
+
+        // The same search as rank 1's inline job, with an entry from rank 0 waiting.
+        let table = Arc::new(TranspositionTable::new(config.tt_mib).unwrap());
+        table.new_generation();
+        let imported = Arc::new(AtomicU64::new(0));
+        let mailbox = Exchange {
+            table: Arc::clone(&table),
+            imported: Arc::clone(&imported),
+            outbox: Vec::new(),
+        };
+        let mut s = Searcher::<TicTacToe3>::with_table(config, Arc::clone(&table));
+        let job: Job<()> = Box::new(move |ctx: &mut JobCtx<'_>| {
+            s.search(&root, &Limits::depth(9), ctx);
+        });
+        let received = (
+            0xDEAD_BEEF_0123_4567,
+            TtEntry {
+                value: 7,
+                depth: 9,
+                bound: Bound::Exact,
+                move_index: None,
+            },
+        );
+        let mut wire = Wire {
+            rng: dib::Rng::new(1),
+            inbox: VecDeque::from([Envelope {
+                from: 0,
+                msg: LazyMsg::Entries(vec![received]),
+            }]),
+            sent: Vec::new(),
+        };
+        let mut job = Sliced::with_mailbox(Mode::Inline, job, Box::new(mailbox));
+        assert!(matches!(job.step(&mut wire), Progress::Done(())));
+
+        let mut sent = Vec::new();
+        for (to, msg) in wire.sent {
+            assert_eq!(to, 0);
+            let LazyMsg::Entries(entries) = msg else {
+                panic!("only entries are sent")
+            };
+            sent.extend(entries);
+        }
+        assert_eq!(sent, expected.0, "the searches' deep stores, in order");
+        assert!(
+            !sent.contains(&received),
+            "a received entry is not sent back"
+        );
+        assert_eq!(table.probe(received.0), Some(received.1));
+        assert_eq!(imported.load(Ordering::Relaxed), 1);
+    }
 
     #[test]
     fn helper_schedules_differ_and_cover_every_depth() {

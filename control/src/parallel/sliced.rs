@@ -18,7 +18,9 @@
 //!
 //! The processor's messages go to a [`Mailbox`]: by default one that only recognises the stop
 //! message; a job that talks to its peers (Lazy SMP over MPI exchanging table entries) gives
-//! its own, which also sends at every pause.
+//! its own, which also sends at every pause. Inline, the mailbox also sees every entry the
+//! job's searches store in their table ([`Mailbox::stored`], called from the search's
+//! [`SearchContext::stored`] hook), so it can collect what it sends.
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
@@ -26,7 +28,7 @@ use std::time::Duration;
 
 use dib::{Context, Nanos};
 
-use crate::search::{SearchContext, Signal};
+use crate::search::{SearchContext, Signal, TtEntry};
 
 /// What a running job sees of its processor: a [`SearchContext`] that charges nodes and
 /// passes on stop requests.
@@ -64,6 +66,10 @@ impl SearchContext for JobCtx<'_> {
         self.link.add(delta);
         self.link.pause()
     }
+
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        self.link.stored(hash, entry);
+    }
 }
 
 /// The processor side of a running job.
@@ -77,6 +83,8 @@ trait Link {
     fn stop_requested(&mut self) -> bool;
     /// The processor's time.
     fn now(&self) -> Nanos;
+    /// The job's search stored `entry` for the position with `hash`.
+    fn stored(&mut self, hash: u64, entry: &TtEntry);
 }
 
 /// A job: the whole search a processor does.
@@ -125,6 +133,13 @@ pub trait Mailbox<M>: Send {
     /// interval inline, each slice stepped).
     fn send(&mut self, ctx: &mut dyn Context<M>) {
         let _ = ctx;
+    }
+
+    /// The job's search stored `entry` for the position with `hash` in its table (the
+    /// search's [`SearchContext::stored`] hook). Called inline only: a stepped job's searches
+    /// run on another thread than the mailbox, and their stores are not passed on.
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        let _ = (hash, entry);
     }
 }
 
@@ -330,6 +345,10 @@ impl<M> Link for InlineLink<'_, M> {
     fn now(&self) -> Nanos {
         self.ctx.now()
     }
+
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        self.mailbox.stored(hash, entry);
+    }
 }
 
 struct WorkerLink<T> {
@@ -374,5 +393,10 @@ impl<T> Link for WorkerLink<T> {
 
     fn now(&self) -> Nanos {
         self.now
+    }
+
+    fn stored(&mut self, hash: u64, entry: &TtEntry) {
+        // The mailbox lives on the processor's thread (see `Mailbox::stored`).
+        let _ = (hash, entry);
     }
 }

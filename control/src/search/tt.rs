@@ -18,13 +18,12 @@
 //! worth, where worth is depth minus eight times the entry's age in searches; empty entries go
 //! first.
 //!
-//! # Journal
-//! A table made with [`TranspositionTable::with_journal`] also records every store of at least
-//! a given depth, for its owner to take ([`TranspositionTable::take_journal`]) and send to other
-//! machines, whose tables take them in with [`TranspositionTable::import`] (Lazy SMP over MPI,
-//! `parallel/lazysmp.md`). Other tables skip the journal at the cost of one branch per store.
+//! # Sharing stores
+//! The table itself records nothing about its stores. A search that stores an entry also hands
+//! it to its context ([`SearchContext::stored`](super::SearchContext::stored)), which is where
+//! runtimes that share entries with other machines collect them (APHID's shadow ring, Lazy SMP
+//! over MPI); entries received from elsewhere are written with [`TranspositionTable::store`].
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
@@ -85,16 +84,6 @@ struct Bucket([Entry; BUCKET_ENTRIES]);
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
     generation: AtomicU8,
-    journal: Option<Journal>,
-}
-
-/// The stores a journaling table records (see the module docs).
-struct Journal {
-    /// Stores of at least this depth are recorded.
-    min_depth: u8,
-    /// At most this many are kept between two takes (later ones are not recorded).
-    capacity: usize,
-    entries: Mutex<Vec<(u64, TtEntry)>>,
 }
 
 impl std::fmt::Debug for TranspositionTable {
@@ -160,39 +149,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-            journal: None,
         }
-    }
-
-    /// A table of `mib` MiB that records every store of at least `min_depth` plies (up to
-    /// `capacity` of them between two [`TranspositionTable::take_journal`] calls).
-    ///
-    /// # Errors
-    /// [`TtError::TooLarge`] above [`MAX_TT_MIB`].
-    pub fn with_journal(mib: usize, min_depth: u8, capacity: usize) -> Result<Self, TtError> {
-        let mut table = Self::new(mib)?;
-        table.journal = Some(Journal {
-            min_depth,
-            capacity,
-            entries: Mutex::new(Vec::new()),
-        });
-        Ok(table)
-    }
-
-    /// The stores recorded since the last call, oldest first (none without a journal).
-    pub fn take_journal(&self) -> Vec<(u64, TtEntry)> {
-        self.journal.as_ref().map_or_else(Vec::new, |j| {
-            let mut entries = j
-                .entries
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            std::mem::take(&mut *entries)
-        })
-    }
-
-    /// Stores a result found elsewhere (another machine's journal) without recording it.
-    pub fn import(&self, hash: u64, entry: TtEntry) {
-        self.put(hash, entry);
     }
 
     /// Number of entries the table holds.
@@ -241,21 +198,6 @@ impl TranspositionTable {
     /// Stores a result for the position with this hash (see the module docs for which entry it
     /// replaces).
     pub fn store(&self, hash: u64, entry: TtEntry) {
-        if let Some(j) = &self.journal {
-            if entry.depth >= j.min_depth {
-                let mut entries = j
-                    .entries
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                if entries.len() < j.capacity {
-                    entries.push((hash, entry));
-                }
-            }
-        }
-        self.put(hash, entry);
-    }
-
-    fn put(&self, hash: u64, entry: TtEntry) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(hash);
         let mut victim = &bucket.0[0];
@@ -367,35 +309,6 @@ mod tests {
             assert_eq!(tt.probe(hash), Some(e));
             assert_eq!(tt.probe(hash ^ 1), None);
         }
-    }
-
-    #[test]
-    fn a_journal_records_deep_stores_but_not_imports() {
-        // Positions spread over the buckets.
-        let key = |h: u64| h.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let tt = TranspositionTable::with_journal(1, 2, 2).unwrap();
-        tt.store(key(1), entry(1, 1, Bound::Exact, None));
-        tt.store(key(2), entry(2, 2, Bound::Lower, Some(3)));
-        tt.import(key(3), entry(3, 5, Bound::Upper, None));
-        tt.store(key(4), entry(4, 3, Bound::Exact, None));
-        // Over capacity: stored, not recorded.
-        tt.store(key(5), entry(5, 4, Bound::Exact, None));
-        let taken = tt.take_journal();
-        assert_eq!(
-            taken,
-            vec![
-                (key(2), entry(2, 2, Bound::Lower, Some(3))),
-                (key(4), entry(4, 3, Bound::Exact, None))
-            ]
-        );
-        assert!((1..=5).all(|h| tt.probe(key(h)).is_some()));
-        assert!(tt.take_journal().is_empty());
-        assert!(
-            TranspositionTable::new(1)
-                .unwrap()
-                .take_journal()
-                .is_empty()
-        );
     }
 
     #[test]

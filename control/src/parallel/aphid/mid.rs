@@ -35,17 +35,20 @@ use super::slave::{Slave, SlaveState, Work};
 use super::table::LeafId;
 use crate::search::{SearchConfig, Searcher, TranspositionTable};
 
-/// What a mid-level process counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct MidStats {
-    /// Sessions run to the end (results reported).
-    pub sessions: u64,
-    /// Sessions abandoned (speculative work interrupted, or the leaf moved away).
-    pub abandoned: u64,
-    /// Nodes of the sessions' masters (sequential iterations and passes).
-    pub nodes: u64,
-    /// Leaves given to its own slaves.
-    pub leaves_given: u64,
+super::stats::counters! {
+    /// What a mid-level process counts (reported summed over the mid-level processes as
+    /// `aphid_mid_<counter>`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct MidStats, prefix "aphid_mid_" {
+        /// Sessions run to the end (results reported).
+        pub sessions,
+        /// Sessions abandoned (speculative work interrupted, or the leaf moved away).
+        pub abandoned,
+        /// Nodes of the sessions' masters (sequential iterations and passes).
+        pub nodes,
+        /// Leaves given to its own slaves.
+        pub leaves_given,
+    }
 }
 
 /// One piece of the master's work, searched in parallel below the mid-level process.

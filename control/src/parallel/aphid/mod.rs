@@ -27,6 +27,7 @@ pub mod priority;
 mod remap;
 pub mod shadow;
 pub mod slave;
+mod stats;
 pub mod table;
 
 use std::sync::Arc;
@@ -353,20 +354,10 @@ pub fn search<G: Game>(
                     *sum += n;
                 }
                 if let Some(r) = shadow {
-                    ring.tables_sent += r.tables_sent;
-                    ring.entries_sent += r.entries_sent;
-                    ring.tables_returned += r.tables_returned;
-                    ring.tables_received += r.tables_received;
-                    ring.entries_inserted += r.entries_inserted;
-                    ring.flagged_updates += r.flagged_updates;
+                    ring += *r;
                 }
             }
-            Summary::Mid { stats, .. } => {
-                mids.sessions += stats.sessions;
-                mids.abandoned += stats.abandoned;
-                mids.nodes += stats.nodes;
-                mids.leaves_given += stats.leaves_given;
-            }
+            Summary::Mid { stats, .. } => mids += *stats,
             Summary::Master { .. } => {}
         }
     }
@@ -375,21 +366,10 @@ pub fn search<G: Game>(
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
     if opts.tt == TtSharing::Distributed {
-        extra.push(("aphid_shadow_tables_sent", ring.tables_sent as f64));
-        extra.push(("aphid_shadow_entries_sent", ring.entries_sent as f64));
-        extra.push(("aphid_shadow_tables_returned", ring.tables_returned as f64));
-        extra.push(("aphid_shadow_tables_received", ring.tables_received as f64));
-        extra.push((
-            "aphid_shadow_entries_inserted",
-            ring.entries_inserted as f64,
-        ));
-        extra.push(("aphid_shadow_flagged_updates", ring.flagged_updates as f64));
+        extra.extend(ring.figures());
     }
     if !flat {
-        extra.push(("aphid_mid_sessions", mids.sessions as f64));
-        extra.push(("aphid_mid_abandoned", mids.abandoned as f64));
-        extra.push(("aphid_mid_nodes", mids.nodes as f64));
-        extra.push(("aphid_mid_leaves_given", mids.leaves_given as f64));
+        extra.extend(mids.figures());
     }
     // The names `runner compare` reads for the thesis 6.2.6 columns: the master and every
     // mid-level process of a hierarchy are masters, and the speculative search counts

@@ -74,21 +74,24 @@ impl ShadowEntry {
     }
 }
 
-/// What the ring did on one slave.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ShadowStats {
-    /// Own shadow tables sent into the ring.
-    pub tables_sent: u64,
-    /// Entries in them.
-    pub entries_sent: u64,
-    /// Own tables that came back around the ring.
-    pub tables_returned: u64,
-    /// Peers' tables received (and forwarded).
-    pub tables_received: u64,
-    /// Peers' entries written into the local transposition table.
-    pub entries_inserted: u64,
-    /// Updates that went to the shadow table only because a peer had broadcast the key.
-    pub flagged_updates: u64,
+super::stats::counters! {
+    /// What the ring did on one slave (reported summed over the slaves as
+    /// `aphid_shadow_<counter>`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct ShadowStats, prefix "aphid_shadow_" {
+        /// Own shadow tables sent into the ring.
+        pub tables_sent,
+        /// Entries in them.
+        pub entries_sent,
+        /// Own tables that came back around the ring.
+        pub tables_returned,
+        /// Peers' tables received (and forwarded).
+        pub tables_received,
+        /// Peers' entries written into the local transposition table.
+        pub entries_inserted,
+        /// Updates that went to the shadow table only because a peer had broadcast the key.
+        pub flagged_updates,
+    }
 }
 
 /// A slave's end of the ring.
