@@ -54,6 +54,7 @@
 //! What was tried and not kept, and every measurement (before and after, FFO #40-#49), are in
 //! `endgame/README.md`.
 
+mod last_flip;
 mod presort;
 mod stability;
 mod table;
@@ -805,6 +806,19 @@ impl<const N: usize> Solver<N> {
     #[inline]
     fn last_one(p: u64, o: u64, sq: usize) -> i32 {
         let full = (N * N) as i32;
+        if N == 8 {
+            // The board is full but for `sq`: count the flips without computing them.
+            let mine = p.count_ones() as i32;
+            let k = last_flip::count_last_flips(p, sq) as i32;
+            if k != 0 {
+                return 2 * (mine + k + 1) - full;
+            }
+            let k = last_flip::count_last_flips(o, sq) as i32;
+            if k != 0 {
+                return 2 * (mine - k) - full;
+            }
+            return final_score::<N>(p, o);
+        }
         let f = flips_checked::<N>(p, o, sq);
         if f != 0 {
             return 2 * (p | f).count_ones() as i32 + 2 - full;
