@@ -35,7 +35,7 @@
 //!   an upper bound, the best move and the empties count; an entry of the same position is
 //!   updated, else the one with fewer empties is replaced. Its entries are facts about
 //!   positions, valid for any window, so a [`Solver`] keeps them between calls.
-//! - **Enhanced transposition cutoff** ([`Options::etc`], 12 or more empties): while making
+//! - **Enhanced transposition cutoff** ([`Options::etc`], 10 or more empties): while making
 //!   the children for ordering, each is looked up; a child whose stored upper bound already
 //!   refutes beta cuts the node off before any search.
 //! - **Parity and square-class ordering** with 5 and 6 empties: moves in regions (board
@@ -82,7 +82,7 @@ const DEEP: u32 = 7;
 const TABLE: u32 = 9;
 /// From this many empties on, the solver probes the table for every child before searching
 /// (enhanced transposition cutoff).
-const ETC: u32 = 12;
+const ETC: u32 = 10;
 /// Up to this many empties, the specialised last-empties routine takes over.
 const LAST: u32 = 4;
 /// From this many empties on, the stability cutoff is tried (8x8 only).
@@ -115,6 +115,14 @@ pub struct Options {
     pub presort_step: u32,
     /// The shallow search is at most this deep.
     pub presort_max: u32,
+    /// From this many empties on, moves are ordered fastest-first (below: parity and square
+    /// class); at least 5.
+    pub fastest_first_from: u32,
+    /// From this many empties on, the transposition table is used.
+    pub table_from: u32,
+    /// From this many empties on, the enhanced transposition cutoff is tried (with
+    /// [`Options::etc`]).
+    pub etc_from: u32,
 }
 
 impl Default for Options {
@@ -126,6 +134,9 @@ impl Default for Options {
             presort_from: PRESORT_FROM,
             presort_step: PRESORT_STEP,
             presort_max: PRESORT_MAX,
+            fastest_first_from: DEEP,
+            table_from: TABLE,
+            etc_from: ETC,
         }
     }
 }
@@ -279,6 +290,10 @@ impl<const N: usize> Solver<N> {
     #[must_use]
     pub fn with_options(table_bits: u32, options: Options) -> Self {
         let bits = table_bits.clamp(4, 26);
+        let options = Options {
+            fastest_first_from: options.fastest_first_from.max(LAST + 1),
+            ..options
+        };
         Solver {
             table: Table::new(bits),
             nodes: 0,
@@ -503,7 +518,7 @@ impl<const N: usize> Solver<N> {
     }
 
     /// [`Self::search`] of a child whose legal moves `list` its parent already generated
-    /// for ordering (at least [`DEEP`] - 1 empties).
+    /// for ordering (at least [`Options::fastest_first_from`] - 1 empties).
     #[inline]
     fn search_child(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
         let empties = Geometry::<N>::VALID & !(p | o);
@@ -534,7 +549,7 @@ impl<const N: usize> Solver<N> {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        if n < DEEP {
+        if n < self.options.fastest_first_from {
             return self.shallow(p, o, list, empties, alpha, beta);
         }
         self.deep(p, o, list, n, alpha, beta)
@@ -571,7 +586,7 @@ impl<const N: usize> Solver<N> {
     /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
     fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
         let presort = n >= self.options.presort_from;
-        let use_table = n >= TABLE;
+        let use_table = n >= self.options.table_from;
         let (mut alpha, mut beta) = (alpha, beta);
         let mut table_move = 64usize;
         if use_table {
@@ -591,7 +606,7 @@ impl<const N: usize> Solver<N> {
                 table_move = usize::from(entry.best);
             }
         }
-        let etc = self.options.etc && n >= ETC;
+        let etc = self.options.etc && n >= self.options.etc_from;
 
         // The children, made once and kept.
         let mut ordered = [(0i32, 0u8, 0u64, 0u64, 0u64); 64];

@@ -256,6 +256,19 @@ fn report_testset_speed() {
             })
             .unwrap_or_default()
     };
+    // SOLVE_FROM=fastest_first,table,etc sets where those start.
+    let options = std::env::var("SOLVE_FROM")
+        .ok()
+        .and_then(|w| {
+            let v: Vec<u32> = w.split(',').filter_map(|x| x.parse().ok()).collect();
+            Some(Options {
+                fastest_first_from: *v.first()?,
+                table_from: *v.get(1)?,
+                etc_from: *v.get(2)?,
+                ..options
+            })
+        })
+        .unwrap_or(options);
     let (mut nodes, mut secs) = (0u64, 0f64);
     for (i, (pos, known)) in testset_positions(&file)
         .into_iter()
@@ -371,6 +384,17 @@ fn all_options() -> Vec<Options> {
             presort_from: if bits & 8 != 0 { 12 } else { 65 },
             presort_step: 2,
             presort_max: 3,
+            // With the presort, the other thresholds at their lowest too.
+            ..if bits & 8 != 0 {
+                Options {
+                    fastest_first_from: 5,
+                    table_from: 5,
+                    etc_from: 6,
+                    ..Options::default()
+                }
+            } else {
+                Options::default()
+            }
         })
         .collect()
 }
@@ -395,6 +419,7 @@ fn enhancements_never_change_the_value() {
                 presort_from: 65,
                 presort_step: 3,
                 presort_max: 0,
+                ..Options::default()
             },
         )
         .solve(&pos, -64, 64)
