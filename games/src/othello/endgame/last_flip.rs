@@ -52,7 +52,7 @@ const fn diagonal_masks() -> [[u64; 2]; 64] {
         let (row, col) = ((sq / 8) as i32, (sq % 8) as i32);
         let mut other = 0;
         while other < 64 {
-            let (r, c) = ((other / 8) as i32, (other % 8) as i32);
+            let (r, c) = (other / 8, other % 8);
             if r - c == row - col {
                 out[sq][0] |= 1 << other;
             }
