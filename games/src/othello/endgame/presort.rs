@@ -39,7 +39,8 @@ pub(crate) fn features<const N: usize>(p: u64, o: u64) -> [i32; FEATURES] {
         }
     }
     let stable = if N == 8 {
-        stability::stable_count(p, o) as i32 - stability::stable_count(o, p) as i32
+        let (sp, so) = stability::stable_counts(p, o);
+        sp as i32 - so as i32
     } else {
         0
     };
