@@ -31,12 +31,14 @@
 //!   the static square weight of the move (corners early, X-squares late); the
 //!   transposition table's move before all. Children are made once, for ordering, and kept.
 //! - **A transposition table of its own** with 9 or more empties (`endgame/table.rs`): buckets
-//!   of two entries holding the full position (both bitboards, so no false hits), a lower and
-//!   an upper bound, the best move and the empties count; an entry of the same position is
-//!   updated, else the one with fewer empties is replaced. Its entries are facts about
-//!   positions, valid for any window, so a [`Solver`] keeps them between calls.
+//!   of three entries in one 64-byte cache line, each holding the full position (both
+//!   bitboards, so no false hits), a lower and an upper bound, the best move and the empties
+//!   count; an entry of the same position is updated, else the one with the fewest empties is
+//!   replaced. Its entries are facts about positions, valid for any window, so a [`Solver`]
+//!   keeps them between calls.
 //! - **Enhanced transposition cutoff** ([`Options::etc`], 10 or more empties): while making
-//!   the children for ordering, each is looked up; a child whose stored upper bound already
+//!   the children for ordering, each is looked up (their buckets loaded first in one tight
+//!   loop, so that the cache misses overlap); a child whose stored upper bound already
 //!   refutes beta cuts the node off before any search.
 //! - **Parity and square-class ordering** with 5 and 6 empties: moves in regions (board
 //!   quadrants) with an odd number of empties first (the last move in a region is an
@@ -45,7 +47,9 @@
 //!   `last_two`, `last_one`) over the empty squares listed in parity order once: no move
 //!   generation, each square tried with the flip routine after a neighbour test (a square
 //!   with no opponent disc next to it is never legal); the last square needs no search at all
-//!   (try the side to move, then the opponent, count).
+//!   (try the side to move, then the opponent, count): on 8x8 its flips are counted, not
+//!   computed, from the four lines through it gathered into bytes and one `8 x 256` table
+//!   (`endgame/last_flip.rs`).
 //!
 //! Every call of the recursive routines counts one node (the last-square evaluation and the
 //! positions of the presort's shallow searches included), which [`SolveResult::nodes`]
@@ -863,6 +867,15 @@ pub fn solve<const N: usize>(pos: &Othello<N>) -> SolveResult {
 #[must_use]
 pub fn solve_window<const N: usize>(pos: &Othello<N>, alpha: i32, beta: i32) -> SolveResult {
     Solver::<N>::default().solve(pos, alpha, beta)
+}
+
+/// One xorshift step (Marsaglia's 13, 7, 17): random bitboards for the tests.
+#[cfg(test)]
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
 }
 
 #[cfg(test)]

@@ -93,9 +93,7 @@ mod tests {
     fn counts_equal_the_flips_on_random_full_boards() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            super::super::xorshift(&mut x);
             let sq = (x >> 58) as usize;
             let p = x.rotate_left(17) & !(1 << sq);
             let o = !p & !(1 << sq);

@@ -118,9 +118,7 @@ fn square_sum_equals_the_sum_over_discs() {
     use super::super::eval::square_weight;
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..1000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        super::xorshift(&mut x);
         for (n, discs) in [(8, x), (6, x & valid_mask(6))] {
             let mut rest = discs;
             let mut sum = 0;

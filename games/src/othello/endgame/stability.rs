@@ -231,9 +231,7 @@ mod tests {
     fn both_counts_equal_the_single_counts() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            super::super::xorshift(&mut x);
             let filled = x | x.rotate_left(23) | x.rotate_left(41);
             let p = filled & x.rotate_left(7);
             let o = filled & !p;

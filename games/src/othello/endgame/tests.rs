@@ -238,37 +238,37 @@ fn report_testset_speed() {
     );
     // SOLVE_OFF=stability,etc,aspiration switches enhancements off.
     let off = std::env::var("SOLVE_OFF").unwrap_or_default();
-    let options = Options {
+    // A comma-separated list of three numbers from the environment.
+    let triple = |key: &str| -> Option<[u32; 3]> {
+        let v: Vec<u32> = std::env::var(key)
+            .ok()?
+            .split(',')
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        v.try_into().ok()
+    };
+    let mut options = Options {
         stability: !off.contains("stability"),
         etc: !off.contains("etc"),
         aspiration: !off.contains("aspiration"),
-        // SOLVE_PRESORT=from,step,max tunes the shallow-search ordering.
-        ..std::env::var("SOLVE_PRESORT")
-            .ok()
-            .and_then(|w| {
-                let v: Vec<u32> = w.split(',').filter_map(|x| x.parse().ok()).collect();
-                Some(Options {
-                    presort_from: *v.first()?,
-                    presort_step: *v.get(1)?,
-                    presort_max: *v.get(2)?,
-                    ..Options::default()
-                })
-            })
-            .unwrap_or_default()
+        ..Options::default()
     };
+    // SOLVE_PRESORT=from,step,max tunes the shallow-search ordering.
+    if let Some([from, step, max]) = triple("SOLVE_PRESORT") {
+        (
+            options.presort_from,
+            options.presort_step,
+            options.presort_max,
+        ) = (from, step, max);
+    }
     // SOLVE_FROM=fastest_first,table,etc sets where those start.
-    let options = std::env::var("SOLVE_FROM")
-        .ok()
-        .and_then(|w| {
-            let v: Vec<u32> = w.split(',').filter_map(|x| x.parse().ok()).collect();
-            Some(Options {
-                fastest_first_from: *v.first()?,
-                table_from: *v.get(1)?,
-                etc_from: *v.get(2)?,
-                ..options
-            })
-        })
-        .unwrap_or(options);
+    if let Some([fastest, table, etc]) = triple("SOLVE_FROM") {
+        (
+            options.fastest_first_from,
+            options.table_from,
+            options.etc_from,
+        ) = (fastest, table, etc);
+    }
     // CPU time of this thread in seconds (Linux; `None` elsewhere): on the shared machine
     // the wall time mostly measures the wait for a core, the CPU time the solver's work.
     let cpu = || {
