@@ -282,9 +282,8 @@ impl<const N: usize> Default for Solver<N> {
 }
 
 impl<const N: usize> Solver<N> {
-    /// A solver with a transposition table of `2^table_bits` entries (clamped to 4..=26;
-    /// about 32 bytes each,
-    /// in cache-line buckets of three).
+    /// A solver with a transposition table of `2^(table_bits - 1)` buckets of three entries
+    /// (`table_bits` clamped to 4..=26; 64 bytes a bucket, so `32 * 2^table_bits` bytes).
     #[must_use]
     pub fn new(table_bits: u32) -> Self {
         Self::with_options(table_bits, Options::default())
@@ -856,7 +855,7 @@ fn corner_mask<const N: usize>() -> u64 {
     1 | 1 << (N - 1) | 1 << ((N - 1) * 8) | 1 << ((N - 1) * 8 + N - 1)
 }
 
-/// Solves `pos` exactly (full window) with a fresh solver of `2^16` table entries.
+/// Solves `pos` exactly (full window) with a fresh solver of `Solver::new(16)` (2 MiB table).
 #[must_use]
 pub fn solve<const N: usize>(pos: &Othello<N>) -> SolveResult {
     Solver::<N>::default().solve(pos, -((N * N) as i32), (N * N) as i32)
