@@ -59,8 +59,8 @@ where
     Othello<N>: Game<Move = othello::Move>,
 {
     let root: Othello<N> = parse_position(args.position.as_deref(), info)?;
-    // 24-byte entries: the largest power of two that fits in --tt-mb.
-    let entries = (args.tt_mb as u64 * (1 << 20) / 24).max(16);
+    // `Solver::new(bits)` takes 32 * 2^bits bytes: the largest such table within --tt-mb.
+    let entries = (args.tt_mb as u64 * (1 << 20) / 32).max(16);
     let bits = 63 - entries.leading_zeros();
     let mut solver = Solver::<N>::new(bits);
     let full = (N * N) as i32;

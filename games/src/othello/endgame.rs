@@ -31,12 +31,14 @@
 //!   the static square weight of the move (corners early, X-squares late); the
 //!   transposition table's move before all. Children are made once, for ordering, and kept.
 //! - **A transposition table of its own** with 9 or more empties (`endgame/table.rs`): buckets
-//!   of two entries holding the full position (both bitboards, so no false hits), a lower and
-//!   an upper bound, the best move and the empties count; an entry of the same position is
-//!   updated, else the one with fewer empties is replaced. Its entries are facts about
-//!   positions, valid for any window, so a [`Solver`] keeps them between calls.
-//! - **Enhanced transposition cutoff** ([`Options::etc`], 12 or more empties): while making
-//!   the children for ordering, each is looked up; a child whose stored upper bound already
+//!   of three entries in one 64-byte cache line, each holding the full position (both
+//!   bitboards, so no false hits), a lower and an upper bound, the best move and the empties
+//!   count; an entry of the same position is updated, else the one with the fewest empties is
+//!   replaced. Its entries are facts about positions, valid for any window, so a [`Solver`]
+//!   keeps them between calls.
+//! - **Enhanced transposition cutoff** ([`Options::etc`], 10 or more empties): while making
+//!   the children for ordering, each is looked up (their buckets loaded first in one tight
+//!   loop, so that the cache misses overlap); a child whose stored upper bound already
 //!   refutes beta cuts the node off before any search.
 //! - **Parity and square-class ordering** with 5 and 6 empties: moves in regions (board
 //!   quadrants) with an odd number of empties first (the last move in a region is an
@@ -45,7 +47,9 @@
 //!   `last_two`, `last_one`) over the empty squares listed in parity order once: no move
 //!   generation, each square tried with the flip routine after a neighbour test (a square
 //!   with no opponent disc next to it is never legal); the last square needs no search at all
-//!   (try the side to move, then the opponent, count).
+//!   (try the side to move, then the opponent, count): on 8x8 its flips are counted, not
+//!   computed, from the four lines through it gathered into bytes and one `8 x 256` table
+//!   (`endgame/last_flip.rs`).
 //!
 //! Every call of the recursive routines counts one node (the last-square evaluation and the
 //! positions of the presort's shallow searches included), which [`SolveResult::nodes`]
@@ -54,6 +58,7 @@
 //! What was tried and not kept, and every measurement (before and after, FFO #40-#49), are in
 //! `endgame/README.md`.
 
+mod last_flip;
 mod presort;
 mod stability;
 mod table;
@@ -81,7 +86,7 @@ const DEEP: u32 = 7;
 const TABLE: u32 = 9;
 /// From this many empties on, the solver probes the table for every child before searching
 /// (enhanced transposition cutoff).
-const ETC: u32 = 12;
+const ETC: u32 = 10;
 /// Up to this many empties, the specialised last-empties routine takes over.
 const LAST: u32 = 4;
 /// From this many empties on, the stability cutoff is tried (8x8 only).
@@ -114,6 +119,14 @@ pub struct Options {
     pub presort_step: u32,
     /// The shallow search is at most this deep.
     pub presort_max: u32,
+    /// From this many empties on, moves are ordered fastest-first (below: parity and square
+    /// class); at least 5.
+    pub fastest_first_from: u32,
+    /// From this many empties on, the transposition table is used.
+    pub table_from: u32,
+    /// From this many empties on, the enhanced transposition cutoff is tried (with
+    /// [`Options::etc`]).
+    pub etc_from: u32,
 }
 
 impl Default for Options {
@@ -125,6 +138,9 @@ impl Default for Options {
             presort_from: PRESORT_FROM,
             presort_step: PRESORT_STEP,
             presort_max: PRESORT_MAX,
+            fastest_first_from: DEEP,
+            table_from: TABLE,
+            etc_from: ETC,
         }
     }
 }
@@ -266,8 +282,8 @@ impl<const N: usize> Default for Solver<N> {
 }
 
 impl<const N: usize> Solver<N> {
-    /// A solver with a transposition table of `2^table_bits` entries (clamped to 4..=26;
-    /// 24 bytes each).
+    /// A solver with a transposition table of `2^(table_bits - 1)` buckets of three entries
+    /// (`table_bits` clamped to 4..=26; 64 bytes a bucket, so `32 * 2^table_bits` bytes).
     #[must_use]
     pub fn new(table_bits: u32) -> Self {
         Self::with_options(table_bits, Options::default())
@@ -277,6 +293,10 @@ impl<const N: usize> Solver<N> {
     #[must_use]
     pub fn with_options(table_bits: u32, options: Options) -> Self {
         let bits = table_bits.clamp(4, 26);
+        let options = Options {
+            fastest_first_from: options.fastest_first_from.max(LAST + 1),
+            ..options
+        };
         Solver {
             table: Table::new(bits),
             nodes: 0,
@@ -501,7 +521,7 @@ impl<const N: usize> Solver<N> {
     }
 
     /// [`Self::search`] of a child whose legal moves `list` its parent already generated
-    /// for ordering (at least [`DEEP`] - 1 empties).
+    /// for ordering (at least [`Options::fastest_first_from`] - 1 empties).
     #[inline]
     fn search_child(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
         let empties = Geometry::<N>::VALID & !(p | o);
@@ -532,7 +552,7 @@ impl<const N: usize> Solver<N> {
             }
             return -self.search(o, p, -beta, -alpha, true);
         }
-        if n < DEEP {
+        if n < self.options.fastest_first_from {
             return self.shallow(p, o, list, empties, alpha, beta);
         }
         self.deep(p, o, list, n, alpha, beta)
@@ -569,7 +589,7 @@ impl<const N: usize> Solver<N> {
     /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
     fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
         let presort = n >= self.options.presort_from;
-        let use_table = n >= TABLE;
+        let use_table = n >= self.options.table_from;
         let (mut alpha, mut beta) = (alpha, beta);
         let mut table_move = 64usize;
         if use_table {
@@ -589,26 +609,41 @@ impl<const N: usize> Solver<N> {
                 table_move = usize::from(entry.best);
             }
         }
-        let etc = self.options.etc && n >= ETC;
+        let etc = self.options.etc && n >= self.options.etc_from;
 
-        // Fastest-first ordering, the table move first; children looked up for ETC.
+        // The children, made once and kept.
         let mut ordered = [(0i32, 0u8, 0u64, 0u64, 0u64); 64];
         let mut len = 0;
         while list != 0 {
             let sq = list.trailing_zeros() as usize;
             list &= list - 1;
             let f = flips::<N>(p, o, sq);
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            if etc {
+            ordered[len] = (0, sq as u8, o ^ f, p ^ f ^ (1 << sq), 0);
+            len += 1;
+        }
+        if etc {
+            // Enhanced transposition cutoff: every child looked up. The buckets are loaded
+            // in one tight loop first, so that their cache misses overlap.
+            let mut touched = 0u64;
+            for &(_, _, np, no, _) in &ordered[..len] {
+                touched ^= self.table.touch(np, no);
+            }
+            std::hint::black_box(touched);
+            for &(_, sq, np, no, _) in &ordered[..len] {
                 if let Some(child) = self.table.probe(np, no) {
                     // The child's upper bound is a lower bound of ours through `sq`.
                     let v = -i32::from(child.upper);
                     if v >= beta {
-                        self.table.store(p, o, n, v, (N * N) as i32, sq as u8);
+                        self.table.store(p, o, n, v, (N * N) as i32, sq);
                         return v;
                     }
                 }
             }
+        }
+        // Fastest-first ordering, the table move first.
+        for item in &mut ordered[..len] {
+            let (_, sq, np, no, _) = *item;
+            let sq = usize::from(sq);
             let replies = moves::<N>(np, no);
             let weight = if sq == table_move {
                 i32::MIN
@@ -617,8 +652,8 @@ impl<const N: usize> Solver<N> {
             } else {
                 Self::child_weight(np, no, replies, sq)
             };
-            ordered[len] = (weight, sq as u8, np, no, replies);
-            len += 1;
+            item.0 = weight;
+            item.4 = replies;
         }
         // Insertion sort: short lists.
         for i in 1..len {
@@ -789,6 +824,19 @@ impl<const N: usize> Solver<N> {
     #[inline]
     fn last_one(p: u64, o: u64, sq: usize) -> i32 {
         let full = (N * N) as i32;
+        if N == 8 {
+            // The board is full but for `sq`: count the flips without computing them.
+            let mine = p.count_ones() as i32;
+            let k = last_flip::count_last_flips(p, sq) as i32;
+            if k != 0 {
+                return 2 * (mine + k + 1) - full;
+            }
+            let k = last_flip::count_last_flips(o, sq) as i32;
+            if k != 0 {
+                return 2 * (mine - k) - full;
+            }
+            return final_score::<N>(p, o);
+        }
         let f = flips_checked::<N>(p, o, sq);
         if f != 0 {
             return 2 * (p | f).count_ones() as i32 + 2 - full;
@@ -807,7 +855,7 @@ fn corner_mask<const N: usize>() -> u64 {
     1 | 1 << (N - 1) | 1 << ((N - 1) * 8) | 1 << ((N - 1) * 8 + N - 1)
 }
 
-/// Solves `pos` exactly (full window) with a fresh solver of `2^16` table entries.
+/// Solves `pos` exactly (full window) with a fresh solver of `Solver::new(16)` (2 MiB table).
 #[must_use]
 pub fn solve<const N: usize>(pos: &Othello<N>) -> SolveResult {
     Solver::<N>::default().solve(pos, -((N * N) as i32), (N * N) as i32)
@@ -818,6 +866,15 @@ pub fn solve<const N: usize>(pos: &Othello<N>) -> SolveResult {
 #[must_use]
 pub fn solve_window<const N: usize>(pos: &Othello<N>, alpha: i32, beta: i32) -> SolveResult {
     Solver::<N>::default().solve(pos, alpha, beta)
+}
+
+/// One xorshift step (Marsaglia's 13, 7, 17): random bitboards for the tests.
+#[cfg(test)]
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ const fn files(n: usize) -> (u64, u64) {
 }
 
 /// Static square weights for move ordering: corners first, X-squares last.
-const fn square_weights(n: usize) -> [i32; 64] {
+pub(crate) const fn square_weights(n: usize) -> [i32; 64] {
     let mut w = [0i32; 64];
     let mut row = 0;
     while row < n {

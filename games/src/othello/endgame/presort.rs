@@ -2,8 +2,9 @@
 //! fitted evaluation estimates each child, and the solver tries the children it rates best
 //! first. The estimates only order moves; the solve itself stays exact.
 
+use super::super::bitboard::valid_mask;
 use super::super::bitboard::{Geometry, flips, moves};
-use super::super::eval::{neighbours, square_weight};
+use super::super::eval::{neighbours, square_weights};
 use super::stability;
 
 /// How many features [`features`] computes.
@@ -38,7 +39,8 @@ pub(crate) fn features<const N: usize>(p: u64, o: u64) -> [i32; FEATURES] {
         }
     }
     let stable = if N == 8 {
-        stability::stable_count(p, o) as i32 - stability::stable_count(o, p) as i32
+        let (sp, so) = stability::stable_counts(p, o);
+        sp as i32 - so as i32
     } else {
         0
     };
@@ -78,17 +80,64 @@ const C_SQUARES: [[u64; 4]; 2] = [
     ],
 ];
 
+/// The distinct static square weights of `../eval.rs` and, for each, its squares on an
+/// `n` x `n` board.
+const fn weight_classes(n: usize) -> [(i32, u64); 6] {
+    let weights = square_weights(n);
+    let mut out = [(100, 0u64), (-50, 0), (-20, 0), (10, 0), (-5, 0), (2, 0)];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < 6 {
+            if weights[sq] == out[k].0 && valid_mask(n) & (1 << sq) != 0 {
+                out[k].1 |= 1 << sq;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+static WEIGHT_CLASSES: [[(i32, u64); 6]; 2] = [weight_classes(6), weight_classes(8)];
+
 /// The sum of the static square weights (`../eval.rs`, corners 100 ... X-squares -50) of
-/// the discs `x`, divided by 8.
+/// the discs `x`, divided by 8 (one population count per distinct weight).
 #[inline]
 fn square_sum<const N: usize>(x: u64) -> i32 {
-    let mut rest = x;
-    let mut sum = 0;
-    while rest != 0 {
-        sum += square_weight::<N>(rest.trailing_zeros() as usize);
-        rest &= rest - 1;
-    }
+    let sum: i32 = WEIGHT_CLASSES[N / 8]
+        .iter()
+        .map(|&(w, mask)| w * (x & mask).count_ones() as i32)
+        .sum();
     sum / 8
+}
+
+#[cfg(test)]
+#[test]
+fn square_sum_equals_the_sum_over_discs() {
+    use super::super::eval::square_weight;
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..1000 {
+        super::xorshift(&mut x);
+        for (n, discs) in [(8, x), (6, x & valid_mask(6))] {
+            let mut rest = discs;
+            let mut sum = 0;
+            while rest != 0 {
+                sum += if n == 8 {
+                    square_weight::<8>(rest.trailing_zeros() as usize)
+                } else {
+                    square_weight::<6>(rest.trailing_zeros() as usize)
+                };
+                rest &= rest - 1;
+            }
+            let fast = if n == 8 {
+                square_sum::<8>(discs)
+            } else {
+                square_sum::<6>(discs)
+            };
+            assert_eq!(fast, sum / 8);
+        }
+    }
 }
 
 #[inline]

@@ -179,8 +179,23 @@ pub(crate) fn stable_count(p: u64, o: u64) -> u32 {
 /// A subset of the stable discs of `p` against `o` (8x8 board).
 #[must_use]
 pub(crate) fn stable_discs(p: u64, o: u64) -> u64 {
-    let table = edges();
-    let [rows, cols, d9, d7] = full_lines(p | o);
+    grow(edges(), p, o, full_lines(p | o))
+}
+
+/// The numbers of stable discs of `p` and of `o` (as [`stable_count`] of each, sharing the
+/// full lines, which depend only on the occupied squares).
+#[must_use]
+pub(crate) fn stable_counts(p: u64, o: u64) -> (u32, u32) {
+    let (table, full) = (edges(), full_lines(p | o));
+    (
+        grow(table, p, o, full).count_ones(),
+        grow(table, o, p, full).count_ones(),
+    )
+}
+
+/// The stable discs of `p` against `o` from the edges and the `full` lines inwards.
+#[inline]
+fn grow(table: &[u8], p: u64, o: u64, [rows, cols, d9, d7]: [u64; 4]) -> u64 {
     let mut stable = edge_stable(table, p, o) | (p & INNER & rows & cols & d9 & d7);
     let candidates = p & INNER;
     if candidates & !stable == 0 {
@@ -209,6 +224,21 @@ mod tests {
         for x in 0..=255u8 {
             assert_eq!(file_a_byte(byte_to_file_a(x)), x);
             assert_eq!(byte_to_file_a(x) & !FILE_A, 0);
+        }
+    }
+
+    #[test]
+    fn both_counts_equal_the_single_counts() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..2000 {
+            super::super::xorshift(&mut x);
+            let filled = x | x.rotate_left(23) | x.rotate_left(41);
+            let p = filled & x.rotate_left(7);
+            let o = filled & !p;
+            assert_eq!(
+                stable_counts(p, o),
+                (stable_count(p, o), stable_count(o, p))
+            );
         }
     }
 
