@@ -10,7 +10,11 @@
 //! thesis's standard tests (section 6.2.5).
 //!
 //! Environment: `APHID_ONLY` (no YBW runs), `APHID_TT=local|shared`, `APHID_WINDOW`,
-//! `APHID_PIECES`, `APHID_EXEMPTION`, `APHID_VERBOSE`, and `APHID_PLAY` (the play setting:
+//! `APHID_PIECES`, `APHID_EXEMPTION`, `APHID_SPLIT` (`split_tail`, 0 = off),
+//! `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_TT_MIB` (the table size of the
+//! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
+//! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
+//! the counters), and `APHID_PLAY` (the play setting:
 //! variable depth through null-move reductions and the normal table, thesis table 6.2; the
 //! parallel value may then differ from the sequential one, which is counted, not refused).
 
@@ -39,8 +43,12 @@ fn main() -> Result<(), Box<dyn Error>> {
     let positions = common::othello_midgame(count)?;
     let cost = CostModel::shared_memory();
     let play = std::env::var_os("APHID_PLAY").is_some();
+    let tt_mib = std::env::var("APHID_TT_MIB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
     let config = SearchConfig {
-        tt_mib: 4,
+        tt_mib,
         ..if play {
             SearchConfig::play()
         } else {
@@ -52,10 +60,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     for pos in &positions {
         let mut s = Searcher::<Othello<8>>::new(config)?;
         let mut value = 0;
+        let mut per_depth = Vec::new();
         for d in 1..=depth {
+            let before = s.stats().nodes();
             value = s
                 .search_window(pos, d, -INFINITY, INFINITY, &mut Unlimited)
                 .value;
+            per_depth.push(s.stats().nodes() - before);
+        }
+        if std::env::var_os("APHID_VERBOSE").is_some() {
+            eprintln!("  sequential nodes by depth: {per_depth:?}");
         }
         let nodes = s.stats().nodes();
         seq.push((value, nodes, nodes as f64 * node_s));
@@ -106,6 +120,18 @@ fn main() -> Result<(), Box<dyn Error>> {
                 {
                     aphid.min_pieces_per_slave = v;
                 }
+                if let Some(v) = std::env::var("APHID_SPLIT")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.split_tail = v;
+                }
+                if let Some(v) = std::env::var("APHID_UNTOUCHED")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.untouched_last = v;
+                }
                 if let Some(v) = std::env::var("APHID_WINDOW")
                     .ok()
                     .and_then(|v| v.parse().ok())
@@ -131,6 +157,21 @@ fn main() -> Result<(), Box<dyn Error>> {
                 agg.push((figures, seq[i].1, seq[i].2));
                 if std::env::var_os("APHID_VERBOSE").is_some() {
                     let m = r.accounts[0].backend;
+                    let (mut sb, mut si, mut sm) = (0u64, 0u64, 0u64);
+                    for a in &r.accounts[1..] {
+                        sb += a.backend.busy_ns;
+                        si += a.backend.idle_ns;
+                        sm += a.backend.messaging_ns;
+                    }
+                    eprintln!(
+                        "  master busy {:.3} idle {:.3} msg {:.3}; slaves busy {:.3} idle {:.3} msg {:.3} (s, summed)",
+                        m.busy_ns as f64 / 1e9,
+                        m.idle_ns as f64 / 1e9,
+                        m.messaging_ns as f64 / 1e9,
+                        sb as f64 / 1e9,
+                        si as f64 / 1e9,
+                        sm as f64 / 1e9
+                    );
                     eprintln!(
                         "  {} pos {i}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
                         algo.name(),

@@ -167,6 +167,29 @@ fn the_mechanisms_run_on_an_othello_middle_game() {
     }
 }
 
+/// Tail splitting exempts uncertain leaves during the last iterations, and the value stays
+/// the sequential one (the untouched leaves that slaves search in the last iteration too).
+#[test]
+fn tail_splitting_keeps_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let mut splits = 0.0;
+    for (procs, seed) in [(16, 1), (16, 2), (33, 3)] {
+        let aphid = AphidOptions {
+            master_depth: Some(2),
+            split_tail: 1,
+            tt: TtSharing::Shared,
+            ..AphidOptions::default()
+        };
+        let o = options(depth, procs, sim(seed, ""), aphid);
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(r.value, want, "x{procs}");
+        splits += extra(&r.extra, "aphid_splits");
+    }
+    assert!(splits > 0.0, "no leaf was split");
+}
+
 /// Two levels below the master: 0 -> {1, 4}; 1 -> {2, 3}; 4 -> {5, 6}.
 fn two_levels() -> AphidOptions {
     AphidOptions {

@@ -110,6 +110,15 @@ pub struct AphidOptions {
     /// `--tt distributed`: the least remaining depth of an entry worth sharing (entries of
     /// broadcast keys are shared at any depth).
     pub shadow_min_depth: u32,
+    /// In the last iteration a slave searches its untouched leaves (priority 0) to their
+    /// required depth before it runs ahead, which a fixed-depth search never uses: a pass
+    /// touches them when the principal variation moves.
+    pub untouched_last: bool,
+    /// Tail splitting: when at most `slaves / split_tail` leaves are uncertain, every uncertain
+    /// leaf not yet searched to its required depth and needing at least `g + 6` plies is
+    /// exempted at once (its horizon 2 plies deeper), so that the next pass hands its
+    /// grandchildren to all slaves instead of waiting on one; 0 turns it off.
+    pub split_tail: u32,
 }
 
 impl Default for AphidOptions {
@@ -133,6 +142,8 @@ impl Default for AphidOptions {
             shadow_entries: 128,
             broadcast_keys: 1 << 16,
             shadow_min_depth: 3,
+            untouched_last: true,
+            split_tail: 4,
         }
     }
 }
@@ -190,6 +201,8 @@ pub const KEYS: &[&str] = &[
     "shadow_entries",
     "broadcast_keys",
     "shadow_min_depth",
+    "untouched_last",
+    "split_tail",
 ];
 
 impl AphidOptions {
@@ -282,6 +295,10 @@ impl AphidOptions {
                 "shadow_entries" => o.shadow_entries = small()? as usize,
                 "broadcast_keys" => o.broadcast_keys = small()? as usize,
                 "shadow_min_depth" => o.shadow_min_depth = small()?,
+                "untouched_last" => {
+                    o.untouched_last = value.parse().map_err(|_| bad("true or false"))?;
+                }
+                "split_tail" => o.split_tail = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -341,6 +358,10 @@ mod tests {
         assert_eq!(o.tt, TtSharing::Shared);
         assert!(!o.load_balancing);
         assert_eq!(o.report_nodes, AphidOptions::default().report_nodes);
+        let tail =
+            AphidOptions::from_config("split_tail = 0\nuntouched_last = false").expect("valid");
+        assert_eq!((tail.split_tail, tail.untouched_last), (0, false));
+        assert!(AphidOptions::from_config("untouched_last = 1").is_err());
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
     }

@@ -45,6 +45,10 @@ use crate::search::{Searcher, Unlimited};
 /// the total number of pieces, against which the largest must be small.
 const MIN_PIECES: u64 = 128;
 
+/// Tail splitting exempts only uncertain leaves needing at least `g` + this many plies (the
+/// grandchildren then need at least `g + 2`).
+const SPLIT_MIN_PLIES: u32 = 6;
+
 /// What the master counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MasterStats {
@@ -63,6 +67,8 @@ pub struct MasterStats {
     pub moves: u64,
     /// Pieces exempted from the horizon.
     pub exemptions: u64,
+    /// Of those, uncertain leaves exempted during an iteration by tail splitting.
+    pub splits: u64,
     /// Re-sent assignments.
     pub resends: u64,
     /// Slaves presumed dead.
@@ -703,6 +709,7 @@ impl<G: Game> Master<G> {
         for (owner, changes) in changes {
             ctx.send(owner, Msg::Priorities { epoch, changes });
         }
+        self.split_tail(&pass);
         for (id, bad) in pass.bad {
             let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) else {
                 continue;
@@ -793,6 +800,35 @@ impl<G: Game> Master<G> {
                 v.retain(|&x| x != m.leaf);
             }
             self.waiting_by_slave.entry(m.to).or_default().push(m.leaf);
+        }
+    }
+
+    /// Tail splitting (`AphidOptions::split_tail`): when few leaves are uncertain, the
+    /// iteration waits on them while the other slaves idle or run ahead; the big ones (not yet
+    /// searched to their required depth, needing at least `g + 6` plies) are exempted at once,
+    /// so that the next pass hands their grandchildren to every slave.
+    fn split_tail(&mut self, pass: &Pass) {
+        let Some(g) = self.geometry else {
+            return;
+        };
+        let slaves = self.slaves.iter().filter(|s| !s.dead).count();
+        let limit = self.opts.split_tail as usize;
+        if limit == 0 || pass.uncertain == 0 || pass.uncertain as usize * limit > slaves {
+            return;
+        }
+        for &id in &pass.waiting {
+            let Some(row) = self.table.row(id) else {
+                continue;
+            };
+            let required = self.iteration.saturating_sub(row.ply());
+            if required < g.granularity + SPLIT_MIN_PLIES || row.slave.get(required).is_some() {
+                continue;
+            }
+            if self.exempt.insert(row.master.path.clone()) {
+                self.stats.exemptions += 1;
+                self.stats.splits += 1;
+                self.dirty = true;
+            }
         }
     }
 

@@ -64,6 +64,8 @@ struct SlaveLeaf<G> {
     /// The deepest depth searched here (0: none).
     searched: u32,
     bad: Option<BadBound>,
+    /// The highest priority the master ever gave it (orders untouched leaves).
+    known: u32,
 }
 
 /// A piece of work chosen by the scheduler.
@@ -106,6 +108,8 @@ pub(crate) struct SlaveState<G: Game> {
     pub(crate) stats: SlaveStats,
     /// `--tt distributed`: this slave's end of the shadow-table ring.
     pub(crate) shadow: Option<ShadowRing>,
+    /// In the last iteration, untouched leaves below their required depth before run-ahead.
+    untouched_last: bool,
 }
 
 /// A slave processor.
@@ -157,6 +161,7 @@ impl<G: Game> Slave<G> {
                 cut_short: None,
                 stats: SlaveStats::default(),
                 shadow: None,
+                untouched_last: opts.untouched_last,
             },
         }
     }
@@ -377,6 +382,7 @@ impl<G: Game> SlaveState<G> {
                         bounds: DepthBounds::default(),
                         searched: 0,
                         bad: None,
+                        known: priority,
                     },
                 );
                 if let Some(bad) = bad {
@@ -389,6 +395,7 @@ impl<G: Game> SlaveState<G> {
                     if let Some(l) = self.leaves.get_mut(&leaf) {
                         self.interrupt |= l.priority == 0 && priority > 0;
                         l.priority = priority;
+                        l.known = l.known.max(priority);
                     }
                 }
             }
@@ -476,7 +483,7 @@ impl<G: Game> SlaveState<G> {
             });
         }
         // Deficit below the required depth (+1 = one ply of run-ahead), then priority.
-        let (&leaf, l, deficit) = self
+        let touched = self
             .leaves
             .iter()
             .filter(|(_, l)| l.priority > 0)
@@ -488,9 +495,35 @@ impl<G: Game> SlaveState<G> {
                 )
             })
             .filter(|(_, _, d)| *d > 0)
-            .max_by_key(|(id, l, d)| (*d, l.priority, std::cmp::Reverse(**id)))?;
-        let required = deficit > 1;
-        let width = if required {
+            .max_by_key(|(id, l, d)| (*d, l.priority, std::cmp::Reverse(**id)));
+        // In the last iteration run-ahead is useless: an untouched leaf below its required
+        // depth (a pass touches it when the principal variation moves) goes first, shallowest
+        // first, then the highest priority it ever had. It is not required work (it yields
+        // like speculative work) but gets the required window.
+        let last = self.untouched_last && self.epoch.iteration >= self.target;
+        let untouched = || {
+            self.leaves
+                .iter()
+                .filter(|(_, l)| l.priority == 0 && l.searched < self.required(l))
+                .map(|(id, l)| {
+                    (
+                        id,
+                        l,
+                        i64::from(self.required(l)) + 1 - i64::from(l.searched),
+                    )
+                })
+                .max_by_key(|(id, l, d)| (*d, l.known, std::cmp::Reverse(**id)))
+        };
+        let (&leaf, l, deficit) = match touched {
+            Some(t) if t.2 > 1 || !last => t,
+            _ if !last => return None,
+            _ => match untouched() {
+                Some(u) => u,
+                None => touched?,
+            },
+        };
+        let required = deficit > 1 && l.priority > 0;
+        let width = if deficit > 1 {
             self.window
         } else {
             2 * self.window
@@ -591,6 +624,7 @@ mod tests {
             &AphidOptions::default(),
             searcher,
         );
+        s.state.target = 10;
         s.state.epoch = Epoch {
             iteration,
             hypothesis: 0,
@@ -605,10 +639,26 @@ mod tests {
                     bounds: DepthBounds::default(),
                     searched,
                     bad: None,
+                    known: priority,
                 },
             );
         }
         s.state
+    }
+
+    /// In the last iteration an untouched leaf below its required depth goes before run-ahead
+    /// (not as required work); before it, run-ahead goes first; and never with the option off.
+    #[test]
+    fn untouched_leaves_before_run_ahead_in_the_last_iteration() {
+        let mut s = state(10, &[(1, 9, 6), (2, 0, 4), (3, 0, 6)]);
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (2, 5, false));
+        let before = state(9, &[(1, 9, 5), (2, 0, 3)]);
+        let w = before.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (1, 6, false));
+        s.untouched_last = false;
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth), (1, 7));
     }
 
     /// Figure 5.3, slave 1: leaves 1, 4 and 7 searched to 4, 3 and 0 plies; the 10-ply search
