@@ -222,6 +222,26 @@ fn bad_arguments_exit_2_with_a_clear_message() {
         ],
         "line 1",
     );
+    fails_with(
+        &[
+            "compare",
+            "--testset",
+            dir.to_str().expect("utf-8"),
+            "--depth",
+            "2",
+        ],
+        "is a folder",
+    );
+    fails_with(
+        &[
+            "compare",
+            "--depth",
+            "2",
+            "--out",
+            bad.to_str().expect("utf-8"),
+        ],
+        "not a folder",
+    );
     fails_with(&["compare", "--game", "go", "--depth", "2"], "--game");
     fails_with(&["experiment", "no-such-experiment"], "no such experiment");
     let _ = std::fs::remove_dir_all(&dir);

@@ -168,6 +168,12 @@ pub fn find_testset(given: Option<&str>, game: &str) -> Result<PathBuf> {
     if direct.is_file() {
         return Ok(direct.to_path_buf());
     }
+    if direct.is_dir() {
+        return Err(input(
+            format!("--testset {name}"),
+            "is a folder; give a test-set file (one position per line) or a name in testsets/search",
+        ));
+    }
     let roots = [
         PathBuf::from("."),
         Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
@@ -282,10 +288,13 @@ impl Plan {
             fingerprint["setting"] = json!(config.setting.name());
         }
         let out = args.out.clone().unwrap_or_else(|| {
+            // The build is part of the name: after a rebuild the default folder is a new one
+            // (the store refuses cells of another build).
+            let named = format!("{fingerprint}{}", super::store::build_id());
             PathBuf::from("target/compare").join(format!(
                 "{}-{:08x}",
                 game.info().name,
-                fnv(fingerprint.to_string().as_bytes()) as u32
+                fnv(named.as_bytes()) as u32
             ))
         });
         Ok(Plan {

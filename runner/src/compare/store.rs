@@ -2,7 +2,10 @@
 //! finished cell, appended (and flushed) the moment the cell finishes, so an interrupted run
 //! (Ctrl-C) keeps every finished cell and a rerun with the same `--out` computes only the rest.
 //! `settings.json` holds the fingerprint the cells were computed under; a folder with another
-//! fingerprint is refused rather than mixed.
+//! fingerprint is refused rather than mixed. `build.txt` names the build of `runner` that
+//! computed the cells (a hash of its executable): after a rebuild the algorithms may search
+//! differently, so a folder of another build is refused too rather than resumed with stale
+//! cells.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -78,6 +81,17 @@ impl Store {
     /// Opens (creating) `dir`, checks its fingerprint and reads its finished cells. A last line
     /// cut short by an interruption is ignored.
     pub fn open(dir: &Path, fingerprint: &Value) -> Result<Store> {
+        Store::open_built(dir, fingerprint, &build_id())
+    }
+
+    /// [`Store::open`] for the build named `build`.
+    pub fn open_built(dir: &Path, fingerprint: &Value, build: &str) -> Result<Store> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(input(
+                format!("--out {}", dir.display()),
+                "is a file, not a folder; name a folder (it is created if missing)",
+            ));
+        }
         std::fs::create_dir_all(dir).map_err(|e| input(format!("--out {}", dir.display()), e))?;
         let settings = dir.join("settings.json");
         if settings.exists() {
@@ -97,6 +111,30 @@ impl Store {
                 .with_context(|| format!("writing {}", settings.display()))?;
         }
         let path = dir.join("cells.jsonl");
+        let stamp = dir.join("build.txt");
+        let has_cells = std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
+        let old_build = std::fs::read_to_string(&stamp).ok();
+        match old_build {
+            Some(old) if has_cells && old.trim() != build => {
+                return Err(input(
+                    format!("--out {}", dir.display()),
+                    format!(
+                        "holds cells computed by another build of runner ({}, this is {build}); \
+                         delete the folder (or use another --out) to compute them again with this build",
+                        old.trim()
+                    ),
+                ));
+            }
+            None if has_cells => {
+                return Err(input(
+                    format!("--out {}", dir.display()),
+                    "holds cells of an unknown build of runner (no build.txt); delete the folder \
+                     (or use another --out) to compute them again with this build",
+                ));
+            }
+            _ => std::fs::write(&stamp, format!("{build}\n"))
+                .with_context(|| format!("writing {}", stamp.display()))?,
+        }
         let mut cells = BTreeMap::new();
         if let Ok(text) = std::fs::read_to_string(&path) {
             for line in text.lines() {
@@ -135,6 +173,19 @@ impl Store {
         self.cells.insert(r.key(), r);
         Ok(())
     }
+}
+
+/// This build of `runner`: the FNV-1a hash of its executable, in hex (`unknown` where the
+/// executable cannot be read), computed once per process.
+pub fn build_id() -> String {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::read)
+            .map(|bytes| format!("{:016x}", crate::compare::plan::fnv(&bytes)))
+            .unwrap_or_else(|_| "unknown".to_string())
+    })
+    .clone()
 }
 
 #[cfg(test)]
@@ -182,6 +233,37 @@ mod tests {
         drop(s);
         assert_eq!(Store::open(&dir, &fp).unwrap().cells.len(), 3);
         assert!(Store::open(&dir, &serde_json::json!({"a": 2})).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn cells_of_another_build_are_refused_and_a_file_is_no_folder() {
+        let dir = std::env::temp_dir().join(format!("runner-store-build-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fp = serde_json::json!({"a": 1});
+        // An empty folder of another build is taken over; one with cells is refused.
+        drop(Store::open_built(&dir, &fp, "b1").unwrap());
+        let mut s = Store::open_built(&dir, &fp, "b2").unwrap();
+        s.add(record(1)).unwrap();
+        drop(s);
+        assert_eq!(Store::open_built(&dir, &fp, "b2").unwrap().resumed, 1);
+        let err = Store::open_built(&dir, &fp, "b3")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("another build") && err.contains("b2"), "{err}");
+        std::fs::remove_file(dir.join("build.txt")).unwrap();
+        let err = Store::open_built(&dir, &fp, "b2")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("unknown build"), "{err}");
+        let file = dir.join("cells.jsonl");
+        let err = Store::open_built(&file, &fp, "b2")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("not a folder"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
