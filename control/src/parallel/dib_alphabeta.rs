@@ -325,7 +325,7 @@ impl<G: Game> Shared<G> {
             outstanding: 0,
             sent: (w.alpha, w.beta),
             scout: None,
-            split_scout: None,
+            given: Vec::new(),
             research: Vec::new(),
         };
         (Opened::Frame(frame), sort_nodes)
@@ -421,7 +421,13 @@ impl<G: Game> Shared<G> {
                 value: value_to_tt(f.best, f.ply as usize),
                 depth: f.depth.min(255) as u8,
                 bound,
-                move_index: f.best_index,
+                // As the sequential search: a node that failed low has no best move (its
+                // values are only upper bounds), so the table keeps the move it had.
+                move_index: if bound == Bound::Upper {
+                    None
+                } else {
+                    f.best_index
+                },
             },
         );
     }
@@ -502,8 +508,9 @@ struct Frame<G: Game> {
     /// `Some(a)` when the parent searches this frame with the null window around its alpha
     /// `a` (PVS): the window stays as it is (narrowing it from the parent would close it).
     scout: Option<i32>,
-    /// `Some(a)` when this frame's pieces were handed off with null windows around `a`.
-    split_scout: Option<i32>,
+    /// The pieces handed off and not yet back: each child's index, and `Some(a)` when it
+    /// went with the null window around `a` (its value is read with that window).
+    given: Vec<(u16, Option<i32>)>,
     /// Children whose null-window search failed high, to be searched again.
     research: Vec<u16>,
 }
@@ -576,6 +583,7 @@ impl<G: Game> AbSearch<G> {
             fx.abort(i as Slot);
             self.outstanding -= f.outstanding;
             f.outstanding = 0;
+            f.given.clear();
         }
     }
 
@@ -643,7 +651,7 @@ impl<G: Game> AbSearch<G> {
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
             let now = (f.alpha_eff(), f.beta);
-            if f.outstanding > 0 && now != f.sent && f.split_scout.is_none() {
+            if f.outstanding > 0 && now != f.sent && f.given.iter().all(|g| g.1.is_none()) {
                 f.sent = now;
                 fx.update(i as Slot, f.child_window());
             }
@@ -794,8 +802,8 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
             },
             None => f.child_window(),
         };
-        f.split_scout = scout;
-        let pieces: Vec<_> = (f.next..f.order.len())
+        let end = f.order.len();
+        let pieces: Vec<_> = (f.next..end)
             .map(|i| {
                 let index = f.order[i];
                 let mut child = f.pos.clone();
@@ -814,7 +822,9 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                 }
             })
             .collect();
-        f.next = f.order.len();
+        f.given
+            .extend(pieces.iter().map(|p| (p.problem.index, scout)));
+        f.next = end;
         f.outstanding += pieces.len() as u32;
         f.sent = (f.alpha_eff(), f.beta);
         self.outstanding += pieces.len() as u32;
@@ -825,12 +835,12 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         let Some(f) = self.stack.get_mut(slot as usize) else {
             return;
         };
-        if f.outstanding == 0 {
+        let Some(k) = f.given.iter().position(|g| g.0 == value.index) else {
             return;
-        }
+        };
+        let (_, scout) = f.given.swap_remove(k);
         f.outstanding -= 1;
         self.outstanding -= 1;
-        let scout = f.split_scout;
         f.take(value.index, value.score, scout);
         self.settle(fx);
     }
