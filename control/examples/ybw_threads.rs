@@ -233,6 +233,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         rate(yn, yc) / rate(pn, pc)
     );
     if run_pvs && run_ybw {
+        // Every pair was compared above (a difference ends the run with an error).
+        println!(
+            "values: ybw equal to pvs on all {} positions in all {rounds} rounds",
+            positions.len()
+        );
         println!(
             "ratio pvs/ybw: wall {:.2}x; cpu-bound {:.2}x (pvs cpu / (ybw cpu / {procs})); nodes {:.3}; load average {}",
             pw / yw,

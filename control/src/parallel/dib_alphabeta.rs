@@ -512,7 +512,8 @@ struct Frame<G: Game> {
     /// went with the null window around `a` (its value is read with that window).
     given: Vec<(u16, Option<i32>)>,
     /// Children whose null-window search failed high, to be searched again.
-    research: Vec<u16>,
+    /// Each with the lower bound its fail high proved (from this frame's side).
+    research: Vec<(u16, i32)>,
 }
 
 impl<G: Game> Frame<G> {
@@ -522,7 +523,7 @@ impl<G: Game> Frame<G> {
     fn take(&mut self, index: u16, v: i32, scout: Option<i32>) {
         if let Some(a) = scout {
             if -v > a && -v < self.beta {
-                self.research.push(index);
+                self.research.push((index, -v));
                 return;
             }
         }
@@ -706,8 +707,14 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
             let f = &mut self.stack[top];
             // A younger child whose null-window search failed high is searched again with the
             // full window before anything else (as PVS does).
-            let next = if let Some(index) = f.research.pop() {
-                Some((index, f.kind.child(1), false, None))
+            let next = if let Some((index, bound)) = f.research.pop() {
+                // A fail high against an alpha that has risen since (a piece handed off
+                // earlier) is tested again with the null window around the current alpha, as
+                // PVS would have tested it; only a bound above alpha needs the full window.
+                let a = f.alpha_eff();
+                let scout =
+                    (bound <= a && a > -INFINITY && a.saturating_add(1) < f.beta).then_some(a);
+                Some((index, f.kind.child(1), false, scout))
             } else if f.next < f.order.len() {
                 let i = f.next;
                 f.next += 1;
