@@ -14,6 +14,12 @@
 //! instead, and the "wall" figures are virtual: ybw's simulated seconds against PVS's nodes at
 //! the preset's cost per node (load-independent).
 //!
+//! With `YBW_ONLY=pvs` or `YBW_ONLY=ybw` only that side runs (for a profiler; no ratio).
+//! With `YBW_PAIR=1` the example measures the machine instead: per position, one PVS search
+//! alone, then two identical PVS searches (own tables) at once on two threads; the ratio of
+//! the pair's node rate to the single one is the most two threads of this code can give here
+//! (2.00 on two free cores).
+//!
 //! Printed: wall seconds (median per position, summed), CPU seconds of the process (user +
 //! system, from `/proc/self/stat`, so Linux only; 0 elsewhere), nodes, and the threads'
 //! idle and messaging shares from the runtime's accounting; the load average before and after.
@@ -62,6 +68,8 @@ struct Run {
     cpu: f64,
     idle: f64,
     messaging: f64,
+    /// ybw only: the protocol's counts summed over processors and iterations.
+    dib: Option<dib::DibCounters>,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -78,7 +86,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     let algo = ParallelAlgo::DelaySplit;
     let min_split: Option<u32> = arg(4).map(|s| s.parse()).transpose()?;
     let count: usize = arg(5).map_or(Ok(10), |s| s.parse())?;
-    let positions = common::othello_midgame(count)?;
+    let mut positions = common::othello_midgame(count)?;
+    if let Some(i) = std::env::var("YBW_POS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        // One position of the set (for looking at it alone).
+        positions = positions.into_iter().skip(i).take(1).collect();
+    }
     let config = SearchConfig::research();
     let simulated = std::env::var_os("YBW_SIM").is_some();
     println!(
@@ -87,13 +102,21 @@ fn main() -> Result<(), Box<dyn Error>> {
         min_split.map_or_else(|| "default".to_string(), |m| m.to_string()),
         load_average()
     );
+    if std::env::var_os("YBW_PAIR").is_some() {
+        return pair(&positions, depth, rounds, config);
+    }
+    let only = std::env::var("YBW_ONLY").ok();
+    let (run_pvs, run_ybw) = (
+        only.as_deref() != Some("ybw"),
+        only.as_deref() != Some("pvs"),
+    );
     let mut pvs: Vec<Vec<Run>> = positions.iter().map(|_| Vec::new()).collect();
     let mut ybw: Vec<Vec<Run>> = positions.iter().map(|_| Vec::new()).collect();
     for round in 0..rounds {
         for (i, pos) in positions.iter().enumerate() {
             // Alternate which goes first, so that neither always meets the same load.
             for first in [round % 2 == 0, round % 2 != 0] {
-                if first {
+                if first && run_pvs {
                     let (c0, t0) = (cpu_seconds(), Instant::now());
                     let mut s = Searcher::<Othello<8>>::new(config)?;
                     let r = s.search(pos, &Limits::depth(depth), &mut Unlimited);
@@ -109,8 +132,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                         cpu: cpu_seconds() - c0,
                         idle: 0.0,
                         messaging: 0.0,
+                        dib: None,
                     });
-                } else {
+                } else if !first && run_ybw {
                     let backend = if simulated {
                         Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1))
                     } else {
@@ -133,6 +157,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                         cpu: cpu_seconds() - c0,
                         idle: t.idle_ns as f64 / 1e9,
                         messaging: t.messaging_ns as f64 / 1e9,
+                        dib: Some(r.total.dib),
                     });
                 }
             }
@@ -145,15 +170,30 @@ fn main() -> Result<(), Box<dyn Error>> {
                     )
                     .into());
                 }
-                println!(
-                    "round {round} pos {i}: pvs {:.3} s ({:.2} cpu, {} nodes)  ybw {:.3} s ({:.2} cpu, {} nodes, idle {:.3} s, msg {:.4} s)",
-                    p.wall, p.cpu, p.nodes, y.wall, y.cpu, y.nodes, y.idle, y.messaging
-                );
             }
+            let side = |r: Option<&Run>| {
+                r.map_or_else(String::new, |r| {
+                    format!(
+                        "{:.3} s ({:.2} cpu, {} nodes, value {})",
+                        r.wall, r.cpu, r.nodes, r.value
+                    )
+                })
+            };
+            let extra = y.map_or_else(String::new, |y| {
+                format!(", idle {:.3} s, msg {:.4} s", y.idle, y.messaging)
+            });
+            println!(
+                "round {round} pos {i}: pvs {}  ybw {}{extra}",
+                side(p),
+                side(y)
+            );
         }
     }
     let sum = |runs: &[Vec<Run>], f: fn(&Run) -> f64| -> f64 {
-        runs.iter().map(|r| median(r.iter().map(f).collect())).sum()
+        runs.iter()
+            .filter(|r| !r.is_empty())
+            .map(|r| median(r.iter().map(f).collect()))
+            .sum()
     };
     let (pw, yw) = (sum(&pvs, |r| r.wall), sum(&ybw, |r| r.wall));
     let (pc, yc) = (sum(&pvs, |r| r.cpu), sum(&ybw, |r| r.cpu));
@@ -162,11 +202,98 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!(
         "total (medians): pvs {pw:.3} s wall, {pc:.2} s cpu, {pn:.0} nodes; ybw {yw:.3} s wall, {yc:.2} s cpu, {yn:.0} nodes, idle {yi:.3} s, messaging {ym:.4} s (summed over threads)"
     );
+    // The protocol's counts, per round (summed over positions, processors and iterations).
+    let mut d = dib::DibCounters::default();
+    let runs = ybw.iter().flatten().filter_map(|r| r.dib);
+    for c in runs {
+        d.requests_sent += c.requests_sent;
+        d.requests_granted += c.requests_granted;
+        d.requests_refused += c.requests_refused;
+        d.requests_timed_out += c.requests_timed_out;
+        d.splits += c.splits;
+        d.aborts += c.aborts;
+        d.updates += c.updates;
+    }
+    let per = |n: u64| n / rounds.max(1) as u64;
     println!(
-        "ratio pvs/ybw: wall {:.2}x; cpu-bound {:.2}x (pvs cpu / (ybw cpu / {procs})); nodes {:.3}; load average {}",
-        pw / yw,
-        pc / (yc / procs as f64),
-        yn / pn,
+        "ybw protocol per round: {} requests ({} granted, {} refused, {} timed out), {} splits, {} aborts, {} updates",
+        per(d.requests_sent),
+        per(d.requests_granted),
+        per(d.requests_refused),
+        per(d.requests_timed_out),
+        per(d.splits),
+        per(d.aborts),
+        per(d.updates)
+    );
+    let rate = |n: f64, c: f64| if c > 0.0 { n / c / 1e6 } else { 0.0 };
+    println!(
+        "node rate (nodes per cpu second): pvs {:.2} M/s, ybw {:.2} M/s ({:.3} of pvs)",
+        rate(pn, pc),
+        rate(yn, yc),
+        rate(yn, yc) / rate(pn, pc)
+    );
+    if run_pvs && run_ybw {
+        // Every pair was compared above (a difference ends the run with an error).
+        println!(
+            "values: ybw equal to pvs on all {} positions in all {rounds} rounds",
+            positions.len()
+        );
+        println!(
+            "ratio pvs/ybw: wall {:.2}x; cpu-bound {:.2}x (pvs cpu / (ybw cpu / {procs})); nodes {:.3}; load average {}",
+            pw / yw,
+            pc / (yc / procs as f64),
+            yn / pn,
+            load_average()
+        );
+    }
+    Ok(())
+}
+
+/// The machine's own limit (`YBW_PAIR=1`): per position, one PVS search alone, then two
+/// identical ones (each with its own table) at once on two threads. Prints the pair's
+/// throughput against the single search's: 2.00 on two free cores, less where the two threads
+/// share a core, memory bandwidth or a clock budget, or where other work takes a core.
+fn pair(
+    positions: &[Othello<8>],
+    depth: u32,
+    rounds: usize,
+    config: SearchConfig,
+) -> Result<(), Box<dyn Error>> {
+    let one = |pos: &Othello<8>| -> Result<u64, String> {
+        let mut s = Searcher::<Othello<8>>::new(config).map_err(|e| e.to_string())?;
+        Ok(s.search(pos, &Limits::depth(depth), &mut Unlimited)
+            .stats
+            .nodes())
+    };
+    let (mut alone, mut both) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (mut a, mut b) = (0.0, 0.0);
+        for pos in positions {
+            let t0 = Instant::now();
+            one(pos)?;
+            a += t0.elapsed().as_secs_f64();
+            let t0 = Instant::now();
+            let (theirs, mine) = std::thread::scope(|scope| {
+                let h = scope.spawn(|| one(pos));
+                let mine = one(pos);
+                (h.join().map_err(|_| "thread panicked".to_string()), mine)
+            });
+            theirs??;
+            mine?;
+            b += t0.elapsed().as_secs_f64();
+        }
+        println!(
+            "round {round}: one search {a:.3} s, two at once {b:.3} s: throughput {:.2}x; load average {}",
+            2.0 * a / b,
+            load_average()
+        );
+        alone.push(a);
+        both.push(b);
+    }
+    let (a, b) = (median(alone), median(both));
+    println!(
+        "pair (medians): one {a:.3} s, two at once {b:.3} s: two threads give {:.2}x one thread's throughput; load average {}",
+        2.0 * a / b,
         load_average()
     );
     Ok(())

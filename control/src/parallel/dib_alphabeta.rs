@@ -325,7 +325,7 @@ impl<G: Game> Shared<G> {
             outstanding: 0,
             sent: (w.alpha, w.beta),
             scout: None,
-            split_scout: None,
+            given: Vec::new(),
             research: Vec::new(),
         };
         (Opened::Frame(frame), sort_nodes)
@@ -421,7 +421,13 @@ impl<G: Game> Shared<G> {
                 value: value_to_tt(f.best, f.ply as usize),
                 depth: f.depth.min(255) as u8,
                 bound,
-                move_index: f.best_index,
+                // As the sequential search: a node that failed low has no best move (its
+                // values are only upper bounds), so the table keeps the move it had.
+                move_index: if bound == Bound::Upper {
+                    None
+                } else {
+                    f.best_index
+                },
             },
         );
     }
@@ -502,10 +508,12 @@ struct Frame<G: Game> {
     /// `Some(a)` when the parent searches this frame with the null window around its alpha
     /// `a` (PVS): the window stays as it is (narrowing it from the parent would close it).
     scout: Option<i32>,
-    /// `Some(a)` when this frame's pieces were handed off with null windows around `a`.
-    split_scout: Option<i32>,
+    /// The pieces handed off and not yet back: each child's index, and `Some(a)` when it
+    /// went with the null window around `a` (its value is read with that window).
+    given: Vec<(u16, Option<i32>)>,
     /// Children whose null-window search failed high, to be searched again.
-    research: Vec<u16>,
+    /// Each with the lower bound its fail high proved (from this frame's side).
+    research: Vec<(u16, i32)>,
 }
 
 impl<G: Game> Frame<G> {
@@ -515,7 +523,7 @@ impl<G: Game> Frame<G> {
     fn take(&mut self, index: u16, v: i32, scout: Option<i32>) {
         if let Some(a) = scout {
             if -v > a && -v < self.beta {
-                self.research.push(index);
+                self.research.push((index, -v));
                 return;
             }
         }
@@ -576,6 +584,7 @@ impl<G: Game> AbSearch<G> {
             fx.abort(i as Slot);
             self.outstanding -= f.outstanding;
             f.outstanding = 0;
+            f.given.clear();
         }
     }
 
@@ -643,7 +652,7 @@ impl<G: Game> AbSearch<G> {
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
             let now = (f.alpha_eff(), f.beta);
-            if f.outstanding > 0 && now != f.sent && f.split_scout.is_none() {
+            if f.outstanding > 0 && now != f.sent && f.given.iter().all(|g| g.1.is_none()) {
                 f.sent = now;
                 fx.update(i as Slot, f.child_window());
             }
@@ -698,8 +707,14 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
             let f = &mut self.stack[top];
             // A younger child whose null-window search failed high is searched again with the
             // full window before anything else (as PVS does).
-            let next = if let Some(index) = f.research.pop() {
-                Some((index, f.kind.child(1), false, None))
+            let next = if let Some((index, bound)) = f.research.pop() {
+                // A fail high against an alpha that has risen since (a piece handed off
+                // earlier) is tested again with the null window around the current alpha, as
+                // PVS would have tested it; only a bound above alpha needs the full window.
+                let a = f.alpha_eff();
+                let scout =
+                    (bound <= a && a > -INFINITY && a.saturating_add(1) < f.beta).then_some(a);
+                Some((index, f.kind.child(1), false, scout))
             } else if f.next < f.order.len() {
                 let i = f.next;
                 f.next += 1;
@@ -794,8 +809,8 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
             },
             None => f.child_window(),
         };
-        f.split_scout = scout;
-        let pieces: Vec<_> = (f.next..f.order.len())
+        let end = f.order.len();
+        let pieces: Vec<_> = (f.next..end)
             .map(|i| {
                 let index = f.order[i];
                 let mut child = f.pos.clone();
@@ -814,7 +829,9 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                 }
             })
             .collect();
-        f.next = f.order.len();
+        f.given
+            .extend(pieces.iter().map(|p| (p.problem.index, scout)));
+        f.next = end;
         f.outstanding += pieces.len() as u32;
         f.sent = (f.alpha_eff(), f.beta);
         self.outstanding += pieces.len() as u32;
@@ -825,12 +842,12 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         let Some(f) = self.stack.get_mut(slot as usize) else {
             return;
         };
-        if f.outstanding == 0 {
+        let Some(k) = f.given.iter().position(|g| g.0 == value.index) else {
             return;
-        }
+        };
+        let (_, scout) = f.given.swap_remove(k);
         f.outstanding -= 1;
         self.outstanding -= 1;
-        let scout = f.split_scout;
         f.take(value.index, value.score, scout);
         self.settle(fx);
     }

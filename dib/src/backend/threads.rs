@@ -31,6 +31,8 @@ struct ThreadCtx<M> {
     stop: Arc<AtomicBool>,
     finished_at: Arc<AtomicU64>,
     stopped: bool,
+    /// Whether an idle processor spins before blocking: only with a core for each.
+    spin: bool,
     counters: BackendCounters,
 }
 
@@ -39,9 +41,40 @@ impl<M> ThreadCtx<M> {
         u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Blocks until a message arrives, the stop signal comes, or `wake_at`.
+    /// Blocks until a message arrives, the stop signal comes, or `wake_at`. With a core for
+    /// every processor it first spins for up to [`SPIN_NS`] looking at the inbox: most waits
+    /// (a work request's answer, a refused requester's retry) are shorter than that, and a
+    /// blocked thread costs a futex wake-up on the sender's side and a scheduler wake-up (on
+    /// a virtual machine an interrupt through the hypervisor) on its own.
     fn wait(&mut self, wake_at: Option<Nanos>) {
         let begin = Instant::now();
+        if self.spin {
+            let limit = wake_at.map_or(SPIN_NS, |t| t.saturating_sub(self.elapsed()).min(SPIN_NS));
+            loop {
+                match self.inbox.try_recv() {
+                    Ok(Packet::Msg(from, msg)) => {
+                        self.held = Some(Envelope { from, msg });
+                        break;
+                    }
+                    Ok(Packet::Stop) => {
+                        self.stopped = true;
+                        break;
+                    }
+                    Err(_) => {}
+                }
+                if self.stop.load(Ordering::Relaxed) || elapsed_ns(begin) >= limit {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+            if self.held.is_some()
+                || self.stopped
+                || (elapsed_ns(begin) >= limit && limit < SPIN_NS)
+            {
+                self.counters.idle_ns += elapsed_ns(begin);
+                return;
+            }
+        }
         let got = match wake_at {
             Some(t) => {
                 let now = self.elapsed();
@@ -70,8 +103,15 @@ impl<M> ThreadCtx<M> {
             Some(Packet::Stop) => self.stopped = true,
             None => {}
         }
-        self.counters.idle_ns += u64::try_from(begin.elapsed().as_nanos()).unwrap_or(0);
+        self.counters.idle_ns += elapsed_ns(begin);
     }
+}
+
+/// The longest an idle processor spins before it blocks (see [`ThreadCtx::wait`]).
+const SPIN_NS: Nanos = 100_000;
+
+fn elapsed_ns(since: Instant) -> Nanos {
+    u64::try_from(since.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 impl<M> Context<M> for ThreadCtx<M> {
@@ -142,6 +182,8 @@ pub fn run<P: Processor>(procs: usize, seed: u64, factory: &dyn Factory<P>) -> R
     let stop = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
     let finished_at = Arc::new(AtomicU64::new(0));
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let spin = procs <= cores;
     let results: Vec<(P, BackendCounters)> = std::thread::scope(|scope| {
         let handles: Vec<_> = receivers
             .into_iter()
@@ -163,6 +205,7 @@ pub fn run<P: Processor>(procs: usize, seed: u64, factory: &dyn Factory<P>) -> R
                         stop: Arc::clone(&stop),
                         finished_at,
                         stopped: false,
+                        spin,
                         counters: BackendCounters::default(),
                     };
                     while !ctx.stopped && !stop.load(Ordering::Relaxed) {
