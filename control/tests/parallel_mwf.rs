@@ -216,3 +216,37 @@ fn efficiency_on_tictactoe4_depth9() {
         }
     }
 }
+
+/// Regression: with the type-2 wait, type-3 frames that had no alpha yet used to hand off
+/// type-2 children with an infinite beta; each searched its eldest child with an open window
+/// and then waited. On 12, 13, 14 or 17 simulated processors the work tables filled with
+/// thousands of waiting pieces, and every step scanned them: this test took 326 s of real time
+/// before the fix (3 s after) and `runner experiment rf-fig5-6` seemed to hang. Values, node
+/// counts and the event cap are checked here; the real time is the visible symptom.
+#[test]
+fn mwf_wait_does_not_pile_up_waiting_pieces() {
+    let root = games::tictactoe::TicTacToe4::parse_position("----/-X--/----/----").unwrap();
+    let depth = 9;
+    let (want, _) = sequential(&root, depth);
+    let run = |algo: ParallelAlgo, procs: usize| {
+        let mut config = SimConfig::new(CostModel::shared_memory(), 1);
+        config.max_events = 2_000_000;
+        let mut options = ParallelOptions::new(depth, procs, Backend::Sim(config));
+        options.min_split_depth = 2;
+        let r = search(algo, &root, &options)
+            .unwrap_or_else(|e| panic!("{algo} on {procs} processors: {e}"));
+        assert_eq!(r.value, want, "{algo} on {procs} processors");
+        r.nodes
+    };
+    for algo in ["mwf", "dmwf"] {
+        let algo: ParallelAlgo = algo.parse().unwrap();
+        let alone = run(algo, 1);
+        for procs in [12, 13, 14, 17] {
+            let nodes = run(algo, procs);
+            assert!(
+                nodes < 3 * alone,
+                "{algo} on {procs} processors: {nodes} nodes, {alone} on one"
+            );
+        }
+    }
+}

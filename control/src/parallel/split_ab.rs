@@ -884,9 +884,15 @@ impl<G: Game> AbSearch<G> {
             return false;
         }
         match self.policy {
-            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => {
-                f.kind != 2 || (f.completed > 0 && !self.must_wait(f))
-            }
+            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => match f.kind {
+                2 => f.completed > 0 && !self.must_wait(f),
+                // With the wait, a type-3 frame with no alpha yet would hand off type-2
+                // children with an infinite beta, which search their eldest child with an
+                // open window and then wait: below a not-yet-bounded node that cascades into
+                // an ever-growing table of waiting pieces. It splits once it has an alpha.
+                3 if self.wait => f.alpha_eff() > -INFINITY,
+                _ => true,
+            },
             SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
             SplitPolicy::PvSplit => f.kind == 1 && f.completed > 0,
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
