@@ -69,7 +69,7 @@ struct Run {
     idle: f64,
     messaging: f64,
     /// ybw only: the protocol's counts summed over processors and iterations.
-    dib: Option<dib::DibCounters>,
+    dib: Option<dib::ProcAccounts>,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -157,7 +157,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                         cpu: cpu_seconds() - c0,
                         idle: t.idle_ns as f64 / 1e9,
                         messaging: t.messaging_ns as f64 / 1e9,
-                        dib: Some(r.total.dib),
+                        dib: Some(r.total),
                     });
                 }
             }
@@ -203,17 +203,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         "total (medians): pvs {pw:.3} s wall, {pc:.2} s cpu, {pn:.0} nodes; ybw {yw:.3} s wall, {yc:.2} s cpu, {yn:.0} nodes, idle {yi:.3} s, messaging {ym:.4} s (summed over threads)"
     );
     // The protocol's counts, per round (summed over positions, processors and iterations).
-    let mut d = dib::DibCounters::default();
-    let runs = ybw.iter().flatten().filter_map(|r| r.dib);
-    for c in runs {
-        d.requests_sent += c.requests_sent;
-        d.requests_granted += c.requests_granted;
-        d.requests_refused += c.requests_refused;
-        d.requests_timed_out += c.requests_timed_out;
-        d.splits += c.splits;
-        d.aborts += c.aborts;
-        d.updates += c.updates;
-    }
+    let runs: Vec<dib::ProcAccounts> = ybw.iter().flatten().filter_map(|r| r.dib).collect();
+    let d = dib::ProcAccounts::total(&runs).dib;
     let per = |n: u64| n / rounds.max(1) as u64;
     println!(
         "ybw protocol per round: {} requests ({} granted, {} refused, {} timed out), {} splits, {} aborts, {} updates",
