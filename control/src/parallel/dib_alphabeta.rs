@@ -37,29 +37,11 @@ use games::Game;
 use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
 use serde::{Deserialize, Serialize};
 
+pub use super::ab_frames::Window;
+use super::ab_frames::{self, Bounds, FrameKillers};
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
-use crate::search::limits::MAX_PLY;
 use crate::search::sorting::NodeType;
-use crate::search::tt::{Bound, TtEntry};
-use crate::search::tt::{value_from_tt, value_to_tt};
-use crate::search::{Algorithm, SearchConfig, Searcher, TranspositionTable, TtMode, Unlimited};
-
-/// A window `(alpha, beta)` from the side to move, on the root's scale.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Window {
-    /// Lower bound.
-    pub alpha: i32,
-    /// Upper bound.
-    pub beta: i32,
-}
-
-impl Window {
-    /// The infinite window.
-    pub const FULL: Window = Window {
-        alpha: -INFINITY,
-        beta: INFINITY,
-    };
-}
+use crate::search::{Algorithm, SearchConfig, Searcher, TranspositionTable, Unlimited};
 
 /// An alpha-beta problem: a position, its depth and ply, its window, and its move's index in
 /// its parent's move list (echoed in the value).
@@ -75,9 +57,9 @@ pub struct AbProblem<G: Game> {
     /// The window.
     pub window: Window,
     /// The index of the move leading here in the parent's generated moves.
-    pub index: u16,
-    /// Knuth-Moore node type (1, 2 or 3; for the sorting regimes).
-    pub kind: u8,
+    pub index: u32,
+    /// Knuth-Moore node type (for the sorting regimes).
+    pub kind: NodeType,
     /// Whether this is the first child its parent tried (for the sorting regimes).
     pub eldest: bool,
 }
@@ -88,9 +70,9 @@ pub struct AbValue {
     /// The fail-soft value (root scale, from the problem's side to move).
     pub score: i32,
     /// The problem's `index`.
-    pub index: u16,
+    pub index: u32,
     /// The index of the best move of the problem's position, when known.
-    pub best: Option<u16>,
+    pub best: Option<u32>,
 }
 
 /// When a frame may be split.
@@ -100,23 +82,6 @@ pub enum SplitPolicy {
     Never,
     /// Only after the frame's eldest child is done (Young Brothers Wait).
     EldestFirst,
-}
-
-/// The node type a problem carries (serialized as 1, 2, 3).
-fn kind_of(code: u8) -> NodeType {
-    match code {
-        1 => NodeType::One,
-        2 => NodeType::Two,
-        _ => NodeType::Three,
-    }
-}
-
-fn code_of(kind: NodeType) -> u8 {
-    match kind {
-        NodeType::One => 1,
-        NodeType::Two => 2,
-        NodeType::Three => 3,
-    }
 }
 
 /// What all searches of one run share: the settings, the transposition table (shared by the
@@ -132,9 +97,8 @@ struct Shared<G: Game> {
     /// threads a searcher's history, killers and buffers stay in one core's cache instead of
     /// moving between cores with every leaf search.
     pool: Mutex<Vec<(Option<ThreadId>, Searcher<G>)>>,
-    /// The frames' killer moves by ply from the run's root (the leaf searchers' killers count
-    /// plies from their own roots, so the frames keep theirs apart).
-    killers: Mutex<Vec<[Option<G::Move>; 2]>>,
+    /// The frames' killer moves.
+    killers: FrameKillers<G::Move>,
 }
 
 /// A frame opened on a position, or the value the table gave for it.
@@ -177,14 +141,13 @@ impl<G: Game> Shared<G> {
         ply: u32,
         window: Window,
         want_best: bool,
-    ) -> (i32, Option<u16>, u64) {
-        let p = ply as usize;
+    ) -> (i32, Option<u32>, u64) {
         if !want_best {
             if let (Some(v), _) = self.probe(pos.hash(), depth, ply, window) {
                 return (v, None, 1);
             }
         }
-        let (alpha, beta) = (value_to_tt(window.alpha, p), value_to_tt(window.beta, p));
+        let (alpha, beta) = ab_frames::leaf_window(window, ply);
         let (value, best, nodes) = self.with_searcher(|searcher| {
             let before = searcher.stats().nodes();
             let (v, best) = if want_best {
@@ -196,15 +159,8 @@ impl<G: Game> Shared<G> {
             };
             (v, best, searcher.stats().nodes() - before)
         });
-        let best = best.and_then(|mv| {
-            let mut moves = Vec::with_capacity(G::MAX_MOVES);
-            pos.generate_moves(&mut moves);
-            moves
-                .iter()
-                .position(|&m| m == mv)
-                .and_then(|i| u16::try_from(i).ok())
-        });
-        (value_from_tt(value, p), best, nodes.max(1))
+        let best = best.and_then(|mv| ab_frames::move_index(pos, mv));
+        (ab_frames::leaf_value(value, ply), best, nodes.max(1))
     }
 
     /// Frees every searcher of the pool (before a runtime run: its threads are new).
@@ -221,9 +177,7 @@ impl<G: Game> Shared<G> {
 
     /// Whether a node with `depth` plies left uses the table.
     fn uses_table(&self, depth: u32) -> bool {
-        self.config.move_ordering
-            && self.config.tt_mode != TtMode::Off
-            && depth >= self.config.tt_min_depth
+        ab_frames::uses_table(&self.config, depth)
     }
 
     /// Whether younger children get PVS null windows: with PVS configured and move ordering
@@ -233,55 +187,27 @@ impl<G: Game> Shared<G> {
         self.config.move_ordering && self.config.algorithm == Algorithm::Pvs
     }
 
-    /// Probes the table for a node at `ply` with `depth` plies left searched with window `w`:
-    /// the stored value when it decides the window (never at the run's root, which needs its
-    /// best move), and the stored move.
-    fn probe(&self, hash: u64, depth: u32, ply: u32, w: Window) -> (Option<i32>, Option<u16>) {
-        if !self.uses_table(depth) {
-            return (None, None);
-        }
-        let Some(e) = self.table.probe(hash) else {
-            return (None, None);
-        };
-        let deep_enough = match self.config.tt_mode {
-            TtMode::ExactDepth => u32::from(e.depth) == depth.min(255),
-            _ => u32::from(e.depth) >= depth.min(255),
-        };
-        if deep_enough && ply > 0 {
-            let v = value_from_tt(e.value, ply as usize);
-            let cuts = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= w.beta,
-                Bound::Upper => v <= w.alpha,
-            };
-            if cuts {
-                return (Some(v), e.move_index);
-            }
-        }
-        (None, e.move_index)
+    /// The table's answer for a node (see [`ab_frames::probe`]).
+    fn probe(&self, hash: u64, depth: u32, ply: u32, w: Window) -> (Option<i32>, Option<u32>) {
+        ab_frames::probe(&self.table, &self.config, hash, depth, ply, w)
     }
 
     /// Records the cutoff of frame `f` (its best reached its beta) as the sequential search
     /// does: the move in the history (shared with the leaf searches) and in the frames'
     /// killers of its ply.
     fn cutoff(&self, f: &Frame<G>) {
-        if !self.config.move_ordering || f.best < f.beta {
+        if !self.config.move_ordering || !f.bounds.cut() {
             return;
         }
         let Some(mv) = f
+            .bounds
             .best_index
-            .and_then(|i| f.moves.get(usize::from(i)).copied())
+            .and_then(|i| f.moves.get(i as usize).copied())
         else {
             return;
         };
         self.with_searcher(|s| s.tables.history_cutoff(&f.pos, mv, f.depth as i32));
-        let mut killers = self.killers.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(k) = killers.get_mut(f.ply as usize) {
-            if k[0] != Some(mv) {
-                k[1] = k[0];
-                k[0] = Some(mv);
-            }
-        }
+        self.killers.record(f.ply, mv);
     }
 
     /// Opens a frame on `pos`: probes the table (a stored value at the right depth that
@@ -291,7 +217,7 @@ impl<G: Game> Shared<G> {
     #[allow(clippy::too_many_arguments)]
     fn open(
         &self,
-        index: u16,
+        index: u32,
         pos: G,
         depth: u32,
         ply: u32,
@@ -318,12 +244,8 @@ impl<G: Game> Shared<G> {
             order,
             next: 0,
             completed: 0,
-            best: -INFINITY,
-            best_index: None,
-            alpha: w.alpha,
-            beta: w.beta,
+            bounds: Bounds::new(w),
             outstanding: 0,
-            sent: (w.alpha, w.beta),
             scout: None,
             given: Vec::new(),
             research: Vec::new(),
@@ -334,102 +256,35 @@ impl<G: Game> Shared<G> {
     /// The order in which a frame tries its moves (indices into the generated moves): by the
     /// sorting regime's look-ahead where it applies (seed 003 section 5: EC sorts the top node
     /// and every eldest child, TT also every type-2 node); else, with move ordering on, the
-    /// table's move first, then the game's hints and the leaf searchers' history; else the
-    /// generation order. Also returns the look-ahead's nodes.
+    /// table's move first, then the game's hints, the frames' killers and the leaf searchers'
+    /// history; else the generation order. Also returns the look-ahead's nodes.
     #[allow(clippy::too_many_arguments)]
     fn order(
         &self,
         pos: &G,
         moves: &[G::Move],
-        tt_move: Option<u16>,
+        tt_move: Option<u32>,
         depth: u32,
         ply: u32,
         kind: NodeType,
         eldest: bool,
-    ) -> (Vec<u16>, u64) {
-        let n = moves.len();
-        let sorting = &self.config.sorting;
-        if sorting.applies(ply as usize, kind, eldest) {
-            let expansion = sorting.expansion_depth.min(depth);
+    ) -> (Vec<u32>, u64) {
+        if self.config.sorting.applies(ply as usize, kind, eldest) {
             return self.with_searcher(|s| {
-                let before = s.stats().sort_nodes;
-                let mut keyed = Vec::with_capacity(n);
-                let mut p = pos.clone();
-                s.sort_by_expansion(
-                    &mut p,
-                    moves,
-                    &mut keyed,
-                    expansion,
-                    ply as usize,
-                    &mut Unlimited,
-                );
-                let nodes = s.stats().sort_nodes - before;
-                (keyed.into_iter().map(|(_, i)| i).collect(), nodes)
+                ab_frames::sorted_by_expansion(s, &self.config, pos, moves, depth, ply)
             });
         }
-        let mut order: Vec<u16> = (0..n).filter_map(|i| u16::try_from(i).ok()).collect();
-        if self.config.move_ordering {
-            let killers = self
-                .killers
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get(ply as usize)
-                .copied()
-                .unwrap_or([None; 2]);
-            let keys: Vec<i64> = self.with_searcher(|s| {
-                moves
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &mv)| {
-                        if tt_move == Some(i as u16) {
-                            i64::MAX
-                        } else {
-                            // The killers of the last ply are never set, so this is the hint
-                            // and the history (killers of the leaf searches' plies do not
-                            // belong to the frames' plies); the frames' own killers rank
-                            // between them, as in the sequential search's keys.
-                            let killer = if killers[0] == Some(mv) {
-                                2
-                            } else {
-                                i64::from(killers[1] == Some(mv))
-                            };
-                            s.tables.key(pos, mv, MAX_PLY) + (killer << 26)
-                        }
-                    })
-                    .collect()
-            });
-            order.sort_by_key(|&i| std::cmp::Reverse(keys[usize::from(i)]));
+        if !self.config.move_ordering {
+            return ((0..moves.len() as u32).collect(), 0);
         }
+        let killers = self.killers.at(ply);
+        let order = self.with_searcher(|s| ab_frames::keyed_order(s, pos, moves, tt_move, killers));
         (order, 0)
     }
 
     /// Stores a completed frame's value (on the root scale) with the bound it is.
     fn store(&self, f: &Frame<G>) {
-        if !self.uses_table(f.depth) || f.alpha >= f.beta || f.best.abs() >= INFINITY {
-            return;
-        }
-        let bound = if f.best >= f.beta {
-            Bound::Lower
-        } else if f.best <= f.alpha {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
-        self.table.store(
-            f.hash,
-            TtEntry {
-                value: value_to_tt(f.best, f.ply as usize),
-                depth: f.depth.min(255) as u8,
-                bound,
-                // As the sequential search: a node that failed low has no best move (its
-                // values are only upper bounds), so the table keeps the move it had.
-                move_index: if bound == Bound::Upper {
-                    None
-                } else {
-                    f.best_index
-                },
-            },
-        );
+        ab_frames::store(&self.table, &self.config, f.hash, f.depth, f.ply, &f.bounds);
     }
 }
 
@@ -444,20 +299,14 @@ impl<G: Game> GameAlphaBeta<G> {
     /// # Errors
     /// [`ParallelError::Search`] when the transposition table cannot be built.
     pub fn new(options: &ParallelOptions, policy: SplitPolicy) -> Result<Self, ParallelError> {
-        let table = TranspositionTable::new(if options.search.tt_mode == crate::TtMode::Off {
-            1
-        } else {
-            options.search.tt_mib
-        })
-        .map_err(crate::search::SearchError::from)?;
         Ok(GameAlphaBeta {
             shared: Arc::new(Shared {
                 min_split_depth: options.min_split_depth.max(1),
                 policy,
                 config: options.search,
-                table: Arc::new(table),
+                table: ab_frames::new_table(&options.search)?,
                 pool: Mutex::new(Vec::new()),
-                killers: Mutex::new(vec![[None; 2]; MAX_PLY + 1]),
+                killers: FrameKillers::new(),
             }),
         })
     }
@@ -484,7 +333,7 @@ impl<G: Game> Application for GameAlphaBeta<G> {
 
 struct Frame<G: Game> {
     /// The index of the move leading here in the parent's generated moves.
-    index: u16,
+    index: u32,
     hash: u64,
     pos: G,
     depth: u32,
@@ -493,61 +342,37 @@ struct Frame<G: Game> {
     /// The moves in generation order.
     moves: Vec<G::Move>,
     /// The order in which they are tried (indices into `moves`).
-    order: Vec<u16>,
+    order: Vec<u32>,
     /// How many of `order` were started or handed off.
     next: usize,
     completed: u32,
-    best: i32,
-    /// The best move's index in `moves`.
-    best_index: Option<u16>,
-    alpha: i32,
-    beta: i32,
+    /// Best value and move (index in `moves`), window, window last sent to the pieces.
+    bounds: Bounds,
     outstanding: u32,
-    /// The window last given to this frame's pieces (from this frame's side).
-    sent: (i32, i32),
     /// `Some(a)` when the parent searches this frame with the null window around its alpha
     /// `a` (PVS): the window stays as it is (narrowing it from the parent would close it).
     scout: Option<i32>,
     /// The pieces handed off and not yet back: each child's index, and `Some(a)` when it
     /// went with the null window around `a` (its value is read with that window).
-    given: Vec<(u16, Option<i32>)>,
+    given: Vec<(u32, Option<i32>)>,
     /// Children whose null-window search failed high, to be searched again.
     /// Each with the lower bound its fail high proved (from this frame's side).
-    research: Vec<(u16, i32)>,
+    research: Vec<(u32, i32)>,
 }
 
 impl<G: Game> Frame<G> {
     /// Takes child `index`'s value `v` from a search with the null window around `scout`
     /// (or the full window when `None`): a fail high inside the window is queued for a
     /// re-search instead of being combined.
-    fn take(&mut self, index: u16, v: i32, scout: Option<i32>) {
+    fn take(&mut self, index: u32, v: i32, scout: Option<i32>) {
         if let Some(a) = scout {
-            if -v > a && -v < self.beta {
+            if -v > a && -v < self.bounds.beta {
                 self.research.push((index, -v));
                 return;
             }
         }
-        self.combine(index, v);
-    }
-
-    fn alpha_eff(&self) -> i32 {
-        self.alpha.max(self.best)
-    }
-
-    fn child_window(&self) -> Window {
-        Window {
-            alpha: -self.beta,
-            beta: -self.alpha_eff(),
-        }
-    }
-
-    /// Combines child `index`'s value `v` (from the child's side).
-    fn combine(&mut self, index: u16, v: i32) {
         self.completed += 1;
-        if -v > self.best {
-            self.best = -v;
-            self.best_index = Some(index);
-        }
+        self.bounds.raise(-v, index);
     }
 }
 
@@ -564,7 +389,7 @@ pub struct AbSearch<G: Game> {
 }
 
 impl<G: Game> AbSearch<G> {
-    fn finish(&mut self, score: i32, best: Option<u16>) {
+    fn finish(&mut self, score: i32, best: Option<u32>) {
         self.done = Some(AbValue {
             score,
             index: self.problem.index,
@@ -598,12 +423,12 @@ impl<G: Game> AbSearch<G> {
             };
             self.shared.store(&frame);
             let Some(parent) = self.stack.last_mut() else {
-                self.finish(v, frame.best_index);
+                self.finish(v, frame.bounds.best_index);
                 return;
             };
             parent.take(frame.index, v, frame.scout);
-            if parent.best >= parent.beta {
-                v = parent.best;
+            if parent.bounds.cut() {
+                v = parent.bounds.best;
                 self.shared.cutoff(parent);
                 continue;
             }
@@ -619,15 +444,14 @@ impl<G: Game> AbSearch<G> {
     fn settle(&mut self, fx: &mut Effects<Window>) {
         loop {
             for i in 1..self.stack.len() {
-                let w = self.stack[i - 1].child_window();
+                let w = self.stack[i - 1].bounds.child_window();
                 let f = &mut self.stack[i];
                 if f.scout.is_some() {
                     continue;
                 }
-                f.alpha = f.alpha.max(w.alpha);
-                f.beta = f.beta.min(w.beta);
+                f.bounds.narrow(w);
             }
-            let Some(j) = self.stack.iter().position(|f| f.alpha_eff() >= f.beta) else {
+            let Some(j) = self.stack.iter().position(|f| f.bounds.closed()) else {
                 break;
             };
             while self.stack.len() > j + 1 {
@@ -638,11 +462,12 @@ impl<G: Game> AbSearch<G> {
             if j == 0 {
                 // The root's own window closed (its giver no longer needs an exact value).
                 self.abort_pieces(0, fx);
-                let (b, bi) = (self.stack[0].best, self.stack[0].best_index);
+                let (b, bi) = (self.stack[0].bounds.best, self.stack[0].bounds.best_index);
                 self.finish(b, bi);
                 return;
             }
-            let (v, index, scout) = (self.stack[j].best, self.stack[j].index, self.stack[j].scout);
+            let f = &self.stack[j];
+            let (v, index, scout) = (f.bounds.best, f.index, f.scout);
             self.shared.cutoff(&self.stack[j]);
             self.abort_pieces(j, fx);
             if let Some(frame) = self.stack.pop() {
@@ -651,10 +476,8 @@ impl<G: Game> AbSearch<G> {
             self.stack[j - 1].take(index, v, scout);
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
-            let now = (f.alpha_eff(), f.beta);
-            if f.outstanding > 0 && now != f.sent && f.given.iter().all(|g| g.1.is_none()) {
-                f.sent = now;
-                fx.update(i as Slot, f.child_window());
+            if f.outstanding > 0 && f.given.iter().all(|g| g.1.is_none()) && f.bounds.resend() {
+                fx.update(i as Slot, f.bounds.child_window());
             }
         }
     }
@@ -670,7 +493,7 @@ impl<G: Game> AbSearch<G> {
             return 0;
         }
         let (pos, depth, ply, index) = (p.position.clone(), p.depth, p.ply, p.index);
-        let (kind, eldest) = (kind_of(p.kind), p.eldest);
+        let (kind, eldest) = (p.kind, p.eldest);
         if self.is_frame(&pos, depth) {
             match self.shared.open(index, pos, depth, ply, w, kind, eldest) {
                 (Opened::Value(v), n) => {
@@ -711,30 +534,30 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                 // A fail high against an alpha that has risen since (a piece handed off
                 // earlier) is tested again with the null window around the current alpha, as
                 // PVS would have tested it; only a bound above alpha needs the full window.
-                let a = f.alpha_eff();
-                let scout =
-                    (bound <= a && a > -INFINITY && a.saturating_add(1) < f.beta).then_some(a);
+                let a = f.bounds.alpha_eff();
+                let scout = (bound <= a && a > -INFINITY && a.saturating_add(1) < f.bounds.beta)
+                    .then_some(a);
                 Some((index, f.kind.child(1), false, scout))
             } else if f.next < f.order.len() {
                 let i = f.next;
                 f.next += 1;
                 let scout = (pvs && i > 0)
-                    .then(|| f.alpha_eff())
-                    .filter(|&a| a > -INFINITY && a.saturating_add(1) < f.beta);
+                    .then(|| f.bounds.alpha_eff())
+                    .filter(|&a| a > -INFINITY && a.saturating_add(1) < f.bounds.beta);
                 Some((f.order[i], f.kind.child(i), i == 0, scout))
             } else {
                 None
             };
             if let Some((index, kind, eldest, scout)) = next {
                 let mut child = f.pos.clone();
-                let _ = child.make_move(f.moves[usize::from(index)]);
+                let _ = child.make_move(f.moves[index as usize]);
                 let (depth, ply) = (f.depth - 1, f.ply + 1);
                 let w = match scout {
                     Some(a) => Window {
                         alpha: -a - 1,
                         beta: -a,
                     },
-                    None => f.child_window(),
+                    None => f.bounds.child_window(),
                 };
                 let v = if self.is_frame(&child, depth) {
                     match self.shared.open(index, child, depth, ply, w, kind, eldest) {
@@ -761,13 +584,13 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                     v
                 };
                 let f = &mut self.stack[top];
-                let before = f.alpha_eff();
+                let before = f.bounds.alpha_eff();
                 f.take(index, v, scout);
-                if f.best >= f.beta {
-                    let b = f.best;
+                if f.bounds.cut() {
+                    let b = f.bounds.best;
                     self.shared.cutoff(f);
                     self.pop_with(b, fx);
-                } else if f.alpha_eff() > before && self.outstanding > 0 {
+                } else if f.bounds.alpha_eff() > before && self.outstanding > 0 {
                     self.settle(fx);
                 }
                 continue;
@@ -776,7 +599,7 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                 fx.charge(nodes);
                 return Step::Blocked;
             }
-            let b = f.best;
+            let b = f.bounds.best;
             self.pop_with(b, fx);
         }
         fx.charge(nodes);
@@ -799,22 +622,22 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
         };
         // With PVS the younger children go out with the null window around alpha; their
         // fail highs come back for a re-search here.
-        let a = f.alpha_eff();
-        let scout =
-            (self.shared.pvs() && a > -INFINITY && a.saturating_add(1) < f.beta).then_some(a);
+        let a = f.bounds.alpha_eff();
+        let scout = (self.shared.pvs() && a > -INFINITY && a.saturating_add(1) < f.bounds.beta)
+            .then_some(a);
         let w = match scout {
             Some(a) => Window {
                 alpha: -a - 1,
                 beta: -a,
             },
-            None => f.child_window(),
+            None => f.bounds.child_window(),
         };
         let end = f.order.len();
         let pieces: Vec<_> = (f.next..end)
             .map(|i| {
                 let index = f.order[i];
                 let mut child = f.pos.clone();
-                let _ = child.make_move(f.moves[usize::from(index)]);
+                let _ = child.make_move(f.moves[index as usize]);
                 Piece {
                     slot: slot as Slot,
                     problem: AbProblem {
@@ -823,7 +646,7 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
                         ply: f.ply + 1,
                         window: w,
                         index,
-                        kind: code_of(f.kind.child(i)),
+                        kind: f.kind.child(i),
                         eldest: false,
                     },
                 }
@@ -833,7 +656,7 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
             .extend(pieces.iter().map(|p| (p.problem.index, scout)));
         f.next = end;
         f.outstanding += pieces.len() as u32;
-        f.sent = (f.alpha_eff(), f.beta);
+        f.bounds.mark_sent();
         self.outstanding += pieces.len() as u32;
         pieces
     }
@@ -857,16 +680,13 @@ impl<G: Game> Search<GameAlphaBeta<G>> for AbSearch<G> {
             return;
         }
         if !self.started {
-            let pw = &mut self.problem.window;
-            pw.alpha = pw.alpha.max(w.alpha);
-            pw.beta = pw.beta.min(w.beta);
+            self.problem.window.narrow(w);
             return;
         }
         let Some(root) = self.stack.first_mut() else {
             return;
         };
-        root.alpha = root.alpha.max(w.alpha);
-        root.beta = root.beta.min(w.beta);
+        root.bounds.narrow(w);
         self.settle(fx);
     }
 }
@@ -920,7 +740,7 @@ pub fn run<G: Game>(
                 ply: 0,
                 window,
                 index: 0,
-                kind: code_of(NodeType::One),
+                kind: NodeType::One,
                 eldest: true,
             };
             app.shared.free_searchers();
@@ -936,7 +756,7 @@ pub fn run<G: Game>(
             root.generate_moves(&mut moves);
             let pv: Vec<G::Move> = value
                 .best
-                .and_then(|i| moves.get(usize::from(i)).copied())
+                .and_then(|i| moves.get(i as usize).copied())
                 .into_iter()
                 .collect();
             let r = result_from_report(report, value.score, pv, Vec::new());

@@ -267,6 +267,7 @@ algorithms! {
     };
 }
 
+pub mod ab_frames;
 pub mod alphabeta;
 pub mod aphid;
 pub mod delaysplit;
