@@ -10,13 +10,17 @@
 //! The cases: the papers' unsorted setting (4x4 tic-tac-toe, no ordering, no table), the same
 //! with the EC sorting regime, the engine setting on Othello (research setting, each
 //! algorithm's own granularity), the agreement tests' setting (alpha-beta leaf search, table,
-//! ordering) and that setting with injected faults.
+//! ordering) and that setting with injected faults. After the registered algorithms, the split
+//! engine's policies not registered yet (`split-ybw`, `split-never`: `split_ab::run` with
+//! `SplitPolicy::Ybw` and `SplitPolicy::Never`, under `delaysplit`'s and `alphabeta`'s options),
+//! side by side with the `dib_alphabeta` engine's `delaysplit` and `alphabeta` lines above.
 
 mod common;
 
 use std::error::Error;
 
-use control::parallel::{ParallelAlgo, ParallelOptions, search};
+use control::parallel::split_ab::{self, SplitPolicy};
+use control::parallel::{ParallelAlgo, ParallelError, ParallelOptions, ParallelResult, search};
 use control::search::{Algorithm, SearchConfig, SortRegime, TtMode};
 use dib::{Backend, CostModel, FaultPlan, SimConfig};
 use games::Game;
@@ -82,8 +86,8 @@ fn faults(algo: ParallelAlgo, procs: usize) -> Result<ParallelOptions, Box<dyn E
     Ok(o)
 }
 
-fn line<G: Game>(case: &str, algo: ParallelAlgo, procs: usize, pos: &G, o: &ParallelOptions) {
-    match search(algo, pos, o) {
+fn line<M>(case: &str, algo: &str, procs: usize, r: Result<ParallelResult<M>, ParallelError>) {
+    match r {
         Ok(r) => println!(
             "{case} {algo} x{procs}: value {} nodes {} seconds {:.9} hash {:016x}",
             r.value,
@@ -93,6 +97,36 @@ fn line<G: Game>(case: &str, algo: ParallelAlgo, procs: usize, pos: &G, o: &Para
         ),
         Err(e) => println!("{case} {algo} x{procs}: error {e}"),
     }
+}
+
+/// Every registered algorithm on `pos` under `case`, then the unregistered policies.
+fn fingerprint<G: Game>(cases: &[Case], pos: &G) -> Result<(), Box<dyn Error>> {
+    for case in cases {
+        for &algo in ParallelAlgo::ALL {
+            for &procs in case.procs {
+                let o = (case.options)(algo, procs)?;
+                line(case.name, algo.name(), procs, search(algo, pos, &o));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The split engine's unregistered policies under the options of the algorithm they stand for.
+fn unregistered<G: Game>(cases: &[Case], pos: &G) -> Result<(), Box<dyn Error>> {
+    let policies = [
+        ("split-ybw", SplitPolicy::Ybw, ParallelAlgo::DelaySplit),
+        ("split-never", SplitPolicy::Never, ParallelAlgo::AlphaBeta),
+    ];
+    for case in cases {
+        for (label, policy, algo) in policies {
+            for &procs in case.procs {
+                let o = (case.options)(algo, procs)?;
+                line(case.name, label, procs, split_ab::run(policy, pos, &o));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -127,21 +161,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             options: faults,
         },
     ];
-    for case in &ttt_cases {
-        for &algo in ParallelAlgo::ALL {
-            for &procs in case.procs {
-                let o = (case.options)(algo, procs)?;
-                line(case.name, algo, procs, &tictactoe, &o);
-            }
-        }
-    }
-    for case in &othello_cases {
-        for &algo in ParallelAlgo::ALL {
-            for &procs in case.procs {
-                let o = (case.options)(algo, procs)?;
-                line(case.name, algo, procs, &othello, &o);
-            }
-        }
-    }
+    fingerprint(&ttt_cases, &tictactoe)?;
+    fingerprint(&othello_cases, &othello)?;
+    unregistered(&ttt_cases, &tictactoe)?;
+    unregistered(&othello_cases, &othello)?;
     Ok(())
 }

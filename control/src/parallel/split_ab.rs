@@ -70,6 +70,12 @@ pub enum SplitPolicy {
     /// then an e-child, then refute the other children (in parallel, with further e-children);
     /// r-nodes refute with their children in order. See [`super::er`].
     Er,
+    /// Young Brothers Wait (delay splitting): any frame splits once its eldest child is done.
+    /// Not registered yet (`delaysplit` runs on `dib_alphabeta`); see `split_ab.md`.
+    Ybw,
+    /// Never splits: sequential alpha-beta on the runtime. Not registered yet (`alphabeta`
+    /// runs on `dib_alphabeta`).
+    Never,
 }
 
 impl SplitPolicy {
@@ -201,7 +207,7 @@ impl Counters {
                 out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
                 out.push(("extra_e_children", get(&self.e_children)));
             }
-            SplitPolicy::TreeSplit { .. } => {}
+            SplitPolicy::TreeSplit { .. } | SplitPolicy::Ybw | SplitPolicy::Never => {}
         }
         out
     }
@@ -832,6 +838,8 @@ impl<G: Game> AbSearch<G> {
             SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
             SplitPolicy::PvSplit => f.kind == NodeType::One && f.completed > 0,
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
+            SplitPolicy::Ybw => f.completed > 0,
+            SplitPolicy::Never => false,
         }
     }
 
