@@ -1,8 +1,9 @@
 //! The split engine's policies that no registered algorithm uses yet (`SplitPolicy::Ybw`,
 //! `SplitPolicy::Never`, on the way to running `ybw` and `alphabeta` on `split_ab`, see
 //! `control/src/parallel/split_ab.md`): every value equals sequential alpha-beta's on seeded
-//! positions of every game, on the simulator (with and without faults) and on threads; `Never`
-//! moves no work, `Ybw` does.
+//! positions of every game, on the simulator (with and without faults) and on threads, with
+//! alpha-beta and with PVS (minimal windows) at the engine frames, and without ordering (the
+//! papers' frames); `Never` moves no work, `Ybw` does.
 
 mod common;
 
@@ -13,12 +14,36 @@ use common::{
 use common::Lcg;
 use control::parallel::ParallelOptions;
 use control::parallel::split_ab::{SplitPolicy, run};
+use control::search::{Algorithm, SearchConfig};
 use dib::Backend;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
-fn options(depth: u32, procs: usize, backend: Backend, min_split: u32) -> ParallelOptions {
+/// The leaf and frame settings: the agreement tests' (alpha-beta, table, ordering), the same
+/// with PVS, and the papers' (no ordering, so no engine frames).
+fn configs() -> [SearchConfig; 3] {
+    let ab = agreement_config();
+    [
+        ab,
+        SearchConfig {
+            algorithm: Algorithm::Pvs,
+            ..ab
+        },
+        SearchConfig {
+            move_ordering: false,
+            ..ab
+        },
+    ]
+}
+
+fn options(
+    depth: u32,
+    procs: usize,
+    backend: Backend,
+    min_split: u32,
+    search: SearchConfig,
+) -> ParallelOptions {
     let mut o = ParallelOptions::new(depth, procs, backend);
-    o.search = agreement_config();
+    o.search = search;
     o.min_split_depth = min_split;
     o
 }
@@ -50,15 +75,18 @@ impl GameVisitor for Policies {
                     (2, Backend::Threads { seed: 5 }),
                 ];
                 for (procs, backend) in backends.drain(..) {
-                    for min_split in [1, 2] {
-                        let o = options(depth, procs, backend.clone(), min_split);
+                    for (search, min_split) in configs().into_iter().zip([1, 2, 1]) {
+                        let o = options(depth, procs, backend.clone(), min_split, search);
                         let r = run(policy, &pos, &o)
                             .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
                         assert_eq!(
                             r.value,
                             want,
-                            "{name} {policy:?} depth {depth} on {} x{procs}, position {pos}",
-                            o.backend.name()
+                            "{name} {policy:?} depth {depth} on {} x{procs} ({:?}, ordering {}), \
+                             position {pos}",
+                            o.backend.name(),
+                            search.algorithm,
+                            search.move_ordering
                         );
                         let splits = r.total.dib.splits;
                         if policy == SplitPolicy::Never {

@@ -31,15 +31,14 @@ use std::marker::PhantomData;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::ThreadId;
 
-use dib::trace::fnv1a;
-use dib::{Application, Backend, DibConfig, Effects, Piece, ProcAccounts, Search, Slot, Step};
+use dib::{Application, Effects, Piece, Search, Slot, Step};
 use games::Game;
-use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
+use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
 pub use super::ab_frames::Window;
 use super::ab_frames::{self, Bounds, FrameKillers};
-use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::sorting::NodeType;
 use crate::search::{Algorithm, SearchConfig, Searcher, TranspositionTable, Unlimited};
 
@@ -710,114 +709,33 @@ pub fn run<G: Game>(
     let app = Arc::new(GameAlphaBeta::<G>::new(options, policy)?);
     app.shared.table.new_generation();
     let deepening = app.shared.uses_table(options.depth) && options.depth > 1;
-    let first = if deepening { 1 } else { options.depth };
-    let mut sum: Option<ParallelResult<G::Move>> = None;
-    let mut previous: Option<i32> = None;
-    // On threads a search looks at its inbox after every few leaf searches (an empty inbox
-    // costs one atomic load), so that a work request waits less (see dib_alphabeta.md).
-    let dib_config = options.dib.or_else(|| {
-        matches!(options.backend, Backend::Threads { .. }).then(|| DibConfig {
-            quantum: THREADS_QUANTUM,
-            ..DibConfig::for_threads()
-        })
-    });
-    for depth in first..=options.depth {
-        let delta = options.search.aspiration.filter(|&d| d > 0);
-        let (mut window, mut step) = match (delta, previous) {
-            (Some(d), Some(p)) if deepening && !is_decisive(p) => (
-                Window {
-                    alpha: widen(p - d),
-                    beta: widen(p + d),
-                },
-                d,
-            ),
-            _ => (Window::FULL, 0),
+    let dib_config = deepening::engine_dib_config(options);
+    deepening::deepen(options, deepening, |depth, window| {
+        let problem = AbProblem {
+            position: root.clone(),
+            depth,
+            ply: 0,
+            window,
+            index: 0,
+            kind: NodeType::One,
+            eldest: true,
         };
-        loop {
-            let problem = AbProblem {
-                position: root.clone(),
-                depth,
-                ply: 0,
-                window,
-                index: 0,
-                kind: NodeType::One,
-                eldest: true,
-            };
-            app.shared.free_searchers();
-            let report = dib::solve(
-                Arc::clone(&app),
-                problem,
-                options.procs,
-                &options.backend,
-                dib_config,
-            )?;
-            let value = report.value;
-            let mut moves = Vec::with_capacity(G::MAX_MOVES);
-            root.generate_moves(&mut moves);
-            let pv: Vec<G::Move> = value
-                .best
-                .and_then(|i| moves.get(i as usize).copied())
-                .into_iter()
-                .collect();
-            let r = result_from_report(report, value.score, pv, Vec::new());
-            sum = Some(match sum {
-                None => r,
-                Some(before) => add_iteration(before, r),
-            });
-            // Aspiration (as the sequential iterative deepening does): a value outside the
-            // window is only a bound, so the failing side is moved out and the depth searched
-            // again until the value falls inside.
-            let v = value.score;
-            step = step.saturating_mul(4);
-            if v <= window.alpha && window.alpha > -INFINITY {
-                window.alpha = widen(v.saturating_sub(step).max(-INFINITY));
-            } else if v >= window.beta && window.beta < INFINITY {
-                window.beta = widen(v.saturating_add(step).min(INFINITY));
-            } else {
-                previous = Some(v);
-                break;
-            }
-        }
-    }
-    let mut r = sum.ok_or(dib::DibError::NoValue { seed: None })?;
-    r.extra
-        .push(("iterations", f64::from(options.depth + 1 - first)));
-    Ok(r)
-}
-
-/// Nodes a search runs between two looks at its inbox on real threads (the runtime's default
-/// is 1,024; the steps end only between children, so a step is a few leaf searches anyway).
-const THREADS_QUANTUM: u64 = 256;
-
-/// An aspiration bound, or the infinite one once it reaches the decisive scores.
-fn widen(bound: i32) -> i32 {
-    if bound.abs() >= WIN_THRESHOLD {
-        bound.signum() * INFINITY
-    } else {
-        bound
-    }
-}
-
-/// The result of a later iteration with the work of the earlier ones added in.
-fn add_iteration<M>(before: ParallelResult<M>, mut r: ParallelResult<M>) -> ParallelResult<M> {
-    r.nodes += before.nodes;
-    r.seconds += before.seconds;
-    for (a, b) in r.accounts.iter_mut().zip(&before.accounts) {
-        *a = ProcAccounts::total(&[*a, *b]);
-    }
-    r.total = ProcAccounts::total(&r.accounts);
-    if let (Some(s), Some(b)) = (&mut r.sim, before.sim) {
-        let mut bytes = b.trace_hash.to_le_bytes().to_vec();
-        bytes.extend_from_slice(&s.trace_hash.to_le_bytes());
-        s.trace_hash = fnv1a(&bytes);
-        s.events += b.events;
-        s.dropped += b.dropped;
-        s.duplicated += b.duplicated;
-        s.delayed += b.delayed;
-        s.corrupted += b.corrupted;
-        s.lost_to_crashes += b.lost_to_crashes;
-        s.crashes += b.crashes;
-        s.restarts += b.restarts;
-    }
-    r
+        app.shared.free_searchers();
+        let report = dib::solve(
+            Arc::clone(&app),
+            problem,
+            options.procs,
+            &options.backend,
+            dib_config,
+        )?;
+        let value = report.value;
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        root.generate_moves(&mut moves);
+        let pv: Vec<G::Move> = value
+            .best
+            .and_then(|i| moves.get(i as usize).copied())
+            .into_iter()
+            .collect();
+        Ok(result_from_report(report, value.score, pv, Vec::new()))
+    })
 }

@@ -270,6 +270,7 @@ algorithms! {
 pub mod ab_frames;
 pub mod alphabeta;
 pub mod aphid;
+mod deepening;
 pub mod delaysplit;
 pub mod dib_alphabeta;
 pub mod dmwf;

@@ -25,7 +25,6 @@
 //! as in the sequential search; a problem carries its distance from the real root.
 
 use std::cmp::Reverse;
-use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -35,11 +34,11 @@ use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
 pub use super::ab_frames::Window;
-use super::ab_frames::{self, Bounds, hinted_moves};
-use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+use super::ab_frames::{self, Bounds, FrameKillers, hinted_moves};
+use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
-use crate::search::{SearchConfig, Searcher, SortRegime, TranspositionTable, Unlimited};
+use crate::search::{Algorithm, SearchConfig, Searcher, SortRegime, TranspositionTable, Unlimited};
 
 /// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +90,15 @@ impl SplitPolicy {
 
     fn is_mwf(self) -> bool {
         matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
+    }
+
+    /// With move ordering on, the frames work as `dib_alphabeta`'s (the engine setting): they
+    /// probe and store the table, order by the table move, the hints, the frames' killers and
+    /// the history, give younger children PVS minimal windows when the search is PVS, and the
+    /// search deepens iteratively. Only the policies on the way to replacing `dib_alphabeta`
+    /// for now; the others keep the frames their measurements were made with (`split_ab.md`).
+    fn engine_frames(self) -> bool {
+        matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
     }
 }
 
@@ -227,7 +235,8 @@ pub struct SplitAb<G: Game> {
     config: SearchConfig,
     table: Arc<TranspositionTable>,
     counters: Arc<Counters>,
-    game: PhantomData<fn() -> G>,
+    /// The frames' killers (engine frames only).
+    killers: Arc<FrameKillers<G::Move>>,
 }
 
 impl<G: Game> std::fmt::Debug for SplitAb<G> {
@@ -260,7 +269,7 @@ impl<G: Game> SplitAb<G> {
             config,
             table,
             counters: Arc::new(Counters::default()),
-            game: PhantomData,
+            killers: Arc::new(FrameKillers::new()),
         })
     }
 
@@ -271,7 +280,9 @@ impl<G: Game> SplitAb<G> {
     }
 }
 
-/// Runs `policy` on `root` to `options.depth` plies.
+/// Runs `policy` on `root` to `options.depth` plies: one run of the runtime, or, with engine
+/// frames ([`SplitPolicy::engine_frames`]) and the table on, iterative deepening with
+/// aspiration windows (one run per depth, see [`super::deepening`]).
 ///
 /// # Errors
 /// [`ParallelError`] when the runtime or the table fails.
@@ -287,15 +298,37 @@ pub fn run<G: Game>(
     } else {
         Role::Plain
     };
-    let problem = AbProblem::root(root.clone(), options.depth, role);
-    let report = dib::solve(app, problem, options.procs, &options.backend, options.dib)?;
-    let AbValue { value, best } = report.value;
-    let mut moves = Vec::with_capacity(G::MAX_MOVES);
-    root.generate_moves(&mut moves);
-    let pv: Vec<G::Move> = best
-        .and_then(|i| moves.get(i as usize).copied())
-        .into_iter()
-        .collect();
+    let engine = policy.engine_frames() && options.search.move_ordering;
+    let dib_config = if engine {
+        deepening::engine_dib_config(options)
+    } else {
+        options.dib
+    };
+    let search_at = |depth: u32, window: Window| {
+        let mut problem = AbProblem::root(root.clone(), depth, role);
+        problem.window = window;
+        let report = dib::solve(
+            Arc::clone(&app),
+            problem,
+            options.procs,
+            &options.backend,
+            dib_config,
+        )?;
+        let AbValue { value, best } = report.value;
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        root.generate_moves(&mut moves);
+        let pv: Vec<G::Move> = best
+            .and_then(|i| moves.get(i as usize).copied())
+            .into_iter()
+            .collect();
+        Ok(result_from_report(report, value, pv, Vec::new()))
+    };
+    let mut result = if engine {
+        let deepening = ab_frames::uses_table(&options.search, options.depth) && options.depth > 1;
+        deepening::deepen(options, deepening, search_at)?
+    } else {
+        search_at(options.depth, Window::FULL)?
+    };
     let mut extra = counters.extra(policy);
     let sort_nodes = counters.sort_nodes();
     if sort_nodes > 0 {
@@ -308,7 +341,7 @@ pub fn run<G: Game>(
             ));
         }
     }
-    let mut result = result_from_report(report, value, pv, extra);
+    result.extra.extend(extra);
     // Look-ahead nodes were charged (they take time) but are not search nodes.
     result.nodes = result.nodes.saturating_sub(sort_nodes);
     Ok(result)
@@ -327,6 +360,9 @@ impl<G: Game> Application for SplitAb<G> {
             wait: self.wait,
             config: self.config,
             counters: Arc::clone(&self.counters),
+            engine: self.policy.engine_frames() && self.config.move_ordering,
+            table: Arc::clone(&self.table),
+            killers: Arc::clone(&self.killers),
             searcher: Searcher::with_table(self.config, Arc::clone(&self.table)),
             problem: Some(problem.clone()),
             stack: Vec::new(),
@@ -487,6 +523,10 @@ pub struct AbSearch<G: Game> {
     wait: bool,
     config: SearchConfig,
     counters: Arc<Counters>,
+    /// The frames work as `dib_alphabeta`'s ([`SplitPolicy::engine_frames`]).
+    engine: bool,
+    table: Arc<TranspositionTable>,
+    killers: Arc<FrameKillers<G::Move>>,
     searcher: Searcher<G>,
     /// The problem, until the first step.
     problem: Option<AbProblem<G>>,
@@ -546,9 +586,10 @@ impl<G: Game> AbSearch<G> {
         )
     }
 
-    /// The moves of `p` in search order (a sorting regime's, or the hints'), the known child
-    /// first; returns them with the look-ahead nodes spent.
-    fn order(&mut self, p: &AbProblem<G>) -> (Vec<(G::Move, u32)>, u64) {
+    /// The moves of `p` in search order (a sorting regime's; with engine frames the table
+    /// move's, then the keys'; or the hints'), the known child first; returns them with the
+    /// look-ahead nodes spent.
+    fn order(&mut self, p: &AbProblem<G>, tt_move: Option<u32>) -> (Vec<(G::Move, u32)>, u64) {
         let mut sorted = 0;
         let mut moves = if self.policy.sorts()
             && self
@@ -569,6 +610,14 @@ impl<G: Game> AbSearch<G> {
             sorted = nodes;
             bump(&self.counters.sort_nodes, sorted);
             order
+                .into_iter()
+                .map(|i| (generated[i as usize], i))
+                .collect()
+        } else if self.engine {
+            let mut generated = Vec::with_capacity(G::MAX_MOVES);
+            p.position.generate_moves(&mut generated);
+            let killers = self.killers.at(p.ply);
+            ab_frames::keyed_order(&self.searcher, &p.position, &generated, tt_move, killers)
                 .into_iter()
                 .map(|i| (generated[i as usize], i))
                 .collect()
@@ -613,11 +662,20 @@ impl<G: Game> AbSearch<G> {
     /// moves is solved, a node refuted by its known child is solved, any other becomes a frame.
     /// Returns the nodes spent too.
     fn open(&mut self, p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+        let (cut, tt_move) = if self.engine {
+            let hash = p.position.hash();
+            ab_frames::probe(&self.table, &self.config, hash, p.depth, p.ply, p.window)
+        } else {
+            (None, None)
+        };
+        if let Some(value) = cut {
+            return (Opened::Solved { value, best: None }, 1);
+        }
         if self.is_leaf(&p.position, p.depth) {
             let (value, best, n) = self.leaf(&p);
             return (Opened::Solved { value, best }, n);
         }
-        let (moves, sorted) = self.order(&p);
+        let (moves, sorted) = self.order(&p, tt_move);
         if moves.is_empty() {
             // A position with no moves and no outcome: let the sequential search decide.
             let (value, best, n) = self.leaf(&p);
@@ -783,7 +841,8 @@ impl<G: Game> AbSearch<G> {
     /// Marks task `task` of frame `i` started, fixing its minimal window (PVS: a younger
     /// sibling once the frame has a value to test against).
     fn prepare(&mut self, i: usize, task: usize) {
-        let minimal = self.policy.minimal_windows();
+        let minimal = self.policy.minimal_windows()
+            || (self.engine && self.config.algorithm == Algorithm::Pvs);
         let f = &mut self.stack[i];
         let a = f.bounds.alpha_eff();
         let beta = f.bounds.beta;
@@ -876,6 +935,9 @@ impl<G: Game> AbSearch<G> {
         let Some(f) = self.stack.pop() else {
             return true;
         };
+        if self.engine {
+            self.record(&f);
+        }
         match self.stack.last_mut() {
             Some(parent) => {
                 parent.take(f.task as usize, f.bounds.best);
@@ -887,6 +949,25 @@ impl<G: Game> AbSearch<G> {
                 true
             }
         }
+    }
+
+    /// Engine frames: stores finished frame `f` in the table and, when it was cut off, records
+    /// the move that did it in the history and the frames' killers, as the sequential search
+    /// does.
+    fn record(&mut self, f: &Frame<G>) {
+        let hash = f.position.hash();
+        ab_frames::store(&self.table, &self.config, hash, f.depth, f.ply, &f.bounds);
+        if !f.bounds.cut() {
+            return;
+        }
+        let best = f.bounds.best_index;
+        let Some(&(mv, _)) = f.moves.iter().find(|m| Some(m.1) == best) else {
+            return;
+        };
+        self.searcher
+            .tables
+            .history_cutoff(&f.position, mv, f.depth as i32);
+        self.killers.record(f.ply, mv);
     }
 
     /// Pops the top frame with its value into its parent, cutting off upward as needed.
