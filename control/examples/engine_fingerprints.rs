@@ -10,17 +10,17 @@
 //! The cases: the papers' unsorted setting (4x4 tic-tac-toe, no ordering, no table), the same
 //! with the EC sorting regime, the engine setting on Othello (research setting, each
 //! algorithm's own granularity), the agreement tests' setting (alpha-beta leaf search, table,
-//! ordering) and that setting with injected faults. After the registered algorithms, the split
-//! engine's policies not registered yet (`split-ybw`, `split-never`: `split_ab::run` with
-//! `SplitPolicy::Ybw` and `SplitPolicy::Never`, under `delaysplit`'s and `alphabeta`'s options),
-//! side by side with the `dib_alphabeta` engine's `delaysplit` and `alphabeta` lines above.
+//! ordering) and that setting with injected faults.
+//!
+//! With the argument `paper9` it prints instead the delay-splitting sweep of `dib_alphabeta.md`
+//! (4x4 tic-tac-toe, depth 9, unsorted, seed 1): speedup, efficiency and node ratio against
+//! `alphabeta` on one simulated processor.
 
 mod common;
 
 use std::error::Error;
 
-use control::parallel::split_ab::{self, SplitPolicy};
-use control::parallel::{ParallelAlgo, ParallelError, ParallelOptions, ParallelResult, search};
+use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{Algorithm, SearchConfig, SortRegime, TtMode};
 use dib::{Backend, CostModel, FaultPlan, SimConfig};
 use games::Game;
@@ -86,8 +86,8 @@ fn faults(algo: ParallelAlgo, procs: usize) -> Result<ParallelOptions, Box<dyn E
     Ok(o)
 }
 
-fn line<M>(case: &str, algo: &str, procs: usize, r: Result<ParallelResult<M>, ParallelError>) {
-    match r {
+fn line<G: Game>(case: &str, algo: ParallelAlgo, procs: usize, pos: &G, o: &ParallelOptions) {
+    match search(algo, pos, o) {
         Ok(r) => println!(
             "{case} {algo} x{procs}: value {} nodes {} seconds {:.9} hash {:016x}",
             r.value,
@@ -99,38 +99,33 @@ fn line<M>(case: &str, algo: &str, procs: usize, r: Result<ParallelResult<M>, Pa
     }
 }
 
-/// Every registered algorithm on `pos` under `case`, then the unregistered policies.
-fn fingerprint<G: Game>(cases: &[Case], pos: &G) -> Result<(), Box<dyn Error>> {
-    for case in cases {
-        for &algo in ParallelAlgo::ALL {
-            for &procs in case.procs {
-                let o = (case.options)(algo, procs)?;
-                line(case.name, algo.name(), procs, search(algo, pos, &o));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The split engine's unregistered policies under the options of the algorithm they stand for.
-fn unregistered<G: Game>(cases: &[Case], pos: &G) -> Result<(), Box<dyn Error>> {
-    let policies = [
-        ("split-ybw", SplitPolicy::Ybw, ParallelAlgo::DelaySplit),
-        ("split-never", SplitPolicy::Never, ParallelAlgo::AlphaBeta),
-    ];
-    for case in cases {
-        for (label, policy, algo) in policies {
-            for &procs in case.procs {
-                let o = (case.options)(algo, procs)?;
-                line(case.name, label, procs, split_ab::run(policy, pos, &o));
-            }
-        }
+/// The delay-splitting sweep of `dib_alphabeta.md` (seed 003 figures 5 and 6).
+fn paper9(tictactoe: &TicTacToe4) -> Result<(), Box<dyn Error>> {
+    let run = |algo: ParallelAlgo, procs: usize| -> Result<(f64, u64), Box<dyn Error>> {
+        let mut o = paper(algo, procs)?;
+        o.depth = 9;
+        let r = search(algo, tictactoe, &o)?;
+        Ok((r.seconds, r.nodes))
+    };
+    let (t1, n1) = run(ParallelAlgo::AlphaBeta, 1)?;
+    println!("alphabeta x1: {t1:.2} s, {n1} nodes");
+    for procs in [1, 2, 4, 8, 12, 16, 19, 20, 21] {
+        let (t, n) = run(ParallelAlgo::DelaySplit, procs)?;
+        let speedup = t1 / t;
+        println!(
+            "delaysplit x{procs}: speedup {speedup:.2}, efficiency {:.2}, node ratio {:.2}",
+            speedup / procs as f64,
+            n as f64 / n1 as f64
+        );
     }
     Ok(())
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
     let tictactoe = TicTacToe4::parse_position("x---/----/----/----")?;
+    if std::env::args().nth(1).as_deref() == Some("paper9") {
+        return paper9(&tictactoe);
+    }
     let othello = common::othello_midgame(1)?.remove(0);
     let ttt_cases = [
         Case {
@@ -161,9 +156,21 @@ fn main() -> Result<(), Box<dyn Error>> {
             options: faults,
         },
     ];
-    fingerprint(&ttt_cases, &tictactoe)?;
-    fingerprint(&othello_cases, &othello)?;
-    unregistered(&ttt_cases, &tictactoe)?;
-    unregistered(&othello_cases, &othello)?;
+    for case in &ttt_cases {
+        for &algo in ParallelAlgo::ALL {
+            for &procs in case.procs {
+                let o = (case.options)(algo, procs)?;
+                line(case.name, algo, procs, &tictactoe, &o);
+            }
+        }
+    }
+    for case in &othello_cases {
+        for &algo in ParallelAlgo::ALL {
+            for &procs in case.procs {
+                let o = (case.options)(algo, procs)?;
+                line(case.name, algo, procs, &othello, &o);
+            }
+        }
+    }
     Ok(())
 }

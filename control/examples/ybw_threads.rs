@@ -15,8 +15,6 @@
 //! the preset's cost per node (load-independent).
 //!
 //! With `YBW_ONLY=pvs` or `YBW_ONLY=ybw` only that side runs (for a profiler; no ratio).
-//! With `YBW_ENGINE=split` the ybw side runs on the task-list engine (`split_ab::run` with
-//! `SplitPolicy::Ybw`, not registered yet) instead of `dib_alphabeta` (`split_ab.md`).
 //! With `YBW_PAIR=1` the example measures the machine instead: per position, one PVS search
 //! alone, then two identical PVS searches (own tables) at once on two threads; the ratio of
 //! the pair's node rate to the single one is the most two threads of this code can give here
@@ -33,7 +31,6 @@ mod common;
 use std::error::Error;
 use std::time::Instant;
 
-use control::parallel::split_ab::{self, SplitPolicy};
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{Limits, SearchConfig, Searcher, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
@@ -99,7 +96,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let config = SearchConfig::research();
     let simulated = std::env::var_os("YBW_SIM").is_some();
-    let split_engine = std::env::var("YBW_ENGINE").is_ok_and(|e| e == "split");
     println!(
         "depth {depth}, {} positions, {rounds} rounds, ybw on {procs} threads (min_split_depth {}), load average {}",
         positions.len(),
@@ -148,11 +144,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                     o.search = config;
                     o.min_split_depth = min_split.unwrap_or(o.min_split_depth);
                     let (c0, t0) = (cpu_seconds(), Instant::now());
-                    let r = if split_engine {
-                        split_ab::run(SplitPolicy::Ybw, pos, &o)?
-                    } else {
-                        search(algo, pos, &o)?
-                    };
+                    let r = search(algo, pos, &o)?;
                     let t = r.total.backend;
                     ybw[i].push(Run {
                         value: r.value,

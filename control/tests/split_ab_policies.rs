@@ -1,9 +1,9 @@
-//! The split engine's policies that no registered algorithm uses yet (`SplitPolicy::Ybw`,
-//! `SplitPolicy::Never`, on the way to running `ybw` and `alphabeta` on `split_ab`, see
-//! `control/src/parallel/split_ab.md`): every value equals sequential alpha-beta's on seeded
-//! positions of every game, on the simulator (with and without faults) and on threads, with
-//! alpha-beta and with PVS (minimal windows) at the engine frames, and without ordering (the
-//! papers' frames); `Never` moves no work, `Ybw` does.
+//! The split engine's `SplitPolicy::Ybw` (`ybw`/`delaysplit`) and `SplitPolicy::Never`
+//! (`alphabeta`) beyond the agreement matrix's setting (`control/src/parallel/split_ab.md`):
+//! every value equals sequential alpha-beta's on seeded positions of every game, on the
+//! simulator (with and without faults) and on threads, with alpha-beta and with PVS (minimal
+//! windows) at the engine frames, and without ordering (the papers' frames); `Never` moves no
+//! work, `Ybw` does.
 
 mod common;
 

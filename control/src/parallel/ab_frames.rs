@@ -1,12 +1,14 @@
-//! What the two alpha-beta split engines ([`super::split_ab`] and [`super::dib_alphabeta`])
-//! compute the same way: the window a problem carries, the bounds of a frame of the explicit
-//! stack, the node type on the wire, the conversions around the sequential leaf search, the
-//! frames' move order (the game's hints, a sorting regime's look-ahead, the table move, the
-//! frames' killers and the history) and the frames' table probe and store. `split_ab.md`
-//! describes how the engines use these and what is not shared yet.
+//! The pieces of the alpha-beta split engine ([`super::split_ab`]) that are not about
+//! splitting (first shared with the former second engine, `dib_alphabeta`): the window a
+//! problem carries, the bounds of a frame of the explicit stack, the node type on the wire, the
+//! conversions around the sequential leaf search, the frames' move order (the game's hints, a
+//! sorting regime's look-ahead, the table move, the frames' killers and the history), the
+//! frames' table probe and store, and the pool of leaf searchers. `split_ab.md` describes how
+//! the engine uses these.
 
 use std::cmp::Reverse;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::ThreadId;
 
 use games::Game;
 use games::score::INFINITY;
@@ -292,6 +294,103 @@ impl<M: Copy + PartialEq> FrameKillers<M> {
                 k[1] = k[0];
                 k[0] = Some(mv);
             }
+        }
+    }
+}
+
+/// The leaf searchers of a run, kept between the searches of one run and between the runs of
+/// iterative deepening (their killers and history persist, as in one sequential search), each
+/// with the thread that used it last (`None`: free, since the threads of the last runtime run
+/// are gone): a thread takes its own back, so that on real threads a searcher's history,
+/// killers and buffers stay in one core's cache instead of moving between cores.
+pub(super) struct SearcherPool<G: Game> {
+    config: SearchConfig,
+    table: Arc<TranspositionTable>,
+    /// Whether searchers are reused at all (else every search gets a new one).
+    reuse: bool,
+    free: Mutex<Vec<(Option<ThreadId>, Searcher<G>)>>,
+}
+
+impl<G: Game> SearcherPool<G> {
+    /// A pool of searchers with `config` sharing `table`; without `reuse` every search gets a
+    /// new searcher.
+    pub(super) fn new(config: SearchConfig, table: Arc<TranspositionTable>, reuse: bool) -> Self {
+        SearcherPool {
+            config,
+            table,
+            reuse,
+            free: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A searcher for a search on this thread: the one this thread used last, else a free one
+    /// (used by a thread of an earlier runtime run: it keeps its history), else a new one.
+    pub(super) fn take(self: &Arc<Self>) -> PooledSearcher<G> {
+        let me = Some(std::thread::current().id());
+        let taken = if self.reuse {
+            let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+            free.iter()
+                .rposition(|(t, _)| *t == me)
+                .or_else(|| free.iter().rposition(|(t, _)| t.is_none()))
+                .map(|i| free.swap_remove(i).1)
+        } else {
+            None
+        };
+        let searcher =
+            taken.unwrap_or_else(|| Searcher::with_table(self.config, Arc::clone(&self.table)));
+        PooledSearcher {
+            searcher: Some(searcher),
+            pool: Arc::clone(self),
+        }
+    }
+
+    /// Marks every searcher free (before a runtime run: its threads are new).
+    pub(super) fn free_all(&self) {
+        for (t, _) in self
+            .free
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter_mut()
+        {
+            *t = None;
+        }
+    }
+}
+
+/// A searcher taken from a [`SearcherPool`], given back when dropped.
+pub(super) struct PooledSearcher<G: Game> {
+    /// Always present until the drop gives it back.
+    searcher: Option<Searcher<G>>,
+    pool: Arc<SearcherPool<G>>,
+}
+
+impl<G: Game> std::ops::Deref for PooledSearcher<G> {
+    type Target = Searcher<G>;
+
+    fn deref(&self) -> &Searcher<G> {
+        self.searcher
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("a pooled searcher is present until dropped"))
+    }
+}
+
+impl<G: Game> std::ops::DerefMut for PooledSearcher<G> {
+    fn deref_mut(&mut self) -> &mut Searcher<G> {
+        self.searcher
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("a pooled searcher is present until dropped"))
+    }
+}
+
+impl<G: Game> Drop for PooledSearcher<G> {
+    fn drop(&mut self) {
+        if let (true, Some(s)) = (self.pool.reuse, self.searcher.take()) {
+            let me = Some(std::thread::current().id());
+            self.pool
+                .free
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push((me, s));
         }
     }
 }

@@ -272,7 +272,6 @@ pub mod alphabeta;
 pub mod aphid;
 mod deepening;
 pub mod delaysplit;
-pub mod dib_alphabeta;
 pub mod dmwf;
 pub mod er;
 pub mod lazysmp;

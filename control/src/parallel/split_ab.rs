@@ -34,11 +34,11 @@ use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
 pub use super::ab_frames::Window;
-use super::ab_frames::{self, Bounds, FrameKillers, hinted_moves};
+use super::ab_frames::{self, Bounds, FrameKillers, PooledSearcher, SearcherPool, hinted_moves};
 use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
-use crate::search::{Algorithm, SearchConfig, Searcher, SortRegime, TranspositionTable, Unlimited};
+use crate::search::{Algorithm, SearchConfig, SortRegime, TranspositionTable, Unlimited};
 
 /// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,11 +69,10 @@ pub enum SplitPolicy {
     /// then an e-child, then refute the other children (in parallel, with further e-children);
     /// r-nodes refute with their children in order. See [`super::er`].
     Er,
-    /// Young Brothers Wait (delay splitting): any frame splits once its eldest child is done.
-    /// Not registered yet (`delaysplit` runs on `dib_alphabeta`); see `split_ab.md`.
+    /// Young Brothers Wait (delay splitting, [`super::delaysplit`]): any frame splits once its
+    /// eldest child is done.
     Ybw,
-    /// Never splits: sequential alpha-beta on the runtime. Not registered yet (`alphabeta`
-    /// runs on `dib_alphabeta`).
+    /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
     Never,
 }
 
@@ -92,10 +91,10 @@ impl SplitPolicy {
         matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
     }
 
-    /// With move ordering on, the frames work as `dib_alphabeta`'s (the engine setting): they
-    /// probe and store the table, order by the table move, the hints, the frames' killers and
-    /// the history, give younger children PVS minimal windows when the search is PVS, and the
-    /// search deepens iteratively. Only the policies on the way to replacing `dib_alphabeta`
+    /// With move ordering on, the frames work as the sequential search does (the engine
+    /// setting, formerly `dib_alphabeta`'s): they probe and store the table, order by the table
+    /// move, the hints, the frames' killers and the history, give younger children PVS minimal
+    /// windows when the search is PVS, and the search deepens iteratively. Only YBW and never
     /// for now; the others keep the frames their measurements were made with (`split_ab.md`).
     fn engine_frames(self) -> bool {
         matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
@@ -237,6 +236,8 @@ pub struct SplitAb<G: Game> {
     counters: Arc<Counters>,
     /// The frames' killers (engine frames only).
     killers: Arc<FrameKillers<G::Move>>,
+    /// The leaf searchers (kept between searches with engine frames).
+    searchers: Arc<SearcherPool<G>>,
 }
 
 impl<G: Game> std::fmt::Debug for SplitAb<G> {
@@ -267,9 +268,10 @@ impl<G: Game> SplitAb<G> {
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
             config,
-            table,
+            table: Arc::clone(&table),
             counters: Arc::new(Counters::default()),
             killers: Arc::new(FrameKillers::new()),
+            searchers: Arc::new(SearcherPool::new(config, table, policy.engine_frames())),
         })
     }
 
@@ -307,6 +309,7 @@ pub fn run<G: Game>(
     let search_at = |depth: u32, window: Window| {
         let mut problem = AbProblem::root(root.clone(), depth, role);
         problem.window = window;
+        app.searchers.free_all();
         let report = dib::solve(
             Arc::clone(&app),
             problem,
@@ -363,7 +366,7 @@ impl<G: Game> Application for SplitAb<G> {
             engine: self.policy.engine_frames() && self.config.move_ordering,
             table: Arc::clone(&self.table),
             killers: Arc::clone(&self.killers),
-            searcher: Searcher::with_table(self.config, Arc::clone(&self.table)),
+            searcher: self.searchers.take(),
             problem: Some(problem.clone()),
             stack: Vec::new(),
             outstanding: 0,
@@ -523,11 +526,11 @@ pub struct AbSearch<G: Game> {
     wait: bool,
     config: SearchConfig,
     counters: Arc<Counters>,
-    /// The frames work as `dib_alphabeta`'s ([`SplitPolicy::engine_frames`]).
+    /// The frames work as the sequential search's ([`SplitPolicy::engine_frames`]).
     engine: bool,
     table: Arc<TranspositionTable>,
     killers: Arc<FrameKillers<G::Move>>,
-    searcher: Searcher<G>,
+    searcher: PooledSearcher<G>,
     /// The problem, until the first step.
     problem: Option<AbProblem<G>>,
     stack: Vec<Frame<G>>,
