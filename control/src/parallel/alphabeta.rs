@@ -1,10 +1,11 @@
 //! `alphabeta`: fail-soft alpha-beta run as one DIB search that never splits, the
 //! one-processor baseline of the runtime (same leaf search, same node accounting and the same
-//! runtime overheads as the parallel algorithms; with more processors the others stay idle).
+//! runtime overheads as the parallel algorithms; with more processors the others stay idle):
+//! the split engine (`split_ab`) with policy [`SplitPolicy::Never`].
 
 use games::Game;
 
-use super::dib_alphabeta::{SplitPolicy, run};
+use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 
 /// Searches `root` to `options.depth` plies on processor 0 alone.
@@ -15,5 +16,5 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(root, options, SplitPolicy::Never)
+    run(SplitPolicy::Never, root, options)
 }

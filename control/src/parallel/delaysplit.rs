@@ -2,11 +2,12 @@
 //! younger children wait until its eldest child is done; after that, a work request
 //! subdivides the running search at its shallowest such node, handing off every untried child
 //! with the node's current window. Narrowed windows are spread to the pieces, and a cutoff
-//! aborts the pieces still out (see `dib_alphabeta`).
+//! aborts the pieces still out. It runs on the split engine (`split_ab`, policy
+//! [`SplitPolicy::Ybw`]); `dib_alphabeta.md` has its measurements.
 
 use games::Game;
 
-use super::dib_alphabeta::{SplitPolicy, run};
+use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 
 /// Searches `root` to `options.depth` plies with delay splitting.
@@ -17,5 +18,5 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(root, options, SplitPolicy::EldestFirst)
+    run(SplitPolicy::Ybw, root, options)
 }

@@ -267,10 +267,11 @@ algorithms! {
     };
 }
 
+pub mod ab_frames;
 pub mod alphabeta;
 pub mod aphid;
+mod deepening;
 pub mod delaysplit;
-pub mod dib_alphabeta;
 pub mod dmwf;
 pub mod er;
 pub mod lazysmp;

@@ -25,7 +25,6 @@
 //! as in the sequential search; a problem carries its distance from the real root.
 
 use std::cmp::Reverse;
-use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -34,12 +33,12 @@ use games::Game;
 use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
-pub use super::dib_alphabeta::Window;
-use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+pub use super::ab_frames::Window;
+use super::ab_frames::{self, Bounds, FrameKillers, PooledSearcher, SearcherPool, hinted_moves};
+use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
-use crate::search::tt::{value_from_tt, value_to_tt};
-use crate::search::{SearchConfig, Searcher, SortRegime, TranspositionTable, TtMode, Unlimited};
+use crate::search::{Algorithm, SearchConfig, SortRegime, TranspositionTable, Unlimited};
 
 /// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +69,11 @@ pub enum SplitPolicy {
     /// then an e-child, then refute the other children (in parallel, with further e-children);
     /// r-nodes refute with their children in order. See [`super::er`].
     Er,
+    /// Young Brothers Wait (delay splitting, [`super::delaysplit`]): any frame splits once its
+    /// eldest child is done.
+    Ybw,
+    /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
+    Never,
 }
 
 impl SplitPolicy {
@@ -85,6 +89,15 @@ impl SplitPolicy {
 
     fn is_mwf(self) -> bool {
         matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
+    }
+
+    /// With move ordering on, the frames work as the sequential search does (the engine
+    /// setting, formerly `dib_alphabeta`'s): they probe and store the table, order by the table
+    /// move, the hints, the frames' killers and the history, give younger children PVS minimal
+    /// windows when the search is PVS, and the search deepens iteratively. Only YBW and never
+    /// for now; the others keep the frames their measurements were made with (`split_ab.md`).
+    fn engine_frames(self) -> bool {
+        matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
     }
 }
 
@@ -124,8 +137,8 @@ pub struct AbProblem<G: Game> {
     pub ply: u32,
     /// The window.
     pub window: Window,
-    /// Knuth-Moore type (1, 2 or 3).
-    pub kind: u8,
+    /// Knuth-Moore type.
+    pub kind: NodeType,
     /// Searched first among its siblings (the sorting regimes' "eldest child").
     pub eldest: bool,
     /// ER's role.
@@ -143,7 +156,7 @@ impl<G: Game> AbProblem<G> {
             depth,
             ply: 0,
             window: Window::FULL,
-            kind: 1,
+            kind: NodeType::One,
             eldest: true,
             role,
             known: None,
@@ -201,7 +214,7 @@ impl Counters {
                 out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
                 out.push(("extra_e_children", get(&self.e_children)));
             }
-            SplitPolicy::TreeSplit { .. } => {}
+            SplitPolicy::TreeSplit { .. } | SplitPolicy::Ybw | SplitPolicy::Never => {}
         }
         out
     }
@@ -221,7 +234,10 @@ pub struct SplitAb<G: Game> {
     config: SearchConfig,
     table: Arc<TranspositionTable>,
     counters: Arc<Counters>,
-    game: PhantomData<fn() -> G>,
+    /// The frames' killers (engine frames only).
+    killers: Arc<FrameKillers<G::Move>>,
+    /// The leaf searchers (kept between searches with engine frames).
+    searchers: Arc<SearcherPool<G>>,
 }
 
 impl<G: Game> std::fmt::Debug for SplitAb<G> {
@@ -242,13 +258,7 @@ impl<G: Game> SplitAb<G> {
     /// # Errors
     /// When the table cannot be built.
     pub fn new(policy: SplitPolicy, options: &ParallelOptions) -> Result<Self, ParallelError> {
-        let mib = if options.search.tt_mode == TtMode::Off {
-            0
-        } else {
-            options.search.tt_mib
-        };
-        let table =
-            Arc::new(TranspositionTable::new(mib).map_err(crate::search::SearchError::from)?);
+        let table = ab_frames::new_table(&options.search)?;
         let mut config = options.search;
         if !policy.sorts() {
             config.sorting.regime = SortRegime::None;
@@ -258,9 +268,10 @@ impl<G: Game> SplitAb<G> {
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
             config,
-            table,
+            table: Arc::clone(&table),
             counters: Arc::new(Counters::default()),
-            game: PhantomData,
+            killers: Arc::new(FrameKillers::new()),
+            searchers: Arc::new(SearcherPool::new(config, table, policy.engine_frames())),
         })
     }
 
@@ -271,7 +282,9 @@ impl<G: Game> SplitAb<G> {
     }
 }
 
-/// Runs `policy` on `root` to `options.depth` plies.
+/// Runs `policy` on `root` to `options.depth` plies: one run of the runtime, or, with engine
+/// frames ([`SplitPolicy::engine_frames`]) and the table on, iterative deepening with
+/// aspiration windows (one run per depth, see [`super::deepening`]).
 ///
 /// # Errors
 /// [`ParallelError`] when the runtime or the table fails.
@@ -287,15 +300,38 @@ pub fn run<G: Game>(
     } else {
         Role::Plain
     };
-    let problem = AbProblem::root(root.clone(), options.depth, role);
-    let report = dib::solve(app, problem, options.procs, &options.backend, options.dib)?;
-    let AbValue { value, best } = report.value;
-    let mut moves = Vec::with_capacity(G::MAX_MOVES);
-    root.generate_moves(&mut moves);
-    let pv: Vec<G::Move> = best
-        .and_then(|i| moves.get(i as usize).copied())
-        .into_iter()
-        .collect();
+    let engine = policy.engine_frames() && options.search.move_ordering;
+    let dib_config = if engine {
+        deepening::engine_dib_config(options)
+    } else {
+        options.dib
+    };
+    let search_at = |depth: u32, window: Window| {
+        let mut problem = AbProblem::root(root.clone(), depth, role);
+        problem.window = window;
+        app.searchers.free_all();
+        let report = dib::solve(
+            Arc::clone(&app),
+            problem,
+            options.procs,
+            &options.backend,
+            dib_config,
+        )?;
+        let AbValue { value, best } = report.value;
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        root.generate_moves(&mut moves);
+        let pv: Vec<G::Move> = best
+            .and_then(|i| moves.get(i as usize).copied())
+            .into_iter()
+            .collect();
+        Ok(result_from_report(report, value, pv, Vec::new()))
+    };
+    let mut result = if engine {
+        let deepening = ab_frames::uses_table(&options.search, options.depth) && options.depth > 1;
+        deepening::deepen(options, deepening, search_at)?
+    } else {
+        search_at(options.depth, Window::FULL)?
+    };
     let mut extra = counters.extra(policy);
     let sort_nodes = counters.sort_nodes();
     if sort_nodes > 0 {
@@ -308,7 +344,7 @@ pub fn run<G: Game>(
             ));
         }
     }
-    let mut result = result_from_report(report, value, pv, extra);
+    result.extra.extend(extra);
     // Look-ahead nodes were charged (they take time) but are not search nodes.
     result.nodes = result.nodes.saturating_sub(sort_nodes);
     Ok(result)
@@ -327,7 +363,10 @@ impl<G: Game> Application for SplitAb<G> {
             wait: self.wait,
             config: self.config,
             counters: Arc::clone(&self.counters),
-            searcher: Searcher::with_table(self.config, Arc::clone(&self.table)),
+            engine: self.policy.engine_frames() && self.config.move_ordering,
+            table: Arc::clone(&self.table),
+            killers: Arc::clone(&self.killers),
+            searcher: self.searchers.take(),
             problem: Some(problem.clone()),
             stack: Vec::new(),
             outstanding: 0,
@@ -380,7 +419,7 @@ struct Frame<G: Game> {
     position: G,
     depth: u32,
     ply: u32,
-    kind: u8,
+    kind: NodeType,
     role: Role,
     /// This node's task number in its parent frame.
     task: u32,
@@ -403,47 +442,36 @@ struct Frame<G: Game> {
     keys: Vec<Option<i32>>,
     /// ER: the generation index of each child's eldest child.
     grand_moves: Vec<Option<u32>>,
-    best: i32,
-    best_index: Option<u32>,
-    alpha: i32,
-    beta: i32,
+    /// Best value and move (generation index), window, window last sent to the pieces.
+    bounds: Bounds,
     /// Task numbers given away and not yet back.
     pending: Vec<u32>,
     /// PVS: search positions waiting for a re-search.
     researches: Vec<u32>,
-    /// The window last given to this frame's pieces (from this frame's side).
-    sent: (i32, i32),
 }
 
 impl<G: Game> Frame<G> {
-    fn alpha_eff(&self) -> i32 {
-        self.alpha.max(self.best)
-    }
-
     /// The window task `t` gets now (from the child's side; two plies down, the frame's side,
     /// for an elder grandchild).
     fn window_for(&self, t: &Task) -> Window {
         match (t.what, t.null_hi) {
             (What::Grand, _) => Window {
-                alpha: self.alpha_eff(),
-                beta: self.beta,
+                alpha: self.bounds.alpha_eff(),
+                beta: self.bounds.beta,
             },
             (What::Child, Some(hi)) => Window {
-                alpha: (hi - 1).max(-self.beta),
+                alpha: (hi - 1).max(-self.bounds.beta),
                 beta: hi,
             },
-            _ => Window {
-                alpha: -self.beta,
-                beta: -self.alpha_eff(),
-            },
+            _ => self.bounds.child_window(),
         }
     }
 
-    fn child_kind(&self, at: usize) -> u8 {
-        match self.kind {
-            1 if at == 0 || self.promoted.get(at).copied().unwrap_or(false) => 1,
-            1 | 3 => 2,
-            _ => 3,
+    fn child_kind(&self, at: usize) -> NodeType {
+        if self.kind == NodeType::One && self.promoted.get(at).copied().unwrap_or(false) {
+            NodeType::One
+        } else {
+            self.kind.child(at)
         }
     }
 
@@ -468,47 +496,20 @@ impl<G: Game> Frame<G> {
         }
         self.valued[at] = true;
         let c = -v;
-        if c > self.best {
-            self.best = c;
-            self.best_index = Some(self.moves[at].1);
-        }
+        self.bounds.raise(c, self.moves[at].1);
         if let Some(hi) = t.null_hi {
             // The minimal window failed high (the child failed low): `c` is only a lower
             // bound; find the exact value unless it cuts this node off anyway.
-            if v < hi && c < self.beta {
+            if v < hi && c < self.bounds.beta {
                 self.researches.push(t.at);
             }
         }
     }
 }
 
-fn node_type(kind: u8) -> NodeType {
-    match kind {
-        1 => NodeType::One,
-        2 => NodeType::Two,
-        _ => NodeType::Three,
-    }
-}
-
 /// The slot of task `task` of frame `frame`: every piece has its own.
 fn slot_of(frame: usize, task: u32) -> Slot {
     ((frame as u64) << 32) | u64::from(task)
-}
-
-/// The moves of `pos` with their generation indices, in the game's order, stably sorted by the
-/// game's hint (larger first) when `ordering` is on.
-fn hinted_moves<G: Game>(pos: &G, ordering: bool) -> Vec<(G::Move, u32)> {
-    let mut generated = Vec::with_capacity(G::MAX_MOVES);
-    pos.generate_moves(&mut generated);
-    let mut moves: Vec<(G::Move, u32)> = generated
-        .into_iter()
-        .enumerate()
-        .map(|(i, m)| (m, i as u32))
-        .collect();
-    if ordering {
-        moves.sort_by_key(|&(m, _)| Reverse(pos.move_hint(m)));
-    }
-    moves
 }
 
 /// A node opened for searching: solved at once, or a frame to push.
@@ -525,7 +526,11 @@ pub struct AbSearch<G: Game> {
     wait: bool,
     config: SearchConfig,
     counters: Arc<Counters>,
-    searcher: Searcher<G>,
+    /// The frames work as the sequential search's ([`SplitPolicy::engine_frames`]).
+    engine: bool,
+    table: Arc<TranspositionTable>,
+    killers: Arc<FrameKillers<G::Move>>,
+    searcher: PooledSearcher<G>,
     /// The problem, until the first step.
     problem: Option<AbProblem<G>>,
     stack: Vec<Frame<G>>,
@@ -554,13 +559,11 @@ impl<G: Game> AbSearch<G> {
     /// The sequential search of problem `p`: its value on the real root's scale, its best move
     /// (at the root only) and the nodes it took (sorting look-ahead included).
     fn leaf(&mut self, p: &AbProblem<G>) -> (i32, Option<u32>, u64) {
-        let ply = p.ply as usize;
-        let alpha = value_to_tt(p.window.alpha, ply).clamp(-INFINITY, INFINITY);
-        let beta = value_to_tt(p.window.beta, ply).clamp(-INFINITY, INFINITY);
+        let (alpha, beta) = ab_frames::leaf_window(p.window, p.ply);
         let sorted_before = self.searcher.stats().sort_nodes;
         let place = TreePlace {
-            ply,
-            kind: node_type(p.kind),
+            ply: p.ply as usize,
+            kind: p.kind,
             eldest: p.eldest,
         };
         let r = self.searcher.search_window_at(
@@ -574,50 +577,52 @@ impl<G: Game> AbSearch<G> {
         let sorted = self.searcher.stats().sort_nodes - sorted_before;
         bump(&self.counters.sort_nodes, sorted);
         let best = if p.ply == 0 {
-            let mut moves = Vec::with_capacity(G::MAX_MOVES);
-            p.position.generate_moves(&mut moves);
             r.pv.first()
-                .and_then(|mv| moves.iter().position(|m| m == mv))
-                .map(|i| i as u32)
+                .and_then(|&mv| ab_frames::move_index(&p.position, mv))
         } else {
             None
         };
         (
-            value_from_tt(r.value, ply),
+            ab_frames::leaf_value(r.value, p.ply),
             best,
             self.searcher.visited.max(1) + sorted,
         )
     }
 
-    /// The moves of `p` in search order (a sorting regime's, or the hints'), the known child
-    /// first; returns them with the look-ahead nodes spent.
-    fn order(&mut self, p: &AbProblem<G>) -> (Vec<(G::Move, u32)>, u64) {
+    /// The moves of `p` in search order (a sorting regime's; with engine frames the table
+    /// move's, then the keys'; or the hints'), the known child first; returns them with the
+    /// look-ahead nodes spent.
+    fn order(&mut self, p: &AbProblem<G>, tt_move: Option<u32>) -> (Vec<(G::Move, u32)>, u64) {
         let mut sorted = 0;
         let mut moves = if self.policy.sorts()
             && self
                 .config
                 .sorting
-                .applies(p.ply as usize, node_type(p.kind), p.eldest)
+                .applies(p.ply as usize, p.kind, p.eldest)
         {
             let mut generated = Vec::with_capacity(G::MAX_MOVES);
             p.position.generate_moves(&mut generated);
-            let expansion = self.config.sorting.expansion_depth.min(p.depth);
-            let before = self.searcher.stats().sort_nodes;
-            let mut pos = p.position.clone();
-            let mut order = Vec::with_capacity(generated.len());
-            self.searcher.sort_by_expansion(
-                &mut pos,
+            let (order, nodes) = ab_frames::sorted_by_expansion(
+                &mut self.searcher,
+                &self.config,
+                &p.position,
                 &generated,
-                &mut order,
-                expansion,
-                p.ply as usize,
-                &mut Unlimited,
+                p.depth,
+                p.ply,
             );
-            sorted = self.searcher.stats().sort_nodes - before;
+            sorted = nodes;
             bump(&self.counters.sort_nodes, sorted);
             order
-                .iter()
-                .map(|&(_, i)| (generated[usize::from(i)], u32::from(i)))
+                .into_iter()
+                .map(|i| (generated[i as usize], i))
+                .collect()
+        } else if self.engine {
+            let mut generated = Vec::with_capacity(G::MAX_MOVES);
+            p.position.generate_moves(&mut generated);
+            let killers = self.killers.at(p.ply);
+            ab_frames::keyed_order(&self.searcher, &p.position, &generated, tt_move, killers)
+                .into_iter()
+                .map(|i| (generated[i as usize], i))
                 .collect()
         } else {
             hinted_moves(&p.position, self.config.move_ordering)
@@ -636,7 +641,7 @@ impl<G: Game> AbSearch<G> {
         let SplitPolicy::Dmwf { percentile } = self.policy else {
             return Vec::new();
         };
-        if p.kind != 1 || moves.len() < 2 {
+        if p.kind != NodeType::One || moves.len() < 2 {
             return Vec::new();
         }
         let statics: Vec<i32> = moves
@@ -660,11 +665,20 @@ impl<G: Game> AbSearch<G> {
     /// moves is solved, a node refuted by its known child is solved, any other becomes a frame.
     /// Returns the nodes spent too.
     fn open(&mut self, p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+        let (cut, tt_move) = if self.engine {
+            let hash = p.position.hash();
+            ab_frames::probe(&self.table, &self.config, hash, p.depth, p.ply, p.window)
+        } else {
+            (None, None)
+        };
+        if let Some(value) = cut {
+            return (Opened::Solved { value, best: None }, 1);
+        }
         if self.is_leaf(&p.position, p.depth) {
             let (value, best, n) = self.leaf(&p);
             return (Opened::Solved { value, best }, n);
         }
-        let (moves, sorted) = self.order(&p);
+        let (moves, sorted) = self.order(&p, tt_move);
         if moves.is_empty() {
             // A position with no moves and no outcome: let the sequential search decide.
             let (value, best, n) = self.leaf(&p);
@@ -689,13 +703,9 @@ impl<G: Game> AbSearch<G> {
             valued: vec![false; n],
             keys: Vec::new(),
             grand_moves: Vec::new(),
-            best: -INFINITY,
-            best_index: None,
-            alpha: p.window.alpha,
-            beta: p.window.beta,
+            bounds: Bounds::new(p.window),
             pending: Vec::new(),
             researches: Vec::new(),
-            sent: (p.window.alpha, p.window.beta),
         };
         let first = usize::from(p.known.is_some());
         if let Some(k) = p.known {
@@ -704,11 +714,11 @@ impl<G: Game> AbSearch<G> {
             f.tasks.push(t);
             f.next = 1;
             f.take(0, k.value);
-            if f.best >= f.beta {
+            if f.bounds.cut() {
                 return (
                     Opened::Solved {
-                        value: f.best,
-                        best: f.best_index,
+                        value: f.bounds.best,
+                        best: f.bounds.best_index,
                     },
                     1 + sorted,
                 );
@@ -758,7 +768,7 @@ impl<G: Game> AbSearch<G> {
     fn begin_main(&mut self, i: usize) {
         let f = &mut self.stack[i];
         f.main = true;
-        let a = f.alpha_eff();
+        let a = f.bounds.alpha_eff();
         let mut candidates = Vec::new();
         for at in 0..f.moves.len() {
             if f.valued[at] {
@@ -769,10 +779,7 @@ impl<G: Game> AbSearch<G> {
                     // -value(child) <= value(elder grandchild) <= alpha: refuted.
                     bump(&self.counters.grand_refuted, 1);
                     f.valued[at] = true;
-                    if k > f.best {
-                        f.best = k;
-                        f.best_index = Some(f.moves[at].1);
-                    }
+                    f.bounds.raise(k, f.moves[at].1);
                 }
                 k => candidates.push((k.unwrap_or(INFINITY), at)),
             }
@@ -792,9 +799,9 @@ impl<G: Game> AbSearch<G> {
         let mut position = f.position.clone();
         let _ = position.make_move(f.moves[at].0);
         let window = f.window_for(&t);
-        let kind = if t.what == What::Research && f.kind == 1 {
+        let kind = if t.what == What::Research && f.kind == NodeType::One {
             // A new principal-variation candidate.
-            1
+            NodeType::One
         } else {
             f.child_kind(at)
         };
@@ -804,11 +811,7 @@ impl<G: Game> AbSearch<G> {
             if let Some(&mv) = f.grand_moves[at].and_then(|gi| generated.get(gi as usize)) {
                 let _ = position.make_move(mv);
             }
-            let grand_kind = match kind {
-                1 => 1,
-                2 => 3,
-                _ => 2,
-            };
+            let grand_kind = kind.child(0);
             return AbProblem {
                 position,
                 depth: f.depth - 2,
@@ -841,10 +844,11 @@ impl<G: Game> AbSearch<G> {
     /// Marks task `task` of frame `i` started, fixing its minimal window (PVS: a younger
     /// sibling once the frame has a value to test against).
     fn prepare(&mut self, i: usize, task: usize) {
-        let minimal = self.policy.minimal_windows();
+        let minimal = self.policy.minimal_windows()
+            || (self.engine && self.config.algorithm == Algorithm::Pvs);
         let f = &mut self.stack[i];
-        let a = f.alpha_eff();
-        let beta = f.beta;
+        let a = f.bounds.alpha_eff();
+        let beta = f.bounds.beta;
         let t = &mut f.tasks[task];
         t.launched = true;
         if minimal && t.what == What::Child && t.at > 0 && a > -INFINITY && a + 1 < beta {
@@ -866,11 +870,11 @@ impl<G: Game> AbSearch<G> {
             Opened::Frame(frame) => self.stack.push(*frame),
             Opened::Solved { value, .. } => {
                 let f = &mut self.stack[top];
-                let before = f.alpha_eff();
+                let before = f.bounds.alpha_eff();
                 f.take(task, value);
-                if f.best >= f.beta {
+                if f.bounds.cut() {
                     self.pop_top(fx);
-                } else if f.alpha_eff() > before && self.outstanding > 0 {
+                } else if f.bounds.alpha_eff() > before && self.outstanding > 0 {
                     self.settle(fx);
                 }
             }
@@ -885,23 +889,29 @@ impl<G: Game> AbSearch<G> {
         }
         match self.policy {
             SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => match f.kind {
-                2 => f.completed > 0 && !self.must_wait(f),
+                NodeType::Two => f.completed > 0 && !self.must_wait(f),
                 // With the wait, a type-3 frame with no alpha yet would hand off type-2
                 // children with an infinite beta, which search their eldest child with an
                 // open window and then wait: below a not-yet-bounded node that cascades into
                 // an ever-growing table of waiting pieces. It splits once it has an alpha.
-                3 if self.wait => f.alpha_eff() > -INFINITY,
+                NodeType::Three if self.wait => f.bounds.alpha_eff() > -INFINITY,
                 _ => true,
             },
             SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
-            SplitPolicy::PvSplit => f.kind == 1 && f.completed > 0,
+            SplitPolicy::PvSplit => f.kind == NodeType::One && f.completed > 0,
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
+            SplitPolicy::Ybw => f.completed > 0,
+            SplitPolicy::Never => false,
         }
     }
 
     /// MWF (with `mwf_wait`): a type-2 node whose eldest child is done waits for a finite beta.
     fn must_wait(&self, f: &Frame<G>) -> bool {
-        self.wait && self.policy.is_mwf() && f.kind == 2 && f.completed > 0 && f.beta >= INFINITY
+        self.wait
+            && self.policy.is_mwf()
+            && f.kind == NodeType::Two
+            && f.completed > 0
+            && f.bounds.beta >= INFINITY
     }
 
     fn abort_pieces(&mut self, i: usize, fx: &mut Effects<Window>) {
@@ -928,24 +938,46 @@ impl<G: Game> AbSearch<G> {
         let Some(f) = self.stack.pop() else {
             return true;
         };
+        if self.engine {
+            self.record(&f);
+        }
         match self.stack.last_mut() {
             Some(parent) => {
-                parent.take(f.task as usize, f.best);
+                parent.take(f.task as usize, f.bounds.best);
                 false
             }
             None => {
                 // At the root: done (when its window closed, its giver needs no exact value).
-                self.finish(f.best, f.best_index);
+                self.finish(f.bounds.best, f.bounds.best_index);
                 true
             }
         }
+    }
+
+    /// Engine frames: stores finished frame `f` in the table and, when it was cut off, records
+    /// the move that did it in the history and the frames' killers, as the sequential search
+    /// does.
+    fn record(&mut self, f: &Frame<G>) {
+        let hash = f.position.hash();
+        ab_frames::store(&self.table, &self.config, hash, f.depth, f.ply, &f.bounds);
+        if !f.bounds.cut() {
+            return;
+        }
+        let best = f.bounds.best_index;
+        let Some(&(mv, _)) = f.moves.iter().find(|m| Some(m.1) == best) else {
+            return;
+        };
+        self.searcher
+            .tables
+            .history_cutoff(&f.position, mv, f.depth as i32);
+        self.killers.record(f.ply, mv);
     }
 
     /// Pops the top frame with its value into its parent, cutting off upward as needed.
     fn pop_top(&mut self, fx: &mut Effects<Window>) {
         while !self.close(self.stack.len() - 1, fx) {
             let parent = &self.stack[self.stack.len() - 1];
-            if parent.best < parent.beta {
+            if !parent.bounds.cut() {
                 if self.outstanding > 0 {
                     self.settle(fx);
                 }
@@ -962,20 +994,18 @@ impl<G: Game> AbSearch<G> {
                 let parent = &self.stack[i - 1];
                 let w = parent.window_for(&parent.tasks[self.stack[i].task as usize]);
                 let f = &mut self.stack[i];
-                f.alpha = f.alpha.max(w.alpha);
-                f.beta = f.beta.min(w.beta);
+                f.bounds.narrow(w);
             }
-            match self.stack.iter().position(|f| f.alpha_eff() >= f.beta) {
+            match self.stack.iter().position(|f| f.bounds.closed()) {
                 Some(j) if self.close(j, fx) => return,
                 Some(_) => {}
                 None => break,
             }
         }
         for (i, f) in self.stack.iter_mut().enumerate() {
-            if f.pending.is_empty() || (f.alpha_eff(), f.beta) == f.sent {
+            if f.pending.is_empty() || !f.bounds.resend() {
                 continue;
             }
-            f.sent = (f.alpha_eff(), f.beta);
             for &task in &f.pending {
                 fx.update(slot_of(i, task), f.window_for(&f.tasks[task as usize]));
             }
@@ -1050,7 +1080,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         };
         let kind = self.stack[i].kind;
         bump(
-            if kind == 1 {
+            if kind == NodeType::One {
                 &self.counters.splits_type1
             } else {
                 &self.counters.splits_other
@@ -1080,7 +1110,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         }
         let f = &mut self.stack[i];
         f.next = f.tasks.len();
-        f.sent = (f.alpha_eff(), f.beta);
+        f.bounds.mark_sent();
         self.outstanding += pieces.len();
         pieces
     }
@@ -1105,15 +1135,13 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             return;
         }
         if let Some(p) = &mut self.problem {
-            p.window.alpha = p.window.alpha.max(w.alpha);
-            p.window.beta = p.window.beta.min(w.beta);
+            p.window.narrow(w);
             return;
         }
         let Some(root) = self.stack.first_mut() else {
             return;
         };
-        root.alpha = root.alpha.max(w.alpha);
-        root.beta = root.beta.min(w.beta);
+        root.bounds.narrow(w);
         self.settle(fx);
     }
 }

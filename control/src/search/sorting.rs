@@ -101,9 +101,12 @@ impl Default for SortConfig {
 /// critical; the others are searched only when the eldest fails to cut off); all children of a
 /// type-3 node are type 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NodeType {
+pub enum NodeType {
+    /// Type 1: on the leftmost path.
     One,
+    /// Type 2: a younger child of a type-1 node, or a child of a type-3 node.
     Two,
+    /// Type 3: a child of a type-2 node.
     Three,
 }
 

@@ -1,0 +1,113 @@
+//! Iterative deepening with aspiration windows over runtime runs, for any alpha-beta split
+//! engine: one run of the runtime per depth, each given a root window, the iterations' work
+//! summed into one result (`dib_alphabeta.md`, `split_ab.md`).
+
+use dib::trace::fnv1a;
+use dib::{Backend, DibConfig, ProcAccounts};
+use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
+
+use super::ab_frames::Window;
+use super::{ParallelError, ParallelOptions, ParallelResult};
+
+/// Searches depth 1 to `options.depth` (only `options.depth` when `deepening` is off) with
+/// `search_at(depth, root window)`, as the sequential iterative deepening does: from the second
+/// iteration on, the window is `options.search.aspiration` around the previous value (unless
+/// that value is decisive), and a value outside it is only a bound, so the failing side is moved
+/// out (by four times the last step) and the depth searched again until the value falls inside.
+/// The result is the last iteration's with the nodes, times and accounts of all runs added in,
+/// and an `iterations` figure in `extra`.
+///
+/// # Errors
+/// The first error of `search_at`.
+pub(super) fn deepen<M>(
+    options: &ParallelOptions,
+    deepening: bool,
+    mut search_at: impl FnMut(u32, Window) -> Result<ParallelResult<M>, ParallelError>,
+) -> Result<ParallelResult<M>, ParallelError> {
+    let first = if deepening { 1 } else { options.depth };
+    let mut sum: Option<ParallelResult<M>> = None;
+    let mut previous: Option<i32> = None;
+    for depth in first..=options.depth {
+        let delta = options.search.aspiration.filter(|&d| d > 0);
+        let (mut window, mut step) = match (delta, previous) {
+            (Some(d), Some(p)) if deepening && !is_decisive(p) => (
+                Window {
+                    alpha: widen(p - d),
+                    beta: widen(p + d),
+                },
+                d,
+            ),
+            _ => (Window::FULL, 0),
+        };
+        loop {
+            let r = search_at(depth, window)?;
+            let v = r.value;
+            sum = Some(match sum {
+                None => r,
+                Some(before) => add_iteration(before, r),
+            });
+            step = step.saturating_mul(4);
+            if v <= window.alpha && window.alpha > -INFINITY {
+                window.alpha = widen(v.saturating_sub(step).max(-INFINITY));
+            } else if v >= window.beta && window.beta < INFINITY {
+                window.beta = widen(v.saturating_add(step).min(INFINITY));
+            } else {
+                previous = Some(v);
+                break;
+            }
+        }
+    }
+    let mut r = sum.ok_or(dib::DibError::NoValue { seed: None })?;
+    r.extra
+        .push(("iterations", f64::from(options.depth + 1 - first)));
+    Ok(r)
+}
+
+/// Nodes a search runs between two looks at its inbox on real threads (the runtime's default
+/// is 1,024; the steps end only between children, so a step is a few leaf searches anyway).
+const THREADS_QUANTUM: u64 = 256;
+
+/// The runtime settings of the engine setting: `options.dib` when given; on threads a search
+/// looks at its inbox after every few leaf searches (an empty inbox costs one atomic load), so
+/// that a work request waits less (see `dib_alphabeta.md`); else the backend's defaults.
+pub(super) fn engine_dib_config(options: &ParallelOptions) -> Option<DibConfig> {
+    options.dib.or_else(|| {
+        matches!(options.backend, Backend::Threads { .. }).then(|| DibConfig {
+            quantum: THREADS_QUANTUM,
+            ..DibConfig::for_threads()
+        })
+    })
+}
+
+/// An aspiration bound, or the infinite one once it reaches the decisive scores.
+fn widen(bound: i32) -> i32 {
+    if bound.abs() >= WIN_THRESHOLD {
+        bound.signum() * INFINITY
+    } else {
+        bound
+    }
+}
+
+/// The result of a later iteration with the work of the earlier ones added in.
+fn add_iteration<M>(before: ParallelResult<M>, mut r: ParallelResult<M>) -> ParallelResult<M> {
+    r.nodes += before.nodes;
+    r.seconds += before.seconds;
+    for (a, b) in r.accounts.iter_mut().zip(&before.accounts) {
+        *a = ProcAccounts::total(&[*a, *b]);
+    }
+    r.total = ProcAccounts::total(&r.accounts);
+    if let (Some(s), Some(b)) = (&mut r.sim, before.sim) {
+        let mut bytes = b.trace_hash.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&s.trace_hash.to_le_bytes());
+        s.trace_hash = fnv1a(&bytes);
+        s.events += b.events;
+        s.dropped += b.dropped;
+        s.duplicated += b.duplicated;
+        s.delayed += b.delayed;
+        s.corrupted += b.corrupted;
+        s.lost_to_crashes += b.lost_to_crashes;
+        s.crashes += b.crashes;
+        s.restarts += b.restarts;
+    }
+    r
+}

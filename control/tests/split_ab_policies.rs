@@ -1,0 +1,111 @@
+//! The split engine's `SplitPolicy::Ybw` (`ybw`/`delaysplit`) and `SplitPolicy::Never`
+//! (`alphabeta`) beyond the agreement matrix's setting (`control/src/parallel/split_ab.md`):
+//! every value equals sequential alpha-beta's on seeded positions of every game, on the
+//! simulator (with and without faults) and on threads, with alpha-beta and with PVS (minimal
+//! windows) at the engine frames, and without ordering (the papers' frames); `Never` moves no
+//! work, `Ybw` does.
+
+mod common;
+
+use common::{
+    agreement_config, depth_within_budget, random_position, sequential_alphabeta, sim_backend,
+};
+
+use common::Lcg;
+use control::parallel::ParallelOptions;
+use control::parallel::split_ab::{SplitPolicy, run};
+use control::search::{Algorithm, SearchConfig};
+use dib::Backend;
+use games::{Game, GameId, GameInfo, GameVisitor};
+
+/// The leaf and frame settings: the agreement tests' (alpha-beta, table, ordering), the same
+/// with PVS, and the papers' (no ordering, so no engine frames).
+fn configs() -> [SearchConfig; 3] {
+    let ab = agreement_config();
+    [
+        ab,
+        SearchConfig {
+            algorithm: Algorithm::Pvs,
+            ..ab
+        },
+        SearchConfig {
+            move_ordering: false,
+            ..ab
+        },
+    ]
+}
+
+fn options(
+    depth: u32,
+    procs: usize,
+    backend: Backend,
+    min_split: u32,
+    search: SearchConfig,
+) -> ParallelOptions {
+    let mut o = ParallelOptions::new(depth, procs, backend);
+    o.search = search;
+    o.min_split_depth = min_split;
+    o
+}
+
+struct Policies;
+
+impl GameVisitor for Policies {
+    type Output = u64;
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> u64 {
+        let name = info.name;
+        let mut rng = Lcg(17);
+        let mut moved = 0;
+        for i in 0..3 {
+            let pos: G = random_position(&mut rng, i * 3 % 11);
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let Some((depth, _)) = depth_within_budget(&pos, 5, 20_000) else {
+                continue;
+            };
+            let want = sequential_alphabeta(&pos, depth);
+            for policy in [SplitPolicy::Ybw, SplitPolicy::Never] {
+                let mut backends = vec![
+                    (1, sim_backend(3, "")),
+                    (3, sim_backend(5, "")),
+                    (8, sim_backend(7, "")),
+                    (5, sim_backend(9, "drop=1/20,dup=1/20,delay=1/20")),
+                    (2, Backend::Threads { seed: 5 }),
+                ];
+                for (procs, backend) in backends.drain(..) {
+                    for (search, min_split) in configs().into_iter().zip([1, 2, 1]) {
+                        let o = options(depth, procs, backend.clone(), min_split, search);
+                        let r = run(policy, &pos, &o)
+                            .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
+                        assert_eq!(
+                            r.value,
+                            want,
+                            "{name} {policy:?} depth {depth} on {} x{procs} ({:?}, ordering {}), \
+                             position {pos}",
+                            o.backend.name(),
+                            search.algorithm,
+                            search.move_ordering
+                        );
+                        let splits = r.total.dib.splits;
+                        if policy == SplitPolicy::Never {
+                            assert_eq!(splits, 0, "{name}: Never split");
+                        }
+                        moved += splits;
+                    }
+                }
+            }
+        }
+        moved
+    }
+}
+
+#[test]
+fn ybw_and_never_on_split_ab_agree_with_sequential_alphabeta() {
+    let mut moved = 0;
+    for &g in GameId::ALL {
+        moved += g.visit(Policies);
+    }
+    assert!(moved > 0, "Ybw never moved work");
+}
