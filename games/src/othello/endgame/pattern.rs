@@ -69,6 +69,7 @@ pub(crate) const TABLE: usize = OFFSETS[10];
 /// The blob's size in bytes.
 pub(crate) const BLOB_BYTES: usize = 8 + BANDS * (LINEAR + TABLE) * 2;
 
+#[cfg(test)]
 /// Square `sq` under symmetry `k` (0..8: four rotations, each with or without a mirror).
 pub(crate) const fn symmetric(k: usize, sq: usize) -> usize {
     let (mut r, mut c) = (sq / 8, sq % 8);
@@ -85,6 +86,7 @@ pub(crate) const fn symmetric(k: usize, sq: usize) -> usize {
     r * 8 + c
 }
 
+#[cfg(test)]
 /// One placement of a pattern: its squares in reading order and its table's offset.
 #[derive(Clone, Copy)]
 pub(crate) struct Instance {
@@ -93,9 +95,11 @@ pub(crate) struct Instance {
     offset: u32,
 }
 
+#[cfg(test)]
 /// How many distinct placements the patterns have.
 pub(crate) const INSTANCES: usize = 38;
 
+#[cfg(test)]
 /// Every placement: each pattern under the eight symmetries, duplicates (the same set of
 /// squares) dropped.
 pub(crate) static PLACEMENTS: [Instance; INSTANCES] = {
@@ -145,6 +149,7 @@ pub(crate) static PLACEMENTS: [Instance; INSTANCES] = {
     out
 };
 
+#[cfg(test)]
 /// The index of `(p, o)` in placement `inst`'s table (within its pattern's table).
 #[inline(always)]
 pub(crate) fn index(inst: &Instance, p: u64, o: u64) -> usize {
@@ -255,7 +260,7 @@ fn diagonal(x: u64, shift: u32) -> usize {
 }
 
 /// Calls `f` with the table index (offset included) of every placement of
-/// [`PLACEMENTS`] for `(p, o)`, in some order: the same indices as [`index`], from byte
+/// `PLACEMENTS` for `(p, o)`, in some order: the same indices as `index` (tested), from byte
 /// lookups on the board turned by each of the four rotations (a placement under rotation `k`
 /// reads its pattern's base squares on the board turned back by `k`).
 #[inline(always)]
