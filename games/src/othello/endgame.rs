@@ -15,9 +15,9 @@
 //!   from the fail-soft bound it returns, windows of width 8, 16, ... on the failing side
 //!   until the score falls inside. The table keeps every proved bound, so re-searches are
 //!   cheap.
-//! - **Presort** ([`Options::presort_from`], 12 or more empties; `endgame/presort.rs`): each
-//!   child is also rated by a shallow alpha-beta search (depth `(empties - 12) / 2`, at most
-//!   6; [`Options::presort_pv_extra`] plies more at nodes with an open window) with an
+//! - **Presort** ([`Options::presort_from`], 14 or more empties; `endgame/presort.rs`): each
+//!   child is also rated by a shallow alpha-beta search (depth `(empties - 14) / 2`, at most
+//!   6; [`Options::presort_pv_extra`] plies more at nodes with an open window, 0 by default) with an
 //!   evaluation trained on exact scores (on 8x8 line and corner patterns with per-band weights,
 //!   `endgame/pattern.rs`, plus twelve linear features), added to twice the fastest-first
 //!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
@@ -97,7 +97,7 @@ const LAST: u32 = 4;
 /// From this many empties on, the stability cutoff is tried (8x8 only).
 const STABILITY: u32 = 5;
 /// Default of [`Options::presort_from`].
-const PRESORT_FROM: u32 = 12;
+const PRESORT_FROM: u32 = 14;
 /// Default of [`Options::presort_step`].
 const PRESORT_STEP: u32 = 2;
 /// Default of [`Options::presort_max`].
