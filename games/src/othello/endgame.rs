@@ -102,6 +102,8 @@ const PRESORT_FROM: u32 = 14;
 const PRESORT_STEP: u32 = 2;
 /// Default of [`Options::presort_max`].
 const PRESORT_MAX: u32 = 6;
+/// Default of [`Options::presort_mobility`].
+const PRESORT_MOBILITY: i32 = 2;
 /// Default of [`Options::presort_pv_extra`].
 const PRESORT_PV_EXTRA: u32 = 0;
 
@@ -129,6 +131,9 @@ pub struct Options {
     /// At nodes with an open window (principal-variation nodes, the root included), the
     /// shallow search is this many plies deeper (its cap included).
     pub presort_pv_extra: u32,
+    /// The presort's ordering weight is this many times the fastest-first weight plus the
+    /// shallow search's value (sixteenths of a disc).
+    pub presort_mobility: i32,
     /// From this many empties on, moves are ordered fastest-first (below: parity and square
     /// class); at least 5.
     pub fastest_first_from: u32,
@@ -149,6 +154,7 @@ impl Default for Options {
             presort_step: PRESORT_STEP,
             presort_max: PRESORT_MAX,
             presort_pv_extra: PRESORT_PV_EXTRA,
+            presort_mobility: PRESORT_MOBILITY,
             fastest_first_from: DEEP,
             table_from: TABLE,
             etc_from: ETC,
@@ -505,7 +511,7 @@ impl<const N: usize> Solver<N> {
     ) -> i32 {
         let depth = self.presort_depth(n) + if pv { self.options.presort_pv_extra } else { 0 };
         let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
-        2 * Self::child_weight(np, no, replies, sq) + v
+        self.options.presort_mobility * Self::child_weight(np, no, replies, sq) + v
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if

@@ -265,6 +265,10 @@ fn report_testset_speed() {
     if let Ok(v) = std::env::var("SOLVE_PV_EXTRA") {
         options.presort_pv_extra = v.parse().expect("SOLVE_PV_EXTRA=plies");
     }
+    // SOLVE_MOBILITY=m: the presort weighs the fastest-first weight m times.
+    if let Ok(v) = std::env::var("SOLVE_MOBILITY") {
+        options.presort_mobility = v.parse().expect("SOLVE_MOBILITY=factor");
+    }
     // SOLVE_FROM=fastest_first,table,etc sets where those start.
     if let Some([fastest, table, etc]) = triple("SOLVE_FROM") {
         (
