@@ -15,9 +15,11 @@
 //!   from the fail-soft bound it returns, windows of width 8, 16, ... on the failing side
 //!   until the score falls inside. The table keeps every proved bound, so re-searches are
 //!   cheap.
-//! - **Presort** ([`Options::presort_from`], 12 or more empties; `endgame/presort.rs`): each
-//!   child is also rated by a shallow alpha-beta search (depth `(empties - 12) / 2`, at most
-//!   6) with a small evaluation fitted to exact scores, added to twice the fastest-first
+//! - **Presort** ([`Options::presort_from`], 14 or more empties; `endgame/presort.rs`): each
+//!   child is also rated by a shallow alpha-beta search (depth `(empties - 14) / 2`, at most
+//!   6; [`Options::presort_pv_extra`] plies more at nodes with an open window, 0 by default) with an
+//!   evaluation trained on exact scores (on 8x8 line and corner patterns with per-band weights,
+//!   `endgame/pattern.rs`, plus twelve linear features), added to twice the fastest-first
 //!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
 //!   has the fit, the tuning and the measurements.
 //! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
@@ -59,6 +61,9 @@
 //! `endgame/README.md`.
 
 mod last_flip;
+mod pattern;
+#[cfg(test)]
+mod pattern_train;
 mod presort;
 mod stability;
 mod table;
@@ -92,11 +97,15 @@ const LAST: u32 = 4;
 /// From this many empties on, the stability cutoff is tried (8x8 only).
 const STABILITY: u32 = 5;
 /// Default of [`Options::presort_from`].
-const PRESORT_FROM: u32 = 12;
+const PRESORT_FROM: u32 = 14;
 /// Default of [`Options::presort_step`].
 const PRESORT_STEP: u32 = 2;
 /// Default of [`Options::presort_max`].
 const PRESORT_MAX: u32 = 6;
+/// Default of [`Options::presort_mobility`].
+const PRESORT_MOBILITY: i32 = 2;
+/// Default of [`Options::presort_pv_extra`].
+const PRESORT_PV_EXTRA: u32 = 0;
 
 /// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
 /// measurements switch them off one at a time).
@@ -119,6 +128,12 @@ pub struct Options {
     pub presort_step: u32,
     /// The shallow search is at most this deep.
     pub presort_max: u32,
+    /// At nodes with an open window (principal-variation nodes, the root included), the
+    /// shallow search is this many plies deeper (its cap included).
+    pub presort_pv_extra: u32,
+    /// The presort's ordering weight is this many times the fastest-first weight plus the
+    /// shallow search's value (sixteenths of a disc).
+    pub presort_mobility: i32,
     /// From this many empties on, moves are ordered fastest-first (below: parity and square
     /// class); at least 5.
     pub fastest_first_from: u32,
@@ -138,6 +153,8 @@ impl Default for Options {
             presort_from: PRESORT_FROM,
             presort_step: PRESORT_STEP,
             presort_max: PRESORT_MAX,
+            presort_pv_extra: PRESORT_PV_EXTRA,
+            presort_mobility: PRESORT_MOBILITY,
             fastest_first_from: DEEP,
             table_from: TABLE,
             etc_from: ETC,
@@ -410,7 +427,8 @@ impl<const N: usize> Solver<N> {
             } else if n >= self.options.presort_from {
                 let f = flips::<N>(p, o, sq);
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-                self.presort_weight(np, no, moves::<N>(np, no), sq, n)
+                let pv = beta - alpha > 1;
+                self.presort_weight(np, no, moves::<N>(np, no), sq, (n, pv))
             } else {
                 Self::reply_weight(p, o, sq)
             };
@@ -483,10 +501,17 @@ impl<const N: usize> Solver<N> {
     /// a shallow search: [`Self::child_weight`] plus the child's estimated value for the
     /// opponent.
     #[inline]
-    fn presort_weight(&mut self, np: u64, no: u64, replies: u64, sq: usize, n: u32) -> i32 {
-        let depth = self.presort_depth(n);
+    fn presort_weight(
+        &mut self,
+        np: u64,
+        no: u64,
+        replies: u64,
+        sq: usize,
+        (n, pv): (u32, bool),
+    ) -> i32 {
+        let depth = self.presort_depth(n) + if pv { self.options.presort_pv_extra } else { 0 };
         let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
-        2 * Self::child_weight(np, no, replies, sq) + v
+        self.options.presort_mobility * Self::child_weight(np, no, replies, sq) + v
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
@@ -648,7 +673,7 @@ impl<const N: usize> Solver<N> {
             let weight = if sq == table_move {
                 i32::MIN
             } else if presort {
-                self.presort_weight(np, no, replies, sq, n)
+                self.presort_weight(np, no, replies, sq, (n, beta - alpha > 1))
             } else {
                 Self::child_weight(np, no, replies, sq)
             };

@@ -5,6 +5,7 @@
 use super::super::bitboard::valid_mask;
 use super::super::bitboard::{Geometry, flips, moves};
 use super::super::eval::{neighbours, square_weights};
+use super::pattern;
 use super::stability;
 
 /// How many features [`features`] computes.
@@ -145,14 +146,21 @@ fn corner_squares<const N: usize>() -> u64 {
     CORNERS[N / 8].iter().fold(0, |m, &s| m | 1 << s)
 }
 
-/// The fitted evaluation of `(p, o)` for the side to move, in sixteenths of a disc.
+/// The fitted evaluation of `(p, o)` for the side to move, in sixteenths of a disc: on 8x8
+/// the pattern evaluation of `pattern.rs`, on 6x6 the linear one of [`WEIGHTS`].
 #[inline]
 pub(crate) fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
-    features::<N>(p, o)
-        .iter()
-        .zip(WEIGHTS)
-        .map(|(f, w)| f * w)
-        .sum()
+    let x = features::<N>(p, o);
+    if N == 8 {
+        return pattern::evaluate_blob(pattern::WEIGHTS, p, o, &x) / 4;
+    }
+    linear_evaluate(&x)
+}
+
+/// The linear evaluation of the features `x` with [`WEIGHTS`], in sixteenths of a disc.
+#[inline]
+pub(crate) fn linear_evaluate(x: &[i32; FEATURES]) -> i32 {
+    x.iter().zip(WEIGHTS).map(|(f, w)| f * w).sum()
 }
 
 /// The estimated value of `(p, o)` for the side to move (`p`), in sixteenths of a disc, from

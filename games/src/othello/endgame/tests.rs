@@ -261,6 +261,14 @@ fn report_testset_speed() {
             options.presort_max,
         ) = (from, step, max);
     }
+    // SOLVE_PV_EXTRA=k: the presort k plies deeper at principal-variation nodes.
+    if let Ok(v) = std::env::var("SOLVE_PV_EXTRA") {
+        options.presort_pv_extra = v.parse().expect("SOLVE_PV_EXTRA=plies");
+    }
+    // SOLVE_MOBILITY=m: the presort weighs the fastest-first weight m times.
+    if let Ok(v) = std::env::var("SOLVE_MOBILITY") {
+        options.presort_mobility = v.parse().expect("SOLVE_MOBILITY=factor");
+    }
     // SOLVE_FROM=fastest_first,table,etc sets where those start.
     if let Some([fastest, table, etc]) = triple("SOLVE_FROM") {
         (
@@ -396,6 +404,7 @@ fn all_options() -> Vec<Options> {
             presort_from: if bits & 8 != 0 { 12 } else { 65 },
             presort_step: 2,
             presort_max: 3,
+            presort_pv_extra: bits as u32 & 1,
             // With the presort, the other thresholds at their lowest too.
             ..if bits & 8 != 0 {
                 Options {
@@ -531,43 +540,15 @@ fn fit_presort_evaluation() {
     // Least squares of the exact scores on the features, through the normal equations.
     let data = testset_positions("othello_presort_fit.txt");
     const F: usize = presort::FEATURES;
-    let mut ata = [[0f64; F]; F];
-    let mut atb = [0f64; F];
-    for (pos, score) in &data {
-        let (p, o) = pos.bitboards();
-        let x = presort::features::<8>(p, o).map(f64::from);
-        let y = f64::from(score.expect("a score"));
-        for i in 0..F {
-            atb[i] += x[i] * y;
-            for j in 0..F {
-                ata[i][j] += x[i] * x[j];
-            }
-        }
-    }
-    // Gaussian elimination with partial pivoting.
-    let mut m: Vec<Vec<f64>> = (0..F)
-        .map(|i| {
-            let mut r = ata[i].to_vec();
-            r.push(atb[i]);
-            r
+    let rows: Vec<([f64; F], f64)> = data
+        .iter()
+        .map(|(pos, score)| {
+            let (p, o) = pos.bitboards();
+            let x = presort::features::<8>(p, o).map(f64::from);
+            (x, f64::from(score.expect("a score")))
         })
         .collect();
-    for c in 0..F {
-        let piv = (c..F)
-            .max_by(|&a, &b| m[a][c].abs().total_cmp(&m[b][c].abs()))
-            .expect("a row");
-        m.swap(c, piv);
-        for r in 0..F {
-            if r != c && m[c][c] != 0.0 {
-                let k = m[r][c] / m[c][c];
-                let pivot_row = m[c].clone();
-                for (x, y) in m[r].iter_mut().zip(pivot_row).skip(c) {
-                    *x -= k * y;
-                }
-            }
-        }
-    }
-    let w: Vec<f64> = (0..F).map(|i| m[i][F] / m[i][i]).collect();
+    let w = super::pattern_train::least_squares(&rows);
     let (mut se, mut n) = (0f64, 0f64);
     for (pos, score) in &data {
         let (p, o) = pos.bitboards();
