@@ -11,7 +11,9 @@
 //!
 //! Environment: `APHID_ONLY` (no YBW runs), `APHID_TT=local|shared`, `APHID_WINDOW`,
 //! `APHID_PIECES`, `APHID_EXEMPTION`, `APHID_SPLIT` (`split_tail`, 0 = off),
-//! `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_TT_MIB` (the table size of the
+//! `APHID_REPORT_NODES` (`report_nodes`: a small change of it gives another sample of the same
+//! algorithm's schedule, to see the run-to-run spread), `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_INCREMENTAL=true|false`
+//! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
 //! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
 //! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
 //! the counters), and `APHID_PLAY` (the play setting:
@@ -40,7 +42,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect::<Result<_, _>>()?;
     let count: usize = args.get(3).map_or(Ok(10), |s| s.parse())?;
     let master_depth: Option<u32> = args.get(4).map(|s| s.parse()).transpose()?;
-    let positions = common::othello_midgame(count)?;
+    let skip: usize = std::env::var("APHID_SKIP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut positions = common::othello_midgame(count + skip)?;
+    positions.drain(..skip.min(positions.len()));
     let cost = CostModel::shared_memory();
     let play = std::env::var_os("APHID_PLAY").is_some();
     let tt_mib = std::env::var("APHID_TT_MIB")
@@ -96,7 +103,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 let mut o = ParallelOptions::new(
                     depth,
                     n,
-                    Backend::Sim(SimConfig::new(cost.clone(), 1 + i as u64)),
+                    Backend::Sim(SimConfig::new(cost.clone(), 1 + (skip + i) as u64)),
                 );
                 o.search = config;
                 o.min_split_depth = 2;
@@ -131,6 +138,24 @@ fn main() -> Result<(), Box<dyn Error>> {
                     .and_then(|v| v.parse().ok())
                 {
                     aphid.untouched_last = v;
+                }
+                if let Some(v) = std::env::var("APHID_INCREMENTAL")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.incremental_passes = v;
+                }
+                if let Some(v) = std::env::var("APHID_ANCHORED")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.anchored_guesses = v;
+                }
+                if let Some(v) = std::env::var("APHID_REPORT_NODES")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    aphid.report_nodes = v;
                 }
                 if let Some(v) = std::env::var("APHID_WINDOW")
                     .ok()
@@ -173,8 +198,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                         sm as f64 / 1e9
                     );
                     eprintln!(
-                        "  {} pos {i}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
+                        "  {} pos {}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
                         algo.name(),
+                        skip + i,
                         r.seconds,
                         seq[i].2,
                         m.busy_ns as f64 / 1e9,
