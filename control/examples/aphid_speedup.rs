@@ -31,6 +31,18 @@ use dib::{Backend, CostModel, SimConfig};
 use games::othello::Othello;
 use games::score::INFINITY;
 
+/// The environment variable `name` parsed, if set and valid.
+fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// Sets `field` from the environment variable `name` when it is set and valid.
+fn set<T: std::str::FromStr>(field: &mut T, name: &str) {
+    if let Some(v) = env(name) {
+        *field = v;
+    }
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let depth: u32 = args.get(1).map_or(Ok(8), |s| s.parse())?;
@@ -42,18 +54,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect::<Result<_, _>>()?;
     let count: usize = args.get(3).map_or(Ok(10), |s| s.parse())?;
     let master_depth: Option<u32> = args.get(4).map(|s| s.parse()).transpose()?;
-    let skip: usize = std::env::var("APHID_SKIP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let skip: usize = env("APHID_SKIP").unwrap_or(0);
     let mut positions = common::othello_midgame(count + skip)?;
     positions.drain(..skip.min(positions.len()));
     let cost = CostModel::shared_memory();
     let play = std::env::var_os("APHID_PLAY").is_some();
-    let tt_mib = std::env::var("APHID_TT_MIB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
+    let tt_mib = env("APHID_TT_MIB").unwrap_or(4);
     let config = SearchConfig {
         tt_mib,
         ..if play {
@@ -112,57 +118,15 @@ fn main() -> Result<(), Box<dyn Error>> {
                     tt: TtSharing::Shared,
                     ..AphidOptions::default()
                 };
-                if let Some(v) = std::env::var("APHID_EXEMPTION")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.exemption_factor = v;
-                }
-                if let Some(v) = std::env::var("APHID_TT").ok().and_then(|v| v.parse().ok()) {
-                    aphid.tt = v;
-                }
-                if let Some(v) = std::env::var("APHID_PIECES")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.min_pieces_per_slave = v;
-                }
-                if let Some(v) = std::env::var("APHID_SPLIT")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.split_tail = v;
-                }
-                if let Some(v) = std::env::var("APHID_UNTOUCHED")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.untouched_last = v;
-                }
-                if let Some(v) = std::env::var("APHID_INCREMENTAL")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.incremental_passes = v;
-                }
-                if let Some(v) = std::env::var("APHID_ANCHORED")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.anchored_guesses = v;
-                }
-                if let Some(v) = std::env::var("APHID_REPORT_NODES")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.report_nodes = v;
-                }
-                if let Some(v) = std::env::var("APHID_WINDOW")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.window = v;
-                }
+                set(&mut aphid.exemption_factor, "APHID_EXEMPTION");
+                set(&mut aphid.tt, "APHID_TT");
+                set(&mut aphid.min_pieces_per_slave, "APHID_PIECES");
+                set(&mut aphid.split_tail, "APHID_SPLIT");
+                set(&mut aphid.untouched_last, "APHID_UNTOUCHED");
+                set(&mut aphid.incremental_passes, "APHID_INCREMENTAL");
+                set(&mut aphid.anchored_guesses, "APHID_ANCHORED");
+                set(&mut aphid.report_nodes, "APHID_REPORT_NODES");
+                set(&mut aphid.window, "APHID_WINDOW");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {

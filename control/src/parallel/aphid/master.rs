@@ -42,7 +42,10 @@ use crate::search::{Searcher, Unlimited};
 /// slaves asks. Measured on the simulator (Othello middle game, depth 11, 3 positions, 16
 /// processors): 4 pieces per slave gave a speedup of 6.7, 8 gave 8.3 and 12 gave 8.4, while at
 /// 64 processors 8 per slave (a master tree twice as deep) was slower than 4: what matters is
-/// the total number of pieces, against which the largest must be small.
+/// the total number of pieces, against which the largest must be small. With incremental
+/// passes (session 5) about 500 pieces pay at both 16 and 64 processors (aphid/README.md),
+/// but raising this floor alone does not give them: the search goes parallel at the first
+/// iteration where `min_pieces_per_slave` x slaves pieces exist, before any ply has 512.
 const MIN_PIECES: u64 = 128;
 
 /// Tail splitting exempts only uncertain leaves needing at least `g` + this many plies (the
