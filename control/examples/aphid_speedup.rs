@@ -11,7 +11,9 @@
 //!
 //! Environment: `APHID_ONLY` (no YBW runs), `APHID_TT=local|shared`, `APHID_WINDOW`,
 //! `APHID_PIECES`, `APHID_EXEMPTION`, `APHID_SPLIT` (`split_tail`, 0 = off),
-//! `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_TT_MIB` (the table size of the
+//! `APHID_REPORT_NODES` (`report_nodes`: a small change of it gives another sample of the same
+//! algorithm's schedule, to see the run-to-run spread), `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_INCREMENTAL=true|false`
+//! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
 //! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
 //! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
 //! the counters), and `APHID_PLAY` (the play setting:
@@ -29,6 +31,18 @@ use dib::{Backend, CostModel, SimConfig};
 use games::othello::Othello;
 use games::score::INFINITY;
 
+/// The environment variable `name` parsed, if set and valid.
+fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// Sets `field` from the environment variable `name` when it is set and valid.
+fn set<T: std::str::FromStr>(field: &mut T, name: &str) {
+    if let Some(v) = env(name) {
+        *field = v;
+    }
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let depth: u32 = args.get(1).map_or(Ok(8), |s| s.parse())?;
@@ -40,13 +54,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         .collect::<Result<_, _>>()?;
     let count: usize = args.get(3).map_or(Ok(10), |s| s.parse())?;
     let master_depth: Option<u32> = args.get(4).map(|s| s.parse()).transpose()?;
-    let positions = common::othello_midgame(count)?;
+    let skip: usize = env("APHID_SKIP").unwrap_or(0);
+    let mut positions = common::othello_midgame(count + skip)?;
+    positions.drain(..skip.min(positions.len()));
     let cost = CostModel::shared_memory();
     let play = std::env::var_os("APHID_PLAY").is_some();
-    let tt_mib = std::env::var("APHID_TT_MIB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
+    let tt_mib = env("APHID_TT_MIB").unwrap_or(4);
     let config = SearchConfig {
         tt_mib,
         ..if play {
@@ -96,7 +109,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 let mut o = ParallelOptions::new(
                     depth,
                     n,
-                    Backend::Sim(SimConfig::new(cost.clone(), 1 + i as u64)),
+                    Backend::Sim(SimConfig::new(cost.clone(), 1 + (skip + i) as u64)),
                 );
                 o.search = config;
                 o.min_split_depth = 2;
@@ -105,39 +118,15 @@ fn main() -> Result<(), Box<dyn Error>> {
                     tt: TtSharing::Shared,
                     ..AphidOptions::default()
                 };
-                if let Some(v) = std::env::var("APHID_EXEMPTION")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.exemption_factor = v;
-                }
-                if let Some(v) = std::env::var("APHID_TT").ok().and_then(|v| v.parse().ok()) {
-                    aphid.tt = v;
-                }
-                if let Some(v) = std::env::var("APHID_PIECES")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.min_pieces_per_slave = v;
-                }
-                if let Some(v) = std::env::var("APHID_SPLIT")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.split_tail = v;
-                }
-                if let Some(v) = std::env::var("APHID_UNTOUCHED")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.untouched_last = v;
-                }
-                if let Some(v) = std::env::var("APHID_WINDOW")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                {
-                    aphid.window = v;
-                }
+                set(&mut aphid.exemption_factor, "APHID_EXEMPTION");
+                set(&mut aphid.tt, "APHID_TT");
+                set(&mut aphid.min_pieces_per_slave, "APHID_PIECES");
+                set(&mut aphid.split_tail, "APHID_SPLIT");
+                set(&mut aphid.untouched_last, "APHID_UNTOUCHED");
+                set(&mut aphid.incremental_passes, "APHID_INCREMENTAL");
+                set(&mut aphid.anchored_guesses, "APHID_ANCHORED");
+                set(&mut aphid.report_nodes, "APHID_REPORT_NODES");
+                set(&mut aphid.window, "APHID_WINDOW");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {
@@ -173,8 +162,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                         sm as f64 / 1e9
                     );
                     eprintln!(
-                        "  {} pos {i}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
+                        "  {} pos {}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
                         algo.name(),
+                        skip + i,
                         r.seconds,
                         seq[i].2,
                         m.busy_ns as f64 / 1e9,

@@ -190,6 +190,43 @@ fn tail_splitting_keeps_the_value() {
     assert!(splits > 0.0, "no leaf was split");
 }
 
+#[test]
+fn incremental_passes_keep_the_value_and_descend_less() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let (mut cuts, mut per_pass) = (0.0, [0.0; 2]);
+    for (procs, seed, faults) in [(16, 1, ""), (33, 2, ""), (16, 3, "drop=1/20,dup=1/20")] {
+        // Both mechanisms of session 5 off, then both on (the defaults).
+        for (k, incremental_passes, anchored_guesses) in [(0, false, false), (1, true, true)] {
+            let aphid = AphidOptions {
+                master_depth: Some(3),
+                incremental_passes,
+                anchored_guesses,
+                tt: TtSharing::Shared,
+                ..AphidOptions::default()
+            };
+            let o = options(depth, procs, sim(seed, faults), aphid);
+            let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+            assert_eq!(
+                r.value, want,
+                "x{procs} {faults} incremental and anchored {incremental_passes}"
+            );
+            let proven = extra(&r.extra, "aphid_proven_cuts");
+            assert_eq!(proven > 0.0, incremental_passes, "x{procs} {faults}");
+            cuts += proven;
+            per_pass[k] += extra(&r.extra, "aphid_pass_nodes") / extra(&r.extra, "aphid_passes");
+        }
+    }
+    assert!(cuts > 0.0);
+    assert!(
+        per_pass[1] < per_pass[0],
+        "nodes per pass: full {} incremental {}",
+        per_pass[0],
+        per_pass[1]
+    );
+}
+
 /// Two levels below the master: 0 -> {1, 4}; 1 -> {2, 3}; 4 -> {5, 6}.
 fn two_levels() -> AphidOptions {
     AphidOptions {

@@ -119,6 +119,17 @@ pub struct AphidOptions {
     /// exempted at once (its horizon 2 plies deeper), so that the next pass hands its
     /// grandchildren to all slaves instead of waiting on one; 0 turns it off.
     pub split_tail: u32,
+    /// Incremental passes: the master keeps the bounds each interior node of its tree has
+    /// proven in the current iteration (a subtree whose leaves were all certain), and a later
+    /// pass whose window those bounds decide takes the value without descending, as
+    /// alpha-beta with a transposition table does; its leaves keep their priorities.
+    pub incremental_passes: bool,
+    /// Guesses are scaled (thesis table 5.1) to the root value of the last pass whose
+    /// principal variation ended in a certain leaf, not to a root value that a guess itself
+    /// produced (which makes the guess and the hypothetical value drift together, one pass
+    /// after another, when the principal variation ends in a guessed leaf, and the slaves'
+    /// windows with them). Measured in aphid/README.md, session 5.
+    pub anchored_guesses: bool,
 }
 
 impl Default for AphidOptions {
@@ -144,6 +155,8 @@ impl Default for AphidOptions {
             shadow_min_depth: 3,
             untouched_last: true,
             split_tail: 4,
+            incremental_passes: true,
+            anchored_guesses: true,
         }
     }
 }
@@ -203,6 +216,8 @@ pub const KEYS: &[&str] = &[
     "shadow_min_depth",
     "untouched_last",
     "split_tail",
+    "incremental_passes",
+    "anchored_guesses",
 ];
 
 impl AphidOptions {
@@ -299,6 +314,12 @@ impl AphidOptions {
                     o.untouched_last = value.parse().map_err(|_| bad("true or false"))?;
                 }
                 "split_tail" => o.split_tail = small()?,
+                "incremental_passes" => {
+                    o.incremental_passes = value.parse().map_err(|_| bad("true or false"))?;
+                }
+                "anchored_guesses" => {
+                    o.anchored_guesses = value.parse().map_err(|_| bad("true or false"))?;
+                }
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -361,6 +382,12 @@ mod tests {
         let tail =
             AphidOptions::from_config("split_tail = 0\nuntouched_last = false").expect("valid");
         assert_eq!((tail.split_tail, tail.untouched_last), (0, false));
+        let full = AphidOptions::from_config("incremental_passes = false").expect("valid");
+        assert!(!full.incremental_passes);
+        assert!(AphidOptions::default().incremental_passes);
+        assert!(AphidOptions::from_config("incremental_passes = yes").is_err());
+        let drift = AphidOptions::from_config("anchored_guesses = false").expect("valid");
+        assert!(!drift.anchored_guesses && AphidOptions::default().anchored_guesses);
         assert!(AphidOptions::from_config("untouched_last = 1").is_err());
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);

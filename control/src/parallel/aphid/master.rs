@@ -42,7 +42,10 @@ use crate::search::{Searcher, Unlimited};
 /// slaves asks. Measured on the simulator (Othello middle game, depth 11, 3 positions, 16
 /// processors): 4 pieces per slave gave a speedup of 6.7, 8 gave 8.3 and 12 gave 8.4, while at
 /// 64 processors 8 per slave (a master tree twice as deep) was slower than 4: what matters is
-/// the total number of pieces, against which the largest must be small.
+/// the total number of pieces, against which the largest must be small. With incremental
+/// passes (session 5) about 500 pieces pay at both 16 and 64 processors (aphid/README.md),
+/// but raising this floor alone does not give them: the search goes parallel at the first
+/// iteration where `min_pieces_per_slave` x slaves pieces exist, before any ply has 512.
 const MIN_PIECES: u64 = 128;
 
 /// Tail splitting exempts only uncertain leaves needing at least `g` + this many plies (the
@@ -71,6 +74,9 @@ pub struct MasterStats {
     pub splits: u64,
     /// Re-sent assignments.
     pub resends: u64,
+    /// Interior nodes a pass did not descend because their proven bounds decided the window
+    /// (`AphidOptions::incremental_passes`).
+    pub proven_cuts: u64,
     /// Slaves presumed dead.
     pub deaths: u64,
     /// Reports received.
@@ -98,6 +104,12 @@ struct Pass {
     waiting: Vec<LeafId>,
     bad: Vec<(LeafId, BadBound)>,
     new_leaves: Vec<LeafId>,
+    /// Interior nodes whose proven bounds decided the window (incremental passes): the pass
+    /// did not descend, and the leaves below keep their priorities.
+    kept: BTreeSet<Vec<u16>>,
+    /// Whether the value a node or leaf just returned came from a guess (a leaf's guess
+    /// became the best value of every node above it on the way up).
+    guessed: bool,
 }
 
 /// The parallel search's geometry once chosen.
@@ -127,11 +139,18 @@ pub(crate) struct Master<G: Game> {
     seq_leaves: Vec<u64>,
     seq_nodes: Vec<u64>,
     hypothesis: i32,
+    /// The value guesses are scaled to (`AphidOptions::anchored_guesses`): the root value of
+    /// the last pass whose principal variation ended in a certain leaf.
+    anchor: i32,
     best_child: BTreeMap<Vec<u16>, u16>,
     /// The order children are tried in at each interior node of the master's tree before the
     /// best-so-far goes first: the move the sequential iterations stored, then the game's hints.
     first_order: BTreeMap<Vec<u16>, Vec<u16>>,
     exempt: BTreeSet<Vec<u16>>,
+    /// Incremental passes: what the interior nodes of the master's tree have proven about
+    /// their value in the current iteration (from passes that met only certain leaves below
+    /// them), by path.
+    proven: BTreeMap<Vec<u16>, Bounds>,
     pending_bad: BTreeMap<LeafId, BadBound>,
     waiting_by_slave: BTreeMap<usize, Vec<LeafId>>,
     next_owner: usize,
@@ -176,9 +195,11 @@ impl<G: Game> Master<G> {
             seq_leaves: Vec::new(),
             seq_nodes: Vec::new(),
             hypothesis: 0,
+            anchor: 0,
             best_child: BTreeMap::new(),
             first_order: BTreeMap::new(),
             exempt: BTreeSet::new(),
+            proven: BTreeMap::new(),
             pending_bad: BTreeMap::new(),
             waiting_by_slave: BTreeMap::new(),
             next_owner: 0,
@@ -264,6 +285,7 @@ impl<G: Game> Master<G> {
                     self.geometry = Some(g);
                     self.iteration = d;
                     self.hypothesis = self.root_values[d as usize - 1].unwrap_or(0);
+                    self.anchor = self.hypothesis;
                     return false;
                 }
             }
@@ -374,6 +396,11 @@ impl<G: Game> Master<G> {
             let certain = pass.uncertain == 0;
             let old = self.hypothesis;
             self.hypothesis = value;
+            // A root value backed by a guessed leaf would scale that very guess in the next
+            // pass: the guess and the hypothesis then drift together, pass after pass.
+            if certain || !pass.guessed || !self.opts.anchored_guesses {
+                self.anchor = value;
+            }
             self.after_pass(pass, ctx);
             if !certain {
                 if self.hypothesis != old {
@@ -390,6 +417,7 @@ impl<G: Game> Master<G> {
             }
             self.exempt_largest();
             self.iteration += 1;
+            self.proven.clear();
             self.broadcast_epoch(ctx);
         }
     }
@@ -439,6 +467,7 @@ impl<G: Game> Master<G> {
         ctx: &mut dyn Context<Msg>,
     ) -> i32 {
         pass.nodes += 1;
+        pass.guessed = false;
         if let Some(outcome) = pos.outcome() {
             return outcome.score(ply);
         }
@@ -448,6 +477,16 @@ impl<G: Game> Master<G> {
         if ply >= horizon.min(self.iteration) {
             return self.leaf(pos, ply, alpha, beta, path, kind, pass, ctx);
         }
+        let incremental = self.opts.incremental_passes;
+        if incremental {
+            let known = self.proven.get(path.as_slice());
+            if let Some(v) = known.and_then(|b| b.decides(alpha, beta)) {
+                pass.kept.insert(path.clone());
+                self.stats.proven_cuts += 1;
+                return v;
+            }
+        }
+        let (alpha0, uncertain0) = (alpha, pass.uncertain);
         let mut moves = Vec::with_capacity(G::MAX_MOVES);
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -469,6 +508,7 @@ impl<G: Game> Master<G> {
         }
         let mut best = -INFINITY;
         let mut best_index = order[0];
+        let mut best_guessed = false;
         for (n, &i) in order.iter().enumerate() {
             let mv = moves[usize::from(i)];
             let undo = pos.make_move(mv);
@@ -489,6 +529,7 @@ impl<G: Game> Master<G> {
             if v > best {
                 best = v;
                 best_index = i;
+                best_guessed = pass.guessed;
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -502,6 +543,13 @@ impl<G: Game> Master<G> {
             None => {
                 self.best_child.insert(path.clone(), best_index);
             }
+        }
+        pass.guessed = best_guessed;
+        if incremental && pass.uncertain == uncertain0 {
+            // Every leaf below was certain: fail-soft alpha-beta over facts proves a fact.
+            let fact = Bounds::from_search(best, alpha0, beta);
+            let known = self.proven.entry(path.clone()).or_insert(Bounds::UNKNOWN);
+            *known = known.merge(fact);
         }
         best
     }
@@ -583,6 +631,7 @@ impl<G: Game> Master<G> {
     ) -> i32 {
         let required = self.iteration - ply;
         let granularity = self.geometry.map_or(u32::MAX, |g| g.granularity);
+        pass.guessed = false;
         let id = match self.table.find(path) {
             Some(id) => id,
             None => {
@@ -623,6 +672,7 @@ impl<G: Game> Master<G> {
         }
         // Uncertain.
         pass.uncertain += 1;
+        pass.guessed = true;
         let early = pass.uncertain <= self.opts.first_uncertain;
         pass.touched.push((id, kind.priority(early)));
         pass.waiting.push(id);
@@ -649,7 +699,7 @@ impl<G: Game> Master<G> {
             }
         }
         let sign = if ply % 2 == 0 { 1 } else { -1 };
-        let hyp = self.hypothesis;
+        let hyp = self.anchor;
         let roots = &self.root_values;
         let delta = |k: u32| {
             if k == required || is_decisive(hyp) {
@@ -695,8 +745,14 @@ impl<G: Game> Master<G> {
             }
         }
         let mut changes: BTreeMap<usize, Vec<(LeafId, u32)>> = BTreeMap::new();
+        let kept = &pass.kept;
+        let under_kept =
+            |path: &[u16]| !kept.is_empty() && (1..path.len()).any(|n| kept.contains(&path[..n]));
         for (i, row) in self.table.rows_mut().iter_mut().enumerate() {
             let id = i as LeafId;
+            if under_kept(&row.master.path) {
+                continue;
+            }
             let p = priority.get(&id).copied().unwrap_or(0);
             row.master.touched = p > 0;
             if row.master.priority != p {

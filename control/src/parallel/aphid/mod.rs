@@ -143,7 +143,7 @@ enum Summary<G: Game> {
 
 /// The master's figures in the result's `extra` (the last three only once the master chose
 /// its geometry).
-const MASTER_FIGURES: [&str; 14] = [
+const MASTER_FIGURES: [&str; 16] = [
     "aphid_leaves",
     "aphid_final_pass_leaves",
     "aphid_leaves_searched_to_depth",
@@ -155,6 +155,8 @@ const MASTER_FIGURES: [&str; 14] = [
     "aphid_exemptions",
     "aphid_resends",
     "aphid_splits",
+    "aphid_pass_nodes",
+    "aphid_proven_cuts",
     "aphid_master_depth",
     "aphid_granularity",
     "aphid_parallel_from",
@@ -180,6 +182,8 @@ impl<G: Game> Summary<G> {
                     st.exemptions as f64,
                     st.resends as f64,
                     st.splits as f64,
+                    st.pass_nodes as f64,
+                    st.proven_cuts as f64,
                 ];
                 if let Some(g) = master.geometry {
                     figures.extend([g.horizon, g.granularity, g.from].map(f64::from));
