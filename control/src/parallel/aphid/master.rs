@@ -48,6 +48,21 @@ use crate::search::{Searcher, Unlimited};
 /// iteration where `min_pieces_per_slave` x slaves pieces exist, before any ply has 512.
 const MIN_PIECES: u64 = 128;
 
+/// The most pieces the automatic `d'` aims at for a large search (see `Master::piece_floor`).
+/// Measured on the simulator (session 5, aphid/README.md): about 500 pieces gave 10.5-10.7 at
+/// 16 processors and 23.6-29.5 at 64 at depths 12-13, against 7.3-8.3 and 19.7-20.8 with 128-252.
+const MAX_PIECES: u64 = 512;
+
+/// Nodes per piece (in the extrapolated target iteration) below which more pieces stop paying:
+/// at depth 9 (about 0.3 M nodes per position) 512 pieces lost a quarter of the speedup at 64
+/// processors, at depth 11 (about 3 M) they won a third. 2,000 against 4,000: better at depths
+/// 10-11 (16.94 against 14.85 at 64, depth 11), slightly worse at depth 9 (8.42 against 8.97).
+const PIECE_NODES: u64 = 2_000;
+
+/// How many plies before the target an iteration may still stay sequential waiting for its
+/// piece floor (later iterations are too large a share of the search to run alone).
+const WAIT_PLIES: u32 = 4;
+
 /// Tail splitting exempts only uncertain leaves needing at least `g` + this many plies (the
 /// grandchildren then need at least `g + 2`).
 const SPLIT_MIN_PLIES: u32 = 6;
@@ -320,7 +335,16 @@ impl<G: Game> Master<G> {
         let enough = |n: u64| (1..d).find(|&p| self.seq_leaves[p as usize] >= n);
         let horizon = match self.opts.master_depth {
             Some(h) => h.max(1),
-            None => enough(pieces.max(MIN_PIECES)).or_else(|| enough(pieces))?,
+            None => {
+                let floor = piece_floor(&self.seq_nodes, d, self.target);
+                // A large search waits (sequentially) for its floor until WAIT_PLIES before
+                // the target: going parallel earlier fixes a shallow `d'` with few pieces.
+                if floor > MIN_PIECES && d + WAIT_PLIES <= self.target {
+                    enough(pieces.max(floor))?
+                } else {
+                    enough(pieces.max(floor)).or_else(|| enough(pieces))?
+                }
+            }
         };
         let mut granularity = self.min_granularity;
         if self.opts.master_depth.is_none() && self.opts.min_piece_nodes > 0 {
@@ -997,5 +1021,48 @@ impl<G: Game> Master<G> {
             let _ = pos.make_move(mv);
         }
         pv
+    }
+}
+
+/// The least number of pieces the automatic `d'` aims at before iteration `d`: `MIN_PIECES`,
+/// raised up to `MAX_PIECES` when the target iteration, extrapolated from the node counts of
+/// the last sequential iterations (`seq_nodes[p]` for iteration `p`), has more than
+/// `PIECE_NODES` nodes per piece.
+fn piece_floor(seq_nodes: &[u64], d: u32, target: u32) -> u64 {
+    let Some(last) = d.checked_sub(1).filter(|&l| l >= 3) else {
+        return MIN_PIECES;
+    };
+    let (a, b) = match (
+        seq_nodes.get(last as usize),
+        seq_nodes.get(last as usize - 2),
+    ) {
+        (Some(&a), Some(&b)) if a > 0 && b > 0 => (a, b),
+        _ => return MIN_PIECES,
+    };
+    // Growth per ply over two plies (alpha-beta trees alternate odd and even plies).
+    let growth = (a as f64 / b as f64).sqrt().max(1.0);
+    let target_nodes = a as f64 * growth.powi(target.saturating_sub(last) as i32);
+    let floor = (target_nodes / PIECE_NODES as f64).min(MAX_PIECES as f64) as u64;
+    floor.clamp(MIN_PIECES, MAX_PIECES)
+}
+
+#[cfg(test)]
+mod piece_floor_tests {
+    use super::*;
+
+    #[test]
+    fn the_floor_grows_with_the_extrapolated_target_iteration() {
+        // Iterations 1..=5 searched sequentially, the tree growing 4x every two plies.
+        let seq = [0, 10, 30, 40, 120, 160];
+        // Before iteration 6 of a search to 6 plies: 160 * 2 = 320 nodes, far below a piece each.
+        assert_eq!(piece_floor(&seq, 6, 6), MIN_PIECES);
+        // The same statistics, target 14: 160 * 2^9 = 81,920 nodes, 40 pieces of 2,000: the floor.
+        assert_eq!(piece_floor(&seq, 6, 14), MIN_PIECES);
+        // Target 20: 160 * 2^15 = 5.2 M nodes, capped at MAX_PIECES.
+        assert_eq!(piece_floor(&seq, 6, 20), MAX_PIECES);
+        // Target 17: 160 * 2^12 = 655,360 nodes: 327 pieces.
+        assert_eq!(piece_floor(&seq, 6, 17), 327);
+        // Too few iterations to extrapolate.
+        assert_eq!(piece_floor(&seq, 3, 20), MIN_PIECES);
     }
 }
