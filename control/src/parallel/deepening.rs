@@ -2,7 +2,6 @@
 //! engine: one run of the runtime per depth, each given a root window, the iterations' work
 //! summed into one result (`dib_alphabeta.md`, `split_ab.md`).
 
-use dib::trace::fnv1a;
 use dib::{Backend, DibConfig, ProcAccounts};
 use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
 
@@ -96,18 +95,8 @@ fn add_iteration<M>(before: ParallelResult<M>, mut r: ParallelResult<M>) -> Para
         *a = ProcAccounts::total(&[*a, *b]);
     }
     r.total = ProcAccounts::total(&r.accounts);
-    if let (Some(s), Some(b)) = (&mut r.sim, before.sim) {
-        let mut bytes = b.trace_hash.to_le_bytes().to_vec();
-        bytes.extend_from_slice(&s.trace_hash.to_le_bytes());
-        s.trace_hash = fnv1a(&bytes);
-        s.events += b.events;
-        s.dropped += b.dropped;
-        s.duplicated += b.duplicated;
-        s.delayed += b.delayed;
-        s.corrupted += b.corrupted;
-        s.lost_to_crashes += b.lost_to_crashes;
-        s.crashes += b.crashes;
-        s.restarts += b.restarts;
+    if let (Some(s), Some(b)) = (r.sim, before.sim) {
+        r.sim = Some(s.after(&b));
     }
     r
 }

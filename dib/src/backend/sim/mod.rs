@@ -76,6 +76,28 @@ pub struct SimFigures {
     pub restarts: u64,
 }
 
+impl SimFigures {
+    /// The figures of `self` run after `earlier` (e.g. one iteration after the previous ones):
+    /// counts summed, trace hashes chained (the earlier first), the later run's seed kept.
+    #[must_use]
+    pub fn after(self, earlier: &SimFigures) -> SimFigures {
+        let mut bytes = earlier.trace_hash.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&self.trace_hash.to_le_bytes());
+        SimFigures {
+            seed: self.seed,
+            trace_hash: crate::trace::fnv1a(&bytes),
+            events: self.events + earlier.events,
+            dropped: self.dropped + earlier.dropped,
+            duplicated: self.duplicated + earlier.duplicated,
+            delayed: self.delayed + earlier.delayed,
+            corrupted: self.corrupted + earlier.corrupted,
+            lost_to_crashes: self.lost_to_crashes + earlier.lost_to_crashes,
+            crashes: self.crashes + earlier.crashes,
+            restarts: self.restarts + earlier.restarts,
+        }
+    }
+}
+
 /// Why a simulated run failed. Every variant carries the seed that reproduces it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {

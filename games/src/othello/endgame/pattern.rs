@@ -347,14 +347,19 @@ mod tests {
         }
     }
 
+    /// Two disjoint random disc sets (side to move, opponent) from the generator state `x`.
+    fn random_discs(x: &mut u64) -> (u64, u64) {
+        super::super::xorshift(x);
+        let board = *x;
+        super::super::xorshift(x);
+        (board & *x, board & !*x)
+    }
+
     #[test]
     fn byte_lookups_give_the_indices_of_the_square_by_square_reading() {
         let mut x = 0x0123_4567_89AB_CDEFu64;
         for _ in 0..2000 {
-            super::super::xorshift(&mut x);
-            let board = x;
-            super::super::xorshift(&mut x);
-            let (p, o) = (board & x, board & !x);
+            let (p, o) = random_discs(&mut x);
             let mut want: Vec<u32> = indices(p, o).to_vec();
             let mut got = Vec::new();
             each_index(p, o, |i| got.push(i as u32));
@@ -389,10 +394,7 @@ mod tests {
         let q = |v: f64| (v * SCALE).round();
         let mut y = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..200 {
-            super::super::xorshift(&mut y);
-            let board = y;
-            super::super::xorshift(&mut y);
-            let (p, o) = (board & y, board & !y);
+            let (p, o) = random_discs(&mut y);
             let feats = super::super::presort::features::<8>(p, o);
             let b = band(64 - (p | o).count_ones());
             let mut want = 0.0;

@@ -333,25 +333,15 @@ fn train_presort_patterns() {
 fn symmetric_boards_keep_exact_scores() {
     // The eight orientations of a position are the same game: their final scores agree (a
     // check of `symmetric_board` through the rules).
+    let score = |p: u64, o: u64| {
+        let position = super::Othello::<8>::from_colours(p, o, crate::Side::First);
+        Solver::<8>::new(12).solve(&position, -64, 64).score
+    };
     let mut rng = Lcg(3);
     for (p, o) in play(&mut rng, 2, 1 << 9) {
-        let want = Solver::<8>::new(12)
-            .solve(
-                &super::Othello::<8>::from_colours(p, o, crate::Side::First),
-                -64,
-                64,
-            )
-            .score;
+        let want = score(p, o);
         for k in 1..8 {
-            let (q, r) = (symmetric_board(k, p), symmetric_board(k, o));
-            let got = Solver::<8>::new(12)
-                .solve(
-                    &super::Othello::<8>::from_colours(q, r, crate::Side::First),
-                    -64,
-                    64,
-                )
-                .score;
-            assert_eq!(got, want);
+            assert_eq!(score(symmetric_board(k, p), symmetric_board(k, o)), want);
         }
         assert!(final_score::<8>(p, o).abs() <= 64);
     }
