@@ -106,6 +106,14 @@ const PRESORT_MAX: u32 = 6;
 const PRESORT_MOBILITY: i32 = 2;
 /// Default of [`Options::presort_pv_extra`].
 const PRESORT_PV_EXTRA: u32 = 0;
+/// Default of [`Options::presearch_from`].
+const PRESEARCH_FROM: u32 = 20;
+/// Default of [`Options::presearch_passes`].
+const PRESEARCH_PASSES: u32 = 1;
+/// Default of [`Options::presearch_leaf`].
+const PRESEARCH_LEAF: u32 = 14;
+/// Default of [`Options::presearch_margin`].
+const PRESEARCH_MARGIN: i32 = 4 * 16;
 
 /// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
 /// measurements switch them off one at a time).
@@ -142,6 +150,19 @@ pub struct Options {
     /// From this many empties on, the enhanced transposition cutoff is tried (with
     /// [`Options::etc`]).
     pub etc_from: u32,
+    /// From this many empties on (and with aspiration), a full-window solve first runs a
+    /// selective pre-search whose only products are best-move hints and the root aspiration's
+    /// guess (65 or more switches it off).
+    pub presearch_from: u32,
+    /// The pre-search prunes a node when the presort's estimate of it lies this far (in
+    /// sixteenths of a disc) outside the window.
+    pub presearch_margin: i32,
+    /// The pre-search evaluates positions with fewer than this many empties with the
+    /// presort's evaluation instead of searching them.
+    pub presearch_leaf: u32,
+    /// The pre-search runs this many times, the margin doubling each time (each pass's
+    /// moves order the next).
+    pub presearch_passes: u32,
 }
 
 impl Default for Options {
@@ -158,6 +179,10 @@ impl Default for Options {
             fastest_first_from: DEEP,
             table_from: TABLE,
             etc_from: ETC,
+            presearch_from: PRESEARCH_FROM,
+            presearch_margin: PRESEARCH_MARGIN,
+            presearch_leaf: PRESEARCH_LEAF,
+            presearch_passes: PRESEARCH_PASSES,
         }
     }
 }
@@ -165,6 +190,11 @@ impl Default for Options {
 /// A reusable solver (its transposition table is allocated once).
 pub struct Solver<const N: usize> {
     table: Table,
+    /// The selective pre-search's table: its bounds are used only by the pre-search (which
+    /// runs with this table swapped into `table`), its moves order the exact search.
+    hints: Table,
+    /// `Some(margin)` while the selective pre-search runs (see [`Options::presearch_margin`]).
+    selective: Option<i32>,
     nodes: u64,
     options: Options,
 }
@@ -314,8 +344,15 @@ impl<const N: usize> Solver<N> {
             fastest_first_from: options.fastest_first_from.max(LAST + 1),
             ..options
         };
+        let hint_bits = if options.presearch_from <= (N * N) as u32 {
+            bits
+        } else {
+            2
+        };
         Solver {
             table: Table::new(bits),
+            hints: Table::new(hint_bits),
+            selective: None,
             nodes: 0,
             options,
         }
@@ -346,7 +383,13 @@ impl<const N: usize> Solver<N> {
             };
         }
         let (score, sq) = if self.options.aspiration && beta - alpha > 4 {
-            self.root_aspiration(p, o, list, alpha, beta)
+            let n = (Geometry::<N>::VALID & !(p | o)).count_ones();
+            let guess = if n >= self.options.presearch_from {
+                Some(self.presearch(p, o, list, alpha, beta))
+            } else {
+                None
+            };
+            self.root_aspiration(p, o, list, alpha, beta, guess)
         } else {
             self.root(p, o, list, alpha, beta)
         };
@@ -368,8 +411,9 @@ impl<const N: usize> Solver<N> {
         list: u64,
         alpha: i32,
         beta: i32,
+        guess: Option<i32>,
     ) -> (i32, usize) {
-        let guess = self.guess(p, o);
+        let guess = guess.unwrap_or_else(|| self.guess(p, o));
         let mut lo = alpha.max((guess - 2).min(beta - 4));
         let mut hi = beta.min(lo + 4);
         let mut width = 4;
@@ -388,6 +432,44 @@ impl<const N: usize> Solver<N> {
                 hi = (v + width).min(beta);
             }
         }
+    }
+
+    /// The selective pre-search: the root solved with [`Self::hints`] as the table and
+    /// nodes pruned by the presort's estimates (see [`Options::presearch_margin`]). Returns
+    /// its score rounded to an even number, the exact search's first guess; its table's
+    /// moves order the exact search, its bounds are never used by it.
+    fn presearch(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
+        std::mem::swap(&mut self.table, &mut self.hints);
+        let mut v = 0;
+        for pass in 0..self.options.presearch_passes {
+            let level = self.table.level().wrapping_add(1).max(1);
+            self.table.set_level(level);
+            self.selective = Some(self.options.presearch_margin << pass);
+            v = self.root_aspiration(p, o, list, alpha, beta, None).0;
+        }
+        self.selective = None;
+        std::mem::swap(&mut self.table, &mut self.hints);
+        let max = (N * N) as i32;
+        (v + (v & 1)).clamp(-max, max)
+    }
+
+    /// The pre-search's value of a position below the presort's empties: the presort's
+    /// evaluation in discs (the pre-search stops there).
+    #[inline]
+    fn presearch_leaf(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        let v = presort::evaluate::<N>(p, o);
+        let max = (N * N) as i32;
+        (v.div_euclid(16) + i32::from(v.rem_euclid(16) >= 8)).clamp(-max + 1, max - 1)
+    }
+
+    /// The best move the pre-search found for `(p, o)` (64 for none), outside the pre-search.
+    #[inline]
+    fn hint(&self, p: u64, o: u64) -> usize {
+        if self.selective.is_some() || self.options.presearch_from > (N * N) as u32 {
+            return 64;
+        }
+        self.hints.probe(p, o).map_or(64, |e| usize::from(e.best))
     }
 
     /// A guess at the exact score of `(p, o)`, an even number: from a shallow search with the
@@ -414,7 +496,10 @@ impl<const N: usize> Solver<N> {
     /// PVS over the root moves, ordered fastest-first (the table's move first).
     fn root(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> (i32, usize) {
         let max = (N * N) as i32;
-        let table_move = self.table.probe(p, o).map_or(64, |e| usize::from(e.best));
+        let table_move = match self.table.probe(p, o) {
+            Some(e) if e.best < 64 => usize::from(e.best),
+            _ => self.hint(p, o),
+        };
         let mut ordered = [(0i32, 0usize); 64];
         let mut len = 0;
         let mut rest = list;
@@ -429,6 +514,7 @@ impl<const N: usize> Solver<N> {
                 let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
                 let pv = beta - alpha > 1;
                 self.presort_weight(np, no, moves::<N>(np, no), sq, (n, pv))
+                    .0
             } else {
                 Self::reply_weight(p, o, sq)
             };
@@ -499,7 +585,7 @@ impl<const N: usize> Solver<N> {
 
     /// The ordering weight of child `(np, no)` (reached by `sq`, `n` empties before it) with
     /// a shallow search: [`Self::child_weight`] plus the child's estimated value for the
-    /// opponent.
+    /// opponent; and that estimate.
     #[inline]
     fn presort_weight(
         &mut self,
@@ -508,10 +594,13 @@ impl<const N: usize> Solver<N> {
         replies: u64,
         sq: usize,
         (n, pv): (u32, bool),
-    ) -> i32 {
+    ) -> (i32, i32) {
         let depth = self.presort_depth(n) + if pv { self.options.presort_pv_extra } else { 0 };
         let v = presort::shallow::<N>(np, no, depth, -i32::MAX, i32::MAX, &mut self.nodes);
-        self.options.presort_mobility * Self::child_weight(np, no, replies, sq) + v
+        (
+            self.options.presort_mobility * Self::child_weight(np, no, replies, sq) + v,
+            v,
+        )
     }
 
     /// The stability cutoff: an upper bound `<= alpha` from the opponent's stable discs, if
@@ -533,6 +622,9 @@ impl<const N: usize> Solver<N> {
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         let empties = Geometry::<N>::VALID & !(p | o);
         let n = empties.count_ones();
+        if self.selective.is_some() && n < self.options.presearch_leaf {
+            return self.presearch_leaf(p, o);
+        }
         if n <= LAST {
             return self.last_empties(p, o, empties, alpha, beta);
         }
@@ -551,6 +643,9 @@ impl<const N: usize> Solver<N> {
     fn search_child(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
         let empties = Geometry::<N>::VALID & !(p | o);
         let n = empties.count_ones();
+        if self.selective.is_some() && n < self.options.presearch_leaf {
+            return self.presearch_leaf(p, o);
+        }
         self.nodes += 1;
         if let Some(bound) = self.stability_cutoff(p, o, alpha) {
             return bound;
@@ -619,20 +714,26 @@ impl<const N: usize> Solver<N> {
         let mut table_move = 64usize;
         if use_table {
             if let Some(entry) = self.table.probe(p, o) {
-                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                if lower == upper {
-                    return lower;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
                 table_move = usize::from(entry.best);
+                // Bounds only from the same level (the pre-search's passes each have theirs).
+                if entry.level == self.table.level() {
+                    let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                    if lower >= beta {
+                        return lower;
+                    }
+                    if upper <= alpha {
+                        return upper;
+                    }
+                    if lower == upper {
+                        return lower;
+                    }
+                    alpha = alpha.max(lower);
+                    beta = beta.min(upper);
+                }
             }
+        }
+        if table_move >= 64 && presort {
+            table_move = self.hint(p, o);
         }
         let etc = self.options.etc && n >= self.options.etc_from;
 
@@ -655,7 +756,11 @@ impl<const N: usize> Solver<N> {
             }
             std::hint::black_box(touched);
             for &(_, sq, np, no, _) in &ordered[..len] {
-                if let Some(child) = self.table.probe(np, no) {
+                if let Some(child) = self
+                    .table
+                    .probe(np, no)
+                    .filter(|e| e.level == self.table.level())
+                {
                     // The child's upper bound is a lower bound of ours through `sq`.
                     let v = -i32::from(child.upper);
                     if v >= beta {
@@ -665,34 +770,75 @@ impl<const N: usize> Solver<N> {
                 }
             }
         }
-        // Fastest-first ordering, the table move first.
-        for item in &mut ordered[..len] {
+        // The table's move first. At presort nodes outside the pre-search it is searched
+        // before the others are rated: it cuts most of the time, and then the presort's
+        // shallow searches are saved.
+        let mut start = 0;
+        if table_move < 64 {
+            if let Some(k) = ordered[..len]
+                .iter()
+                .position(|c| usize::from(c.1) == table_move)
+            {
+                ordered.swap(0, k);
+            }
+        }
+        let (mut best, mut best_sq, mut a) = (i32::MIN + 1, usize::from(ordered[0].1), alpha);
+        if presort && self.selective.is_none() && usize::from(ordered[0].1) == table_move {
+            let (_, _, np, no, _) = ordered[0];
+            let replies = moves::<N>(np, no);
+            let v = -self.search_child(np, no, replies, -beta, -a);
+            best = v;
+            if v > a {
+                a = v;
+                if v >= beta {
+                    if use_table {
+                        self.store(p, o, n, alpha, beta, best, best_sq);
+                    }
+                    return v;
+                }
+            }
+            start = 1;
+        }
+        // Fastest-first ordering (with the presort's estimates), the table move first.
+        let mut estimate = i32::MIN + 1;
+        for item in &mut ordered[start..len] {
             let (_, sq, np, no, _) = *item;
             let sq = usize::from(sq);
             let replies = moves::<N>(np, no);
-            let weight = if sq == table_move {
-                i32::MIN
-            } else if presort {
-                self.presort_weight(np, no, replies, sq, (n, beta - alpha > 1))
+            let weight = if presort {
+                let (w, v) = self.presort_weight(np, no, replies, sq, (n, beta - alpha > 1));
+                estimate = estimate.max(-v);
+                w
             } else {
                 Self::child_weight(np, no, replies, sq)
             };
-            item.0 = weight;
+            item.0 = if sq == table_move { i32::MIN } else { weight };
             item.4 = replies;
         }
+        if let (Some(margin), true) = (self.selective, presort) {
+            // The pre-search: prune when the estimate lies far outside the window.
+            if estimate - margin >= 16 * beta {
+                return beta;
+            }
+            if estimate + margin <= 16 * alpha {
+                return alpha;
+            }
+        }
         // Insertion sort: short lists.
-        for i in 1..len {
+        for i in start + 1..len {
             let item = ordered[i];
             let mut j = i;
-            while j > 0 && ordered[j - 1].0 > item.0 {
+            while j > start && ordered[j - 1].0 > item.0 {
                 ordered[j] = ordered[j - 1];
                 j -= 1;
             }
             ordered[j] = item;
         }
+        if start == 0 {
+            best_sq = usize::from(ordered[0].1);
+        }
 
-        let (mut best, mut best_sq, mut a) = (i32::MIN + 1, usize::from(ordered[0].1), alpha);
-        for (i, &(_, sq, np, no, replies)) in ordered[..len].iter().enumerate() {
+        for (i, &(_, sq, np, no, replies)) in ordered[..len].iter().enumerate().skip(start) {
             let mut v = if i == 0 {
                 -self.search_child(np, no, replies, -beta, -a)
             } else {

@@ -16,6 +16,8 @@ pub(crate) struct Entry {
     pub(crate) upper: i8,
     /// The best move found (a square), or 64 for none.
     pub(crate) best: u8,
+    /// The table's level when the entry was stored (see [`Table::set_level`]).
+    pub(crate) level: u8,
 }
 
 /// Three entries in one cache line, stored as arrays of fields (60 bytes, aligned to 64).
@@ -35,6 +37,8 @@ struct Bucket {
     /// Empties of the position (0 marks an unused entry: positions with no empties are
     /// never stored).
     empties: [u8; 3],
+    /// The table's level when the entry was stored.
+    level: [u8; 3],
 }
 
 impl Bucket {
@@ -49,6 +53,8 @@ impl Bucket {
 pub(crate) struct Table {
     buckets: Vec<Bucket>,
     shift: u32,
+    /// Stored with each entry; bounds of an entry of another level are not merged.
+    level: u8,
 }
 
 /// A cheap mixing of the two bitboards into 64 bits.
@@ -66,7 +72,19 @@ impl Table {
         Table {
             buckets: vec![Bucket::default(); 1 << (bits - 1)],
             shift: 64 - (bits - 1),
+            level: 0,
         }
+    }
+
+    /// Sets the level stored with later entries (the selective pre-search's passes each
+    /// have their own: bounds of an earlier pass are not used by a later one).
+    pub(crate) fn set_level(&mut self, level: u8) {
+        self.level = level;
+    }
+
+    /// The level stored with later entries.
+    pub(crate) fn level(&self) -> u8 {
+        self.level
     }
 
     #[inline]
@@ -89,6 +107,7 @@ impl Table {
             lower: b.lower[i],
             upper: b.upper[i],
             best: b.best[i],
+            level: b.level[i],
         })
     }
 
@@ -99,11 +118,12 @@ impl Table {
         let i = self.bucket(p, o);
         let b = &mut self.buckets[i];
         let (slot, lower, upper) = match b.find(p, o) {
-            Some(k) => (
+            Some(k) if b.level[k] == self.level => (
                 k,
                 lower.max(i32::from(b.lower[k])),
                 upper.min(i32::from(b.upper[k])),
             ),
+            Some(k) => (k, lower, upper),
             None => {
                 let mut k = 0;
                 for j in 1..3 {
@@ -120,6 +140,7 @@ impl Table {
         b.upper[slot] = upper as i8;
         b.best[slot] = best;
         b.empties[slot] = empties as u8;
+        b.level[slot] = self.level;
     }
 }
 
@@ -140,7 +161,13 @@ mod tests {
         t.store(1, 2, 10, -64, 8, 3);
         t.store(1, 2, 10, 4, 64, 5);
         let e = t.probe(1, 2).expect("stored");
-        assert_eq!((e.lower, e.upper, e.best), (4, 8, 5));
+        assert_eq!((e.lower, e.upper, e.best, e.level), (4, 8, 5, 0));
+        // Another level replaces the bounds instead of tightening them.
+        t.set_level(1);
+        t.store(1, 2, 10, -10, 10, 6);
+        let e = t.probe(1, 2).expect("stored");
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-10, 10, 6, 1));
+        t.set_level(0);
         // Many positions into a 24-entry table: every probe that answers is right.
         let mut known = std::collections::HashMap::new();
         for k in 0..200u64 {

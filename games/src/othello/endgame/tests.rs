@@ -269,6 +269,19 @@ fn report_testset_speed() {
     if let Ok(v) = std::env::var("SOLVE_MOBILITY") {
         options.presort_mobility = v.parse().expect("SOLVE_MOBILITY=factor");
     }
+    // SOLVE_PRESEARCH=from,margin sets the selective pre-search (margin in sixteenths).
+    if let Some((from, margin)) = std::env::var("SOLVE_PRESEARCH").ok().and_then(|w| {
+        let (a, b) = w.split_once(',')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    }) {
+        (options.presearch_from, options.presearch_margin) = (from, margin);
+    }
+    if let Ok(v) = std::env::var("SOLVE_PRESEARCH_PASSES") {
+        options.presearch_passes = v.parse().expect("SOLVE_PRESEARCH_PASSES=passes");
+    }
+    if let Ok(v) = std::env::var("SOLVE_PRESEARCH_LEAF") {
+        options.presearch_leaf = v.parse().expect("SOLVE_PRESEARCH_LEAF=empties");
+    }
     // SOLVE_FROM=fastest_first,table,etc sets where those start.
     if let Some([fastest, table, etc]) = triple("SOLVE_FROM") {
         (
@@ -405,6 +418,9 @@ fn all_options() -> Vec<Options> {
             presort_step: 2,
             presort_max: 3,
             presort_pv_extra: bits as u32 & 1,
+            // The selective pre-search with the presort and the stability cutoff.
+            presearch_from: if bits & 9 == 9 { 12 } else { 65 },
+            presearch_leaf: 12 - 2 * (bits as u32 >> 1 & 1),
             // With the presort, the other thresholds at their lowest too.
             ..if bits & 8 != 0 {
                 Options {
@@ -473,6 +489,49 @@ fn enhancements_never_change_the_value() {
         checked += 1;
     }
     assert!(checked >= 8);
+}
+
+#[test]
+fn presearch_never_changes_the_value() {
+    // The selective pre-search (several margins and leaf depths) on and off: the same exact
+    // score and a best move that reaches it, on positions with 12 to 18 empties; the
+    // pre-search acts (the node counts differ).
+    let mut differs = 0;
+    let mut checked = 0;
+    for seed in 0..24 {
+        let Some(pos) = random_position::<8>(7000 + seed, 12 + (seed % 7) as u32) else {
+            continue;
+        };
+        let base = Options {
+            presort_from: 12,
+            presort_max: 3,
+            ..Options::default()
+        };
+        let off = Solver::<8>::with_options(
+            14,
+            Options {
+                presearch_from: 65,
+                ..base
+            },
+        )
+        .solve(&pos, -64, 64);
+        for (margin, leaf) in [(0, 12), (32, 14), (64, 10), (160, 12)] {
+            let options = Options {
+                presearch_from: 12,
+                presearch_margin: margin,
+                presearch_leaf: leaf,
+                ..base
+            };
+            let r = Solver::<8>::with_options(14, options).solve(&pos, -64, 64);
+            assert_eq!(r.score, off.score, "{pos} {options:?}");
+            let child = pos.played(r.best_move.expect("a move"));
+            assert_eq!(-solve(&child).score, off.score, "best move of {pos}");
+            differs += usize::from(r.nodes != off.nodes);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20);
+    assert!(differs > 0);
 }
 
 #[test]
