@@ -22,6 +22,19 @@
 //!   `endgame/pattern.rs`, plus twelve linear features), added to twice the fastest-first
 //!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
 //!   has the fit, the tuning and the measurements.
+//! - **Selective pre-search** ([`Options::presearch_from`], 20 or more empties, full-window
+//!   solves): before the exact solve, the same search runs with a table of its own (the
+//!   hint table) and two changes: positions with fewer than [`Options::presearch_leaf`] (14)
+//!   empties are not searched but evaluated (the presort's evaluation, in discs), and a node
+//!   with the presort's estimates (the best child's shallow value) more than
+//!   [`Options::presearch_margin`] (2 discs) outside its window is cut off at once. It costs
+//!   well under 1% of the exact solve's nodes. Its only products are the hint table's best
+//!   moves, which the exact search tries first where its own table has no move (14 or more
+//!   empties), and its score, the root aspiration's first guess. Its bounds are never seen by
+//!   the exact search, so the score stays exact.
+//! - **The table's (or hint's) move first, before the presort**: at presort nodes the stored
+//!   best move is searched before the other children are rated; when it cuts, the shallow
+//!   searches are saved.
 //! - **Stability cutoff** ([`Options::stability`], 8x8, 5 or more empties): if the
 //!   opponent owns `s` discs that can never flip, the score is at most `64 - 2s`; when that is
 //!   at most alpha the node fails low at once. The stable discs (`endgame/stability.rs`) come
@@ -113,7 +126,7 @@ const PRESEARCH_PASSES: u32 = 1;
 /// Default of [`Options::presearch_leaf`].
 const PRESEARCH_LEAF: u32 = 14;
 /// Default of [`Options::presearch_margin`].
-const PRESEARCH_MARGIN: i32 = 4 * 16;
+const PRESEARCH_MARGIN: i32 = 2 * 16;
 
 /// Which pruning and ordering enhancements a [`Solver`] uses (all on by default; tests and
 /// measurements switch them off one at a time).
@@ -344,8 +357,10 @@ impl<const N: usize> Solver<N> {
             fastest_first_from: options.fastest_first_from.max(LAST + 1),
             ..options
         };
+        // The pre-search stores only positions with at least `presearch_leaf` empties: a few
+        // hundred thousand at most, so 2^20 entries (32 MiB) are plenty.
         let hint_bits = if options.presearch_from <= (N * N) as u32 {
-            bits
+            bits.min(20)
         } else {
             2
         };
