@@ -17,7 +17,7 @@
 //!   cheap.
 //! - **Presort** ([`Options::presort_from`], 14 or more empties; `endgame/presort.rs`): each
 //!   child is also rated by a shallow alpha-beta search (depth `(empties - 14) / 2`, at most
-//!   6; [`Options::presort_pv_extra`] plies more at nodes with an open window, 0 by default) with an
+//!   6, its own moves ordered by the opponent's replies from depth 2; [`Options::presort_pv_extra`] plies more at nodes with an open window, 0 by default) with an
 //!   evaluation trained on exact scores (on 8x8 line and corner patterns with per-band weights,
 //!   `endgame/pattern.rs`, plus twelve linear features), added to twice the fastest-first
 //!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
