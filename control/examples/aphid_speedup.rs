@@ -67,9 +67,9 @@ const WASTE: [&str; 11] = [
 /// finished subtrees stay in the table for the resumed search), work at an iteration's depth on
 /// rows its last pass did not touch (stale) or exempted (split), the master's passes; then the
 /// last iteration split into the excess of its needed leaves over the sequential last iteration
-/// and the rest of it, and the earlier iterations' excess (what is left). The first seven
-/// overlap (a bad bound on a stale row counts twice); the sliced nodes, the passes and the last
-/// three add up to the search overhead.
+/// and the rest of it, and the earlier iterations' excess (what is left). All but the sliced
+/// nodes, the passes and the last three overlap (a bad bound on a stale row counts twice);
+/// those five add up to the search overhead.
 fn waste(get: &dyn Fn(&str) -> f64, seq: f64, seq_last: f64) -> [f64; WASTE.len()] {
     let seq = seq.max(1.0);
     let total = get("aphid_master_nodes") + get("aphid_slave_required_nodes") - seq;
