@@ -13,7 +13,9 @@
 //! `APHID_PIECES`, `APHID_EXEMPTION`, `APHID_SPLIT` (`split_tail`, 0 = off),
 //! `APHID_REPORT_NODES` (`report_nodes`: a small change of it gives another sample of the same
 //! algorithm's schedule, to see the run-to-run spread), `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_INCREMENTAL=true|false`
-//! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
+//! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_REQ_SLICE` (`required_slice_nodes`, 0 = off),
+//! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_WASTE` (per position: the search
+//! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
 //! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
 //! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
 //! the counters), and `APHID_PLAY` (the play setting:
@@ -41,6 +43,66 @@ fn set<T: std::str::FromStr>(field: &mut T, name: &str) {
     if let Some(v) = env(name) {
         *field = v;
     }
+}
+
+/// The search-overhead causes printed, in order (`control::parallel::aphid::waste`).
+const WASTE: [&str; 11] = [
+    "bad-bound",
+    "untouched",
+    "moved",
+    "catch-up",
+    "sliced",
+    "stale",
+    "split",
+    "passes",
+    "final-needed",
+    "final-other",
+    "earlier",
+];
+
+/// The search overhead of one run by cause, as fractions of the sequential nodes `seq`
+/// (`seq_last` of them in the last iteration): re-searches for bad bounds, untouched leaves
+/// searched in the last iteration, work lost by moved pieces, required searches below the
+/// leaf's required depth (catch-up), required searches cut short at the end of a slice (their
+/// finished subtrees stay in the table for the resumed search), work at an iteration's depth on
+/// rows its last pass did not touch (stale) or exempted (split), the master's passes; then the
+/// last iteration split into the excess of its needed leaves over the sequential last iteration
+/// and the rest of it, and the earlier iterations' excess (what is left). All but the sliced
+/// nodes, the passes and the last three overlap (a bad bound on a stale row counts twice);
+/// those five add up to the search overhead.
+fn waste(get: &dyn Fn(&str) -> f64, seq: f64, seq_last: f64) -> [f64; WASTE.len()] {
+    let seq = seq.max(1.0);
+    let total = get("aphid_master_nodes") + get("aphid_slave_required_nodes") - seq;
+    let passes = get("aphid_pass_nodes");
+    let final_all = get("aphid_waste_final_iteration");
+    let needed = get("aphid_waste_final_needed") - seq_last;
+    let other = final_all - get("aphid_waste_final_needed");
+    let sliced = get("aphid_waste_sliced");
+    let earlier = total - passes - needed - other - sliced;
+    [
+        get("aphid_waste_bad_bound"),
+        get("aphid_waste_untouched"),
+        get("aphid_waste_revoked"),
+        get("aphid_waste_catch_up"),
+        get("aphid_waste_sliced"),
+        get("aphid_waste_stale"),
+        get("aphid_waste_split"),
+        passes,
+        needed,
+        other,
+        earlier,
+    ]
+    .map(|x| x / seq)
+}
+
+/// `parts` as `name x.x%` pairs.
+fn describe(parts: &[f64]) -> String {
+    WASTE
+        .iter()
+        .zip(parts)
+        .map(|(name, p)| format!("{name} {:.1}%", 100.0 * p))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -85,7 +147,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             eprintln!("  sequential nodes by depth: {per_depth:?}");
         }
         let nodes = s.stats().nodes();
-        seq.push((value, nodes, nodes as f64 * node_s));
+        seq.push((value, nodes, nodes as f64 * node_s, per_depth));
     }
     let seq_nodes: u64 = seq.iter().map(|s| s.1).sum();
     println!(
@@ -105,6 +167,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             let mut idle = 0.0;
             let mut busy = 0.0;
             let mut differ = 0;
+            let mut waste_sum = [0.0; WASTE.len()];
             for (i, pos) in positions.iter().enumerate() {
                 let mut o = ParallelOptions::new(
                     depth,
@@ -127,6 +190,8 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.anchored_guesses, "APHID_ANCHORED");
                 set(&mut aphid.report_nodes, "APHID_REPORT_NODES");
                 set(&mut aphid.window, "APHID_WINDOW");
+                set(&mut aphid.required_slice_nodes, "APHID_REQ_SLICE");
+                set(&mut aphid.priority_from_depth, "APHID_PRIORITY_FROM");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {
@@ -143,6 +208,21 @@ fn main() -> Result<(), Box<dyn Error>> {
                         as u64,
                 };
                 per.push(Overheads::of(figures, seq[i].1, seq[i].2));
+                let seq_last = seq[i].3.last().copied().unwrap_or(0) as f64;
+                let parts = waste(&get, seq[i].1 as f64, seq_last);
+                for (sum, p) in waste_sum.iter_mut().zip(parts) {
+                    *sum += p;
+                }
+                if std::env::var_os("APHID_WASTE").is_some() {
+                    println!(
+                        "{:>10} n={n:>3} pos {:>2}: speedup {:.2}, search {:.1}%: {}",
+                        algo.name(),
+                        skip + i,
+                        per.last().map_or(0.0, |o| o.speedup),
+                        100.0 * per.last().map_or(0.0, |o| o.search),
+                        describe(&parts)
+                    );
+                }
                 agg.push((figures, seq[i].1, seq[i].2));
                 if std::env::var_os("APHID_VERBOSE").is_some() {
                     let m = r.accounts[0].backend;
@@ -189,6 +269,14 @@ fn main() -> Result<(), Box<dyn Error>> {
                 100.0 * m.speculative,
                 100.0 * idle / busy,
             );
+            if algo == ParallelAlgo::Aphid {
+                let k = per.len().max(1) as f64;
+                println!(
+                    "{:>10} n={n:>3}: search overhead by cause (mean, % of sequential nodes): {}",
+                    algo.name(),
+                    describe(&waste_sum.map(|x| x / k))
+                );
+            }
             if play {
                 println!(
                     "{:>10} n={n:>3}: {differ} values differ from the sequential search (play setting)",

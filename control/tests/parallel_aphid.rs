@@ -190,6 +190,35 @@ fn tail_splitting_keeps_the_value() {
     assert!(splits > 0.0, "no leaf was split");
 }
 
+/// Required searches cut into slices (`required_slice_nodes`, a tiny budget so that most
+/// are cut) keep the sequential value, with and without message faults, and the priority
+/// order (`priority_from_depth`) too.
+#[test]
+fn required_slices_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let mut sliced = 0.0;
+    for (procs, seed, faults, priority_from_depth) in [
+        (16, 1, "", 0),
+        (33, 2, "", 3),
+        (16, 3, "drop=1/20,dup=1/20", 2),
+    ] {
+        let aphid = AphidOptions {
+            master_depth: Some(3),
+            required_slice_nodes: 64,
+            priority_from_depth,
+            tt: TtSharing::Shared,
+            ..AphidOptions::default()
+        };
+        let o = options(depth, procs, sim(seed, faults), aphid);
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(r.value, want, "x{procs} {faults}");
+        sliced += extra(&r.extra, "aphid_waste_sliced");
+    }
+    assert!(sliced > 0.0, "no required search was cut short");
+}
+
 #[test]
 fn incremental_passes_keep_the_value_and_descend_less() {
     let pos = othello_midgame();

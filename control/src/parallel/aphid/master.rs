@@ -35,6 +35,7 @@ use super::guess::{fallback, guess};
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::priority::PathKind;
 use super::table::{AphidTable, Bounds, DepthBounds, LeafId, window_to_leaf_scale};
+use super::waste::WasteStats;
 use crate::search::{Searcher, Unlimited};
 
 /// The automatic `d'` gives at least this many pieces of work in all (when some ply of the
@@ -174,6 +175,8 @@ pub(crate) struct Master<G: Game> {
     /// The value and principal variation once the root is solved.
     pub(crate) result: Option<(i32, Vec<G::Move>)>,
     pub(crate) stats: MasterStats,
+    /// The master's part of the search-overhead accounting (`waste.rs`).
+    pub(crate) waste: WasteStats,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -222,6 +225,7 @@ impl<G: Game> Master<G> {
             dirty: false,
             result: None,
             stats: MasterStats::default(),
+            waste: WasteStats::default(),
         }
     }
 
@@ -433,6 +437,7 @@ impl<G: Game> Master<G> {
                 return false;
             }
             self.root_values[self.iteration as usize] = Some(value);
+            self.account_iteration();
             if self.iteration >= self.target {
                 let pv = self.principal_variation();
                 self.result = Some((value, pv));
@@ -443,6 +448,28 @@ impl<G: Game> Master<G> {
             self.iteration += 1;
             self.proven.clear();
             self.broadcast_epoch(ctx);
+        }
+    }
+
+    /// At the end of an iteration: the work at its required depth that its last pass did not
+    /// use (rows left untouched, exempted rows), and the last iteration's total.
+    fn account_iteration(&mut self) {
+        let last = self.iteration >= self.target;
+        for row in self.table.rows() {
+            let Some(depth) = self.iteration.checked_sub(row.ply()) else {
+                continue;
+            };
+            let n = row.nodes_at(depth);
+            if self.exempt.contains(&row.master.path) {
+                self.waste.split += n;
+            } else if !row.master.touched {
+                self.waste.stale += n;
+            } else if last {
+                self.waste.final_needed += n;
+            }
+            if last {
+                self.waste.final_iteration += n;
+            }
         }
     }
 

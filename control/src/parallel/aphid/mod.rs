@@ -29,6 +29,7 @@ pub mod shadow;
 pub mod slave;
 mod stats;
 pub mod table;
+pub mod waste;
 
 use std::sync::Arc;
 
@@ -125,6 +126,7 @@ enum Summary<G: Game> {
     Master {
         result: Option<(i32, Vec<G::Move>)>,
         figures: Vec<f64>,
+        waste: waste::WasteStats,
         counters: DibCounters,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
@@ -132,6 +134,7 @@ enum Summary<G: Game> {
     Slave {
         nodes: [u64; 3],
         shadow: Option<shadow::ShadowStats>,
+        waste: waste::WasteStats,
         counters: DibCounters,
     },
     /// A mid-level process of a hierarchy.
@@ -191,6 +194,7 @@ impl<G: Game> Summary<G> {
                 Summary::Master {
                     result: master.result,
                     figures,
+                    waste: master.waste,
                     counters,
                 }
             }
@@ -199,6 +203,7 @@ impl<G: Game> Summary<G> {
                 Summary::Slave {
                     nodes: [st.required_nodes, st.speculative_nodes, st.aborted_nodes],
                     shadow: s.0.state.shadow.as_ref().map(|r| r.stats),
+                    waste: s.0.state.waste,
                     counters,
                 }
             }
@@ -353,9 +358,16 @@ pub fn search<G: Game>(
     let mut slave_nodes = [0u64; 3];
     let mut ring = shadow::ShadowStats::default();
     let mut mids = mid::MidStats::default();
+    let mut waste = waste::WasteStats::default();
     for p in &outcome.processors {
         match p {
-            Summary::Slave { nodes, shadow, .. } => {
+            Summary::Slave {
+                nodes,
+                shadow,
+                waste: w,
+                ..
+            } => {
+                waste += *w;
                 for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
                     *sum += n;
                 }
@@ -364,13 +376,14 @@ pub fn search<G: Game>(
                 }
             }
             Summary::Mid { stats, .. } => mids += *stats,
-            Summary::Master { .. } => {}
+            Summary::Master { waste: w, .. } => waste += *w,
         }
     }
     let [required, speculative, aborted] = slave_nodes;
     extra.push(("aphid_slave_required_nodes", required as f64));
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
+    extra.extend(waste.figures());
     if opts.tt == TtSharing::Distributed {
         extra.extend(ring.figures());
     }

@@ -12,7 +12,9 @@
 //! speculative search is abandoned when required work arrives. (On the simulator a slice is
 //! atomic, so messages that arrive during a search are seen after it: there a speculative
 //! search sees them only when it yields: it runs at most `speculative_slice_nodes` nodes at
-//! a time, resuming with twice the budget when nothing more urgent came.) Results are buffered and sent only after `m` nodes
+//! a time, resuming with twice the budget when nothing more urgent came. Required searches do
+//! the same with `required_slice_nodes`, so that a leaf the master stopped touching is left.)
+//! Results are buffered and sent only after `m` nodes
 //! (`report_nodes`), except the answer to a bad bound and the last required result of an
 //! iteration, which go at once; a silent searching slave sends an empty report every
 //! `heartbeat_ns` so the master knows it lives.
@@ -28,6 +30,7 @@ use super::config::AphidOptions;
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
+use super::waste::WasteStats;
 use crate::search::tt::value_to_tt;
 use crate::search::{SearchContext, Searcher, Signal, TtEntry};
 
@@ -66,6 +69,10 @@ struct SlaveLeaf<G> {
     bad: Option<BadBound>,
     /// The highest priority the master ever gave it (orders untouched leaves).
     known: u32,
+    /// Nodes searched here no deeper than the final depth (lost if the leaf moves away).
+    nodes: u64,
+    /// A required search cut short at the end of its slice: its depth and budget.
+    cut: Option<(u32, u64)>,
 }
 
 /// A piece of work chosen by the scheduler.
@@ -78,6 +85,8 @@ pub(super) struct Work {
     /// Part of the current iteration's work (or a bad bound): not speculative.
     pub(super) required: bool,
     pub(super) bad: bool,
+    /// An untouched leaf searched in the last iteration (`untouched_last`).
+    pub(super) untouched: bool,
 }
 
 /// Everything of a slave except its search engine (so that the search's context can update
@@ -106,10 +115,16 @@ pub(crate) struct SlaveState<G: Game> {
     /// The speculative work last cut short, and the budget it had.
     cut_short: Option<(LeafId, u32, u64)>,
     pub(crate) stats: SlaveStats,
+    /// What of its work is search overhead, by cause (`waste.rs`).
+    pub(crate) waste: WasteStats,
     /// `--tt distributed`: this slave's end of the shadow-table ring.
     pub(crate) shadow: Option<ShadowRing>,
     /// In the last iteration, untouched leaves below their required depth before run-ahead.
     untouched_last: bool,
+    /// `AphidOptions::required_slice_nodes`.
+    required_slice: u64,
+    /// `AphidOptions::priority_from_depth`.
+    priority_from: u32,
 }
 
 /// A slave processor.
@@ -160,8 +175,11 @@ impl<G: Game> Slave<G> {
                 speculative_slice: opts.speculative_slice_nodes.max(1),
                 cut_short: None,
                 stats: SlaveStats::default(),
+                waste: WasteStats::default(),
                 shadow: None,
                 untouched_last: opts.untouched_last,
+                required_slice: opts.required_slice_nodes,
+                priority_from: opts.priority_from_depth,
             },
         }
     }
@@ -182,11 +200,11 @@ impl<G: Game> Slave<G> {
     }
 
     fn search(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
-        let Some(position) = self
+        let Some((position, cut)) = self
             .state
             .leaves
             .get(&work.leaf)
-            .map(|l| l.position.clone())
+            .map(|l| (l.position.clone(), l.cut))
         else {
             return;
         };
@@ -196,12 +214,25 @@ impl<G: Game> Slave<G> {
         // arrives meanwhile goes first even where a slice cannot see new messages (the
         // simulator); the same work resumes with twice the budget, its finished subtrees
         // found again in the transposition table.
-        let limit = speculative.then(|| match self.state.cut_short {
-            Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
-                budget.saturating_mul(2)
-            }
-            _ => self.state.speculative_slice,
-        });
+        let sliced = work.required && !work.bad && self.state.required_slice > 0;
+        let limit = if speculative {
+            Some(match self.state.cut_short {
+                Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
+                    budget.saturating_mul(2)
+                }
+                _ => self.state.speculative_slice,
+            })
+        } else if sliced {
+            // Required work resumes with twice the budget (its finished subtrees are in the
+            // transposition table), so a search of N nodes is cut at most log2(N / slice)
+            // times.
+            Some(match cut {
+                Some((depth, budget)) if depth == work.depth => budget.saturating_mul(2),
+                _ => self.state.required_slice,
+            })
+        } else {
+            None
+        };
         let mut sctx = SearchCtx {
             ctx,
             state: &mut self.state,
@@ -220,8 +251,17 @@ impl<G: Game> Slave<G> {
         }
         let st = &mut self.state;
         if !r.completed {
-            st.stats.aborted_nodes += nodes;
-            st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
+            if speculative {
+                st.stats.aborted_nodes += nodes;
+                st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
+            } else {
+                st.stats.required_nodes += nodes;
+                st.waste.sliced += nodes;
+                if let Some(l) = st.leaves.get_mut(&work.leaf) {
+                    l.nodes += nodes;
+                    l.cut = limit.map(|b| (work.depth, b));
+                }
+            }
             return;
         }
         st.complete(work, r.value, nodes, ctx);
@@ -242,16 +282,30 @@ impl<G: Game> SlaveState<G> {
         st.cut_short = None;
         st.stats.searches += 1;
         let ply = st.leaves.get(&work.leaf).map_or(0, |l| l.ply);
-        if work.depth + ply > st.target {
-            st.stats.speculative_nodes += nodes;
-        } else {
+        let counted = work.depth + ply <= st.target;
+        if counted {
             st.stats.required_nodes += nodes;
+            if work.required && !work.bad && work.depth + ply < st.epoch.iteration {
+                st.waste.catch_up += nodes;
+            }
+            if work.bad {
+                st.waste.bad_bound += nodes;
+            }
+            if work.untouched {
+                st.waste.untouched += nodes;
+            }
+        } else {
+            st.stats.speculative_nodes += nodes;
         }
         if work.bad {
             st.stats.bad_bounds += 1;
         }
         let b = Bounds::from_search(value, work.alpha, work.beta);
         if let Some(leaf) = st.leaves.get_mut(&work.leaf) {
+            leaf.cut = None;
+            if counted {
+                leaf.nodes += nodes;
+            }
             leaf.bounds.record(work.depth, b);
             leaf.searched = leaf.searched.max(work.depth);
             if leaf.bad.is_some_and(|x| {
@@ -383,6 +437,8 @@ impl<G: Game> SlaveState<G> {
                         searched: 0,
                         bad: None,
                         known: priority,
+                        nodes: 0,
+                        cut: None,
                     },
                 );
                 if let Some(bad) = bad {
@@ -410,7 +466,9 @@ impl<G: Game> SlaveState<G> {
                 self.bad_bound(leaf, bad);
             }
             Msg::Revoke { leaf } => {
-                self.leaves.remove(&leaf);
+                if let Some(l) = self.leaves.remove(&leaf) {
+                    self.waste.revoked += l.nodes;
+                }
             }
             Msg::Report { .. } => {}
             Msg::Shadow { origin, entries } => {
@@ -480,6 +538,7 @@ impl<G: Game> SlaveState<G> {
                 beta: bad.beta,
                 required: true,
                 bad: true,
+                untouched: false,
             });
         }
         // Deficit below the required depth (+1 = one ply of run-ahead), then priority.
@@ -495,7 +554,18 @@ impl<G: Game> SlaveState<G> {
                 )
             })
             .filter(|(_, _, d)| *d > 0)
-            .max_by_key(|(id, l, d)| (*d, l.priority, std::cmp::Reverse(**id)));
+            .max_by_key(|(id, l, d)| {
+                // With `priority_from_depth`, required leaves past that depth go by priority
+                // first (after those still below it, shallowest first).
+                let by_priority =
+                    self.priority_from > 0 && *d > 1 && l.searched >= self.priority_from;
+                let (first, second) = if by_priority {
+                    (i64::from(l.priority), *d)
+                } else {
+                    (*d, i64::from(l.priority))
+                };
+                (*d > 1, !by_priority, first, second, std::cmp::Reverse(**id))
+            });
         // In the last iteration run-ahead is useless: an untouched leaf below its required
         // depth (a pass touches it when the principal variation moves) goes first, shallowest
         // first, then the highest priority it ever had. It is not required work (it yields
@@ -522,6 +592,7 @@ impl<G: Game> SlaveState<G> {
                 None => touched?,
             },
         };
+        let untouched = l.priority == 0;
         let required = deficit > 1 && l.priority > 0;
         let width = if deficit > 1 {
             self.window
@@ -536,6 +607,7 @@ impl<G: Game> SlaveState<G> {
             beta,
             required,
             bad: false,
+            untouched,
         })
     }
 
@@ -596,7 +668,7 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
         {
             self.state.flush(self.ctx);
         }
-        if self.speculative && (self.state.interrupt || self.limit.is_some_and(|l| nodes >= l)) {
+        if (self.speculative && self.state.interrupt) || self.limit.is_some_and(|l| nodes >= l) {
             Signal::Stop
         } else {
             Signal::Continue
@@ -640,6 +712,8 @@ mod tests {
                     searched,
                     bad: None,
                     known: priority,
+                    nodes: 0,
+                    cut: None,
                 },
             );
         }
@@ -659,6 +733,32 @@ mod tests {
         s.untouched_last = false;
         let w = s.pick().expect("work");
         assert_eq!((w.leaf, w.depth), (1, 7));
+    }
+
+    /// With `priority_from_depth`, a required leaf searched at least that deep goes by
+    /// priority before a shallower one (which the thesis's order would take first); leaves
+    /// below that depth still go first, shallowest first.
+    #[test]
+    fn priority_before_depth_past_priority_from_depth() {
+        let mut s = state(10, &[(1, 9, 5), (2, 3, 3), (3, 12, 4)]);
+        let w = s.pick().expect("work");
+        assert_eq!(w.leaf, 2, "the thesis's order: shallowest first");
+        s.priority_from = 3;
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (3, 5, true));
+        s.priority_from = 4;
+        let w = s.pick().expect("work");
+        assert_eq!(w.leaf, 2, "leaf 2 is below the depth: it goes first");
+    }
+
+    /// A revoked leaf's required work is counted as lost to load balancing.
+    #[test]
+    fn revoked_work_is_counted() {
+        let mut s = state(10, &[(1, 9, 5)]);
+        s.leaves.get_mut(&1).expect("leaf").nodes = 1234;
+        s.apply(Msg::Revoke { leaf: 1 });
+        assert_eq!(s.waste.revoked, 1234);
+        assert!(s.leaves.is_empty());
     }
 
     /// Figure 5.3, slave 1: leaves 1, 4 and 7 searched to 4, 3 and 0 plies; the 10-ply search
