@@ -11,6 +11,7 @@ Usage: uci_selfplay.py PATH_TO_RUNNER
 Exit status 0 when every game passed, 1 otherwise.
 """
 
+import signal
 import sys
 import time
 
@@ -20,6 +21,7 @@ import chess.engine
 BASE_MS = 2000  # clock per side at the start of each game
 INC_MS = 50  # increment per move
 MAX_PLIES = 24  # plies per game (a short game: the test is about legality and time)
+GRACE_S = 10  # a move not answered this long after the mover's clock ran out is a hang
 BK_LINES = (1, 5, 12)  # Bratko-Kopec positions used as openings (1-based, after comments)
 
 # (white options, black options): the second game pits a parallel algorithm (iterative
@@ -39,6 +41,14 @@ def bratko_kopec(path):
             if line and not line.startswith("#"):
                 fens.append(" ".join(line.split()[:4]) + " 0 1")
     return fens
+
+
+class NoAnswer(Exception):
+    """The engine did not answer `go` at all (python-chess would wait for ever)."""
+
+
+def no_answer(signum, frame):
+    raise NoAnswer(f"no bestmove within the clock + {GRACE_S} s")
 
 
 def play_game(runner, fen, white_options, black_options):
@@ -63,7 +73,14 @@ def play_game(runner, fen, white_options, black_options):
                 black_inc=inc,
             )
             start = time.monotonic()
-            result = engines[mover].play(board, limit)
+            # python-chess waits for `bestmove` without a timeout under a clock limit: an alarm
+            # turns an engine that never answers into a failure instead of a hung CI run.
+            signal.signal(signal.SIGALRM, no_answer)
+            signal.alarm(int(clock[mover]) + GRACE_S)
+            try:
+                result = engines[mover].play(board, limit)
+            finally:
+                signal.alarm(0)
             took = time.monotonic() - start
             move = result.move
             if move is None or move not in board.legal_moves:
@@ -84,7 +101,8 @@ def play_game(runner, fen, white_options, black_options):
             f"  {plies} plies, clocks left: White {left[chess.WHITE]}, Black {left[chess.BLACK]};"
             f" moves: {' '.join(m.uci() for m in board.move_stack)}"
         )
-    except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as e:
+    except (chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError,
+            NoAnswer) as e:
         problems.append(f"engine failure: {e!r} in {board.fen()}")
     finally:
         for engine in engines.values():

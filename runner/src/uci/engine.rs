@@ -43,6 +43,9 @@ impl Output {
 /// A search running on its own thread.
 pub struct Running {
     stop: Arc<AtomicBool>,
+    /// Raised by the search thread just before it writes `bestmove`: from then on the search is
+    /// over for the GUI, which may send the next `go` before the thread has returned.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<Player<Chess>>,
 }
 
@@ -66,16 +69,23 @@ impl Running {
     /// When the thread cannot be started (the player is then lost; the caller rebuilds one).
     pub fn start(player: Player<Chess>, job: Job, out: Output) -> std::io::Result<Running> {
         let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
+        let answered = Arc::new(AtomicBool::new(false));
+        let (flag, done) = (Arc::clone(&stop), Arc::clone(&answered));
         let handle = std::thread::Builder::new()
             .name("uci search".into())
-            .spawn(move || search(player, &job, &flag, &out))?;
-        Ok(Running { stop, handle })
+            .spawn(move || search(player, &job, &flag, &done, &out))?;
+        Ok(Running {
+            stop,
+            answered,
+            handle,
+        })
     }
 
-    /// Whether the thread has ended (its `bestmove` is written).
-    pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+    /// Whether the search has answered (or is about to write its `bestmove`): joining it then
+    /// waits only for the thread to hand the player back. A GUI may send the next `go` as soon
+    /// as it reads `bestmove`, before the thread has returned; that `go` must not be refused.
+    pub fn has_answered(&self) -> bool {
+        self.answered.load(Ordering::Acquire) || self.handle.is_finished()
     }
 
     /// Asks the search to stop (it answers `bestmove` at once) and waits for it.
@@ -94,6 +104,7 @@ fn search(
     mut player: Player<Chess>,
     job: &Job,
     stop: &Arc<AtomicBool>,
+    answered: &AtomicBool,
     out: &Output,
 ) -> Player<Chess> {
     let root = &job.root;
@@ -125,6 +136,7 @@ fn search(
             std::thread::sleep(Duration::from_millis(1));
         }
     }
+    answered.store(true, Ordering::Release);
     out.line(&info::bestmove(root, best, &pv));
     player
 }

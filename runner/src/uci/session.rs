@@ -132,9 +132,10 @@ impl Session {
         }
     }
 
-    /// Takes the engine back from a search that has ended by itself.
+    /// Takes the engine back from a search that has ended by itself (it has answered, or is
+    /// writing its `bestmove`).
     fn reap(&mut self) {
-        if self.running.as_ref().is_some_and(Running::is_finished) {
+        if self.running.as_ref().is_some_and(Running::has_answered) {
             self.wait();
         }
     }

@@ -309,3 +309,62 @@ fn lines_that_are_not_utf8_are_skipped() {
         ]
     );
 }
+
+/// A writer that holds the search thread inside its first `bestmove` write until the test
+/// releases it, so the test can send the next command while that thread has not returned.
+#[derive(Clone, Default)]
+struct GatedBuffer {
+    inner: Buffer,
+    released: Arc<(Mutex<bool>, std::sync::Condvar)>,
+}
+
+impl Write for GatedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        if buf.starts_with(b"bestmove") {
+            let (lock, cvar) = &*self.released;
+            let mut open = lock.lock().unwrap();
+            while !*open {
+                open = cvar.wait(open).unwrap();
+            }
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_go_right_after_bestmove_is_searched_not_refused() {
+    // A GUI sends the next `go` as soon as it reads `bestmove`; the search thread may still be
+    // returning then. This once made the engine answer "go ignored: a search is already
+    // running" and never send a move (a python-chess self-play game hung).
+    let buf = GatedBuffer::default();
+    let mut s = Session::new(Output::new(buf.clone()));
+    send(&mut s, &["position startpos", "go depth 2"]);
+    // Wait until the thread is inside its bestmove write (held there by the gate).
+    let start = std::time::Instant::now();
+    while !buf.inner.lines().iter().any(|l| l.starts_with("bestmove")) {
+        assert!(start.elapsed() < Duration::from_secs(60), "no bestmove");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Release the gate a little later, from another thread, while the next go is handled.
+    let gate = Arc::clone(&buf.released);
+    let opener = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        *gate.0.lock().unwrap() = true;
+        gate.1.notify_all();
+    });
+    send(&mut s, &["position startpos moves e2e4", "go depth 2"]);
+    s.wait();
+    opener.join().unwrap();
+    let lines = buf.inner.take();
+    assert!(!lines.iter().any(|l| l.contains("go ignored")), "{lines:?}");
+    let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, 2, "{lines:?}");
+    let mut pos = Chess::start();
+    let _ = pos.make_move(pos.parse_move("e2e4").unwrap());
+    legal_bestmove(&lines, &pos);
+}
