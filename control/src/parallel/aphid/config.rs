@@ -141,6 +141,13 @@ pub struct AphidOptions {
     /// before depth (leaves below it still go shallowest first, for a first guess); 0: the
     /// thesis's order, shallowest first throughout. Session 6, aphid/README.md.
     pub priority_from_depth: u32,
+    /// The automatic `d'` steps back one ply when the chosen ply had more than this many
+    /// times the piece floor of horizon nodes in the sequential iterations and the ply above
+    /// still has enough pieces (`min_pieces_per_slave` x slaves, and at least 128), to bound
+    /// the master's pass cost; 0: off (the default: a cap of 4 lost 16 % at 64 processors
+    /// at depth 13, the fewer, larger pieces costing more than the busy master did).
+    /// Session 6 (aphid7), aphid/README.md.
+    pub master_leaf_cap: u32,
 }
 
 impl Default for AphidOptions {
@@ -170,6 +177,7 @@ impl Default for AphidOptions {
             anchored_guesses: true,
             required_slice_nodes: 16_384,
             priority_from_depth: 0,
+            master_leaf_cap: 0,
         }
     }
 }
@@ -233,6 +241,7 @@ pub const KEYS: &[&str] = &[
     "anchored_guesses",
     "required_slice_nodes",
     "priority_from_depth",
+    "master_leaf_cap",
 ];
 
 impl AphidOptions {
@@ -337,6 +346,7 @@ impl AphidOptions {
                 }
                 "required_slice_nodes" => o.required_slice_nodes = int()?,
                 "priority_from_depth" => o.priority_from_depth = small()?,
+                "master_leaf_cap" => o.master_leaf_cap = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -413,6 +423,9 @@ mod tests {
             (0, 3)
         );
         assert_eq!(AphidOptions::default().required_slice_nodes, 16_384);
+        let cap = AphidOptions::from_config("master_leaf_cap = 4").expect("valid");
+        assert_eq!(cap.master_leaf_cap, 4);
+        assert_eq!(AphidOptions::default().master_leaf_cap, 0);
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
     }
