@@ -208,6 +208,9 @@ pub struct Solver<const N: usize> {
     hints: Table,
     /// `Some(margin)` while the selective pre-search runs (see [`Options::presearch_margin`]).
     selective: Option<i32>,
+    /// While the pre-search runs, [`Options::presearch_leaf`]: positions with fewer empties are
+    /// evaluated, not searched. 0 otherwise, so the hot paths test one comparison.
+    leaf_below: u32,
     nodes: u64,
     options: Options,
 }
@@ -368,6 +371,7 @@ impl<const N: usize> Solver<N> {
             table: Table::new(bits),
             hints: Table::new(hint_bits),
             selective: None,
+            leaf_below: 0,
             nodes: 0,
             options,
         }
@@ -460,9 +464,11 @@ impl<const N: usize> Solver<N> {
             let level = self.table.level().wrapping_add(1).max(1);
             self.table.set_level(level);
             self.selective = Some(self.options.presearch_margin << pass);
+            self.leaf_below = self.options.presearch_leaf;
             v = self.root_aspiration(p, o, list, alpha, beta, None).0;
         }
         self.selective = None;
+        self.leaf_below = 0;
         std::mem::swap(&mut self.table, &mut self.hints);
         let max = (N * N) as i32;
         (v + (v & 1)).clamp(-max, max)
@@ -637,7 +643,7 @@ impl<const N: usize> Solver<N> {
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         let empties = Geometry::<N>::VALID & !(p | o);
         let n = empties.count_ones();
-        if self.selective.is_some() && n < self.options.presearch_leaf {
+        if n < self.leaf_below {
             return self.presearch_leaf(p, o);
         }
         if n <= LAST {
@@ -658,7 +664,7 @@ impl<const N: usize> Solver<N> {
     fn search_child(&mut self, p: u64, o: u64, list: u64, alpha: i32, beta: i32) -> i32 {
         let empties = Geometry::<N>::VALID & !(p | o);
         let n = empties.count_ones();
-        if self.selective.is_some() && n < self.options.presearch_leaf {
+        if n < self.leaf_below {
             return self.presearch_leaf(p, o);
         }
         self.nodes += 1;
