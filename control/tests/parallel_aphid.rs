@@ -219,6 +219,45 @@ fn required_slices_keep_the_value() {
     assert!(sliced > 0.0, "no required search was cut short");
 }
 
+/// New leaves held back from their slaves until a second (or third) pass touches them
+/// (`new_leaf_passes`) keep the sequential value, with and without message faults and a crash,
+/// and some rows are never handed out; the churn counters (`aphid_churn_*`) are reported.
+#[test]
+fn deferred_new_leaves_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let (mut deferred, mut released, mut passes) = (0.0, 0.0, 0.0);
+    for (procs, seed, faults, new_leaf_passes) in [
+        (16, 1, "", 2),
+        (33, 2, "", 3),
+        (16, 3, "drop=1/20,dup=1/20", 2),
+        (9, 4, "crash=3@2000,drop=1/20,dup=1/20", 2),
+    ] {
+        let aphid = AphidOptions {
+            master_depth: Some(3),
+            new_leaf_passes,
+            tt: TtSharing::Shared,
+            ..AphidOptions::default()
+        };
+        let o = options(depth, procs, sim(seed, faults), aphid);
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(
+            r.value, want,
+            "x{procs} {faults} new_leaf_passes {new_leaf_passes}"
+        );
+        deferred += extra(&r.extra, "aphid_churn_deferred_rows");
+        released += extra(&r.extra, "aphid_churn_deferred_released");
+        passes += extra(&r.extra, "aphid_churn_required_passes");
+    }
+    assert!(deferred > 0.0, "no new leaf was held back");
+    assert!(released < deferred, "every held-back leaf was handed out");
+    assert!(
+        passes > 0.0,
+        "no pass counted after a required-depth result"
+    );
+}
+
 #[test]
 fn incremental_passes_keep_the_value_and_descend_less() {
     let pos = othello_midgame();
