@@ -922,7 +922,6 @@ impl<G: Game> Master<G> {
             );
         }
         self.release_deferred(&pass, &priority, ctx);
-        self.release_stalled(ctx);
         self.waiting_by_slave.clear();
         for &id in &pass.waiting {
             if self.deferred.contains_key(&id) {
@@ -971,29 +970,18 @@ impl<G: Game> Master<G> {
         }
     }
 
-    /// Hands out the deferred leaves the last pass touched whose owner said it is done with
-    /// its required work (it would only run ahead), and all of them after `patience_ns`
-    /// without a pass.
+    /// After `patience_ns` without a pass: hands out the deferred leaves the last pass touched.
     fn release_stalled(&mut self, ctx: &mut dyn Context<Msg>) {
-        if self.deferred.is_empty() {
+        if self.deferred.is_empty()
+            || ctx.now().saturating_sub(self.last_pass_at) < self.opts.patience_ns
+        {
             return;
         }
-        let stalled = ctx.now().saturating_sub(self.last_pass_at) >= self.opts.patience_ns;
-        let iteration = self.iteration;
-        let idle = |owner: usize| {
-            self.slaves
-                .get(owner - 1)
-                .is_some_and(|s| s.done_iteration == Some(iteration))
-        };
         let touched: Vec<LeafId> = self
             .deferred
             .keys()
             .copied()
-            .filter(|&id| {
-                self.table.row(id).is_some_and(|r| {
-                    r.master.touched && (stalled || r.master.owner.is_some_and(idle))
-                })
-            })
+            .filter(|&id| self.table.row(id).is_some_and(|r| r.master.touched))
             .collect();
         for id in touched {
             self.release(id, ctx);
