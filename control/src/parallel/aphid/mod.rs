@@ -129,8 +129,8 @@ enum Summary<G: Game> {
         figures: Vec<f64>,
         waste: waste::WasteStats,
         counters: DibCounters,
-        /// Why the principal variation moved (`churn.rs`).
-        churn: churn::ChurnStats,
+        /// Why the principal variation moved (`churn.rs`; boxed, it is large).
+        churn: Box<churn::ChurnStats>,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
@@ -199,7 +199,7 @@ impl<G: Game> Summary<G> {
                     figures,
                     waste: master.waste,
                     counters,
-                    churn: master.churn,
+                    churn: Box::new(master.churn),
                 }
             }
             AphidProc::Slave(s) => {
@@ -385,7 +385,7 @@ pub fn search<G: Game>(
                 waste: w, churn: c, ..
             } => {
                 waste += *w;
-                churn += *c;
+                churn += **c;
             }
         }
     }
