@@ -14,8 +14,9 @@
 //! `APHID_REPORT_NODES` (`report_nodes`: a small change of it gives another sample of the same
 //! algorithm's schedule, to see the run-to-run spread), `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_INCREMENTAL=true|false`
 //! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_REQ_SLICE` (`required_slice_nodes`, 0 = off),
-//! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off), `APHID_WASTE` (per position: the search
-//! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
+//! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off), `APHID_NEW_LEAF_PASSES` (`new_leaf_passes`), `APHID_WASTE` (per position: the search
+//! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_POSITIONS` (a list such as `6,3,4,8`: those positions,
+//! numbered from 0, with their seeds of a whole-set run), `APHID_CHURN` (per position: why the master's principal variation moved, `control::parallel::aphid::churn`), `APHID_TT_MIB` (the table size of the
 //! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
 //! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
 //! the counters), and `APHID_PLAY` (the play setting:
@@ -117,8 +118,22 @@ fn main() -> Result<(), Box<dyn Error>> {
     let count: usize = args.get(3).map_or(Ok(10), |s| s.parse())?;
     let master_depth: Option<u32> = args.get(4).map(|s| s.parse()).transpose()?;
     let skip: usize = env("APHID_SKIP").unwrap_or(0);
-    let mut positions = common::othello_midgame(count + skip)?;
-    positions.drain(..skip.min(positions.len()));
+    // `APHID_POSITIONS=6,3,4,8`: those positions of the set (numbered from 0), each with the
+    // seed it has in a run of the whole set.
+    let chosen: Option<Vec<usize>> = std::env::var("APHID_POSITIONS")
+        .ok()
+        .map(|s| s.split(',').map(str::parse).collect())
+        .transpose()?;
+    let numbers: Vec<usize> = chosen.unwrap_or_else(|| (skip..skip + count).collect());
+    let all = common::othello_midgame(numbers.iter().max().map_or(0, |m| m + 1))?;
+    let positions: Vec<Othello<8>> = numbers
+        .iter()
+        .map(|&i| {
+            all.get(i)
+                .cloned()
+                .ok_or(format!("no position {i} in the set"))
+        })
+        .collect::<Result<_, _>>()?;
     let cost = CostModel::shared_memory();
     let play = std::env::var_os("APHID_PLAY").is_some();
     let tt_mib = env("APHID_TT_MIB").unwrap_or(4);
@@ -172,7 +187,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 let mut o = ParallelOptions::new(
                     depth,
                     n,
-                    Backend::Sim(SimConfig::new(cost.clone(), 1 + (skip + i) as u64)),
+                    Backend::Sim(SimConfig::new(cost.clone(), 1 + numbers[i] as u64)),
                 );
                 o.search = config;
                 o.min_split_depth = 2;
@@ -193,6 +208,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.required_slice_nodes, "APHID_REQ_SLICE");
                 set(&mut aphid.priority_from_depth, "APHID_PRIORITY_FROM");
                 set(&mut aphid.master_leaf_cap, "APHID_LEAF_CAP");
+                set(&mut aphid.new_leaf_passes, "APHID_NEW_LEAF_PASSES");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {
@@ -218,13 +234,30 @@ fn main() -> Result<(), Box<dyn Error>> {
                     println!(
                         "{:>10} n={n:>3} pos {:>2}: speedup {:.2}, search {:.1}%: {}",
                         algo.name(),
-                        skip + i,
+                        numbers[i],
                         per.last().map_or(0.0, |o| o.speedup),
                         100.0 * per.last().map_or(0.0, |o| o.search),
                         describe(&parts)
                     );
                 }
                 agg.push((figures, seq[i].1, seq[i].2));
+                if std::env::var_os("APHID_CHURN").is_some() {
+                    let churn: Vec<String> = r
+                        .extra
+                        .iter()
+                        .filter_map(|(k, v)| {
+                            Some(format!("{} {v}", k.strip_prefix("aphid_churn_")?))
+                        })
+                        .collect();
+                    println!(
+                        "{:>10} n={n:>3} pos {:>2}: passes {}, rows {}, churn: {}",
+                        algo.name(),
+                        numbers[i],
+                        get("aphid_passes"),
+                        get("aphid_leaves"),
+                        churn.join(", ")
+                    );
+                }
                 if std::env::var_os("APHID_VERBOSE").is_some() {
                     let m = r.accounts[0].backend;
                     let (mut sb, mut si, mut sm) = (0u64, 0u64, 0u64);
@@ -245,7 +278,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                     eprintln!(
                         "  {} pos {}: {:.3} s (seq {:.3}), master busy {:.3} s, {:?}",
                         algo.name(),
-                        skip + i,
+                        numbers[i],
                         r.seconds,
                         seq[i].2,
                         m.busy_ns as f64 / 1e9,

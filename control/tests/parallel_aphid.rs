@@ -219,6 +219,58 @@ fn required_slices_keep_the_value() {
     assert!(sliced > 0.0, "no required search was cut short");
 }
 
+/// New leaves held back from their slaves until a second (or third) pass touches them
+/// (`new_leaf_passes`) keep the sequential value, with and without message faults and a crash,
+/// and some rows are never handed out; the churn counters (`aphid_churn_*`) are reported.
+/// One simulated run on the Othello middle game (`d'` 3, shared table) with the options
+/// `aphid` and `(depth, procs, seed, faults)`, checked against the sequential value `want`;
+/// the result's `extra` figures.
+fn midgame_run(
+    pos: &games::othello::Othello<8>,
+    want: i32,
+    (depth, procs, seed, faults): (u32, usize, u64, &str),
+    aphid: AphidOptions,
+) -> Vec<(&'static str, f64)> {
+    let aphid = AphidOptions {
+        master_depth: Some(3),
+        tt: TtSharing::Shared,
+        ..aphid
+    };
+    let o = options(depth, procs, sim(seed, faults), aphid.clone());
+    let r = search(ParallelAlgo::Aphid, pos, &o).expect("a result");
+    assert_eq!(r.value, want, "x{procs} {faults} {aphid:?}");
+    r.extra
+}
+
+#[test]
+fn deferred_new_leaves_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let (mut deferred, mut released, mut passes) = (0.0, 0.0, 0.0);
+    for (procs, seed, faults, new_leaf_passes) in [
+        (16, 1, "", 2),
+        (33, 2, "", 3),
+        (16, 3, "drop=1/20,dup=1/20", 2),
+        (9, 4, "crash=3@2000,drop=1/20,dup=1/20", 2),
+    ] {
+        let aphid = AphidOptions {
+            new_leaf_passes,
+            ..AphidOptions::default()
+        };
+        let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+        deferred += extra(&figures, "aphid_churn_deferred_rows");
+        released += extra(&figures, "aphid_churn_deferred_released");
+        passes += extra(&figures, "aphid_churn_required_passes");
+    }
+    assert!(deferred > 0.0, "no new leaf was held back");
+    assert!(released < deferred, "every held-back leaf was handed out");
+    assert!(
+        passes > 0.0,
+        "no pass counted after a required-depth result"
+    );
+}
+
 #[test]
 fn incremental_passes_keep_the_value_and_descend_less() {
     let pos = othello_midgame();
@@ -229,22 +281,15 @@ fn incremental_passes_keep_the_value_and_descend_less() {
         // Both mechanisms of session 5 off, then both on (the defaults).
         for (k, incremental_passes, anchored_guesses) in [(0, false, false), (1, true, true)] {
             let aphid = AphidOptions {
-                master_depth: Some(3),
                 incremental_passes,
                 anchored_guesses,
-                tt: TtSharing::Shared,
                 ..AphidOptions::default()
             };
-            let o = options(depth, procs, sim(seed, faults), aphid);
-            let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
-            assert_eq!(
-                r.value, want,
-                "x{procs} {faults} incremental and anchored {incremental_passes}"
-            );
-            let proven = extra(&r.extra, "aphid_proven_cuts");
+            let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+            let proven = extra(&figures, "aphid_proven_cuts");
             assert_eq!(proven > 0.0, incremental_passes, "x{procs} {faults}");
             cuts += proven;
-            per_pass[k] += extra(&r.extra, "aphid_pass_nodes") / extra(&r.extra, "aphid_passes");
+            per_pass[k] += extra(&figures, "aphid_pass_nodes") / extra(&figures, "aphid_passes");
         }
     }
     assert!(cuts > 0.0);

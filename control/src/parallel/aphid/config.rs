@@ -148,6 +148,14 @@ pub struct AphidOptions {
     /// at depth 13, the fewer, larger pieces costing more than the busy master did).
     /// Session 6 (aphid7), aphid/README.md.
     pub master_leaf_cap: u32,
+    /// A new leaf of the master's tree is handed to its slave only once this many passes have
+    /// touched it (the pass that created it included), or once no other uncertain leaf is
+    /// out with a slave, or after `patience_ns` without a pass; until then the master guesses
+    /// it as any other uncertain leaf. Leaves that a pass touches once and the next drops
+    /// (the master's tree churns: most rows are made by the pass after a bad-bound answer)
+    /// are then never searched. 0 or 1: at once (the thesis). Session 7 (aphid8b),
+    /// aphid/README.md.
+    pub new_leaf_passes: u32,
 }
 
 impl Default for AphidOptions {
@@ -178,6 +186,7 @@ impl Default for AphidOptions {
             required_slice_nodes: 16_384,
             priority_from_depth: 0,
             master_leaf_cap: 0,
+            new_leaf_passes: 0,
         }
     }
 }
@@ -242,6 +251,7 @@ pub const KEYS: &[&str] = &[
     "required_slice_nodes",
     "priority_from_depth",
     "master_leaf_cap",
+    "new_leaf_passes",
 ];
 
 impl AphidOptions {
@@ -347,6 +357,7 @@ impl AphidOptions {
                 "required_slice_nodes" => o.required_slice_nodes = int()?,
                 "priority_from_depth" => o.priority_from_depth = small()?,
                 "master_leaf_cap" => o.master_leaf_cap = small()?,
+                "new_leaf_passes" => o.new_leaf_passes = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -426,6 +437,8 @@ mod tests {
         let cap = AphidOptions::from_config("master_leaf_cap = 4").expect("valid");
         assert_eq!(cap.master_leaf_cap, 4);
         assert_eq!(AphidOptions::default().master_leaf_cap, 0);
+        let defer = AphidOptions::from_config("new_leaf_passes = 3").expect("valid");
+        assert_eq!(defer.new_leaf_passes, 3);
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
     }

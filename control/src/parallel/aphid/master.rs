@@ -30,6 +30,7 @@ use games::Game;
 use games::score::{INFINITY, is_decisive};
 
 use super::balance::{self, Load, Piece};
+use super::churn::{ChurnStats, News, PrincipalLeaf, Source};
 use super::config::AphidOptions;
 use super::guess::{fallback, guess};
 use super::message::{BadBound, Epoch, LeafResult, Msg};
@@ -123,6 +124,8 @@ struct Pass {
     /// Interior nodes whose proven bounds decided the window (incremental passes): the pass
     /// did not descend, and the leaves below keep their priorities.
     kept: BTreeSet<Vec<u16>>,
+    /// The leaf the value a node or leaf just returned came from, and its source (`churn.rs`).
+    principal: PrincipalLeaf,
     /// Whether the value a node or leaf just returned came from a guess (a leaf's guess
     /// became the best value of every node above it on the way up).
     guessed: bool,
@@ -177,6 +180,19 @@ pub(crate) struct Master<G: Game> {
     pub(crate) stats: MasterStats,
     /// The master's part of the search-overhead accounting (`waste.rs`).
     pub(crate) waste: WasteStats,
+    /// Why the principal variation moves (`churn.rs`).
+    pub(crate) churn: ChurnStats,
+    /// What arrived since the last pass (`churn.rs`).
+    news: News,
+    /// The last pass's principal leaf, touched leaves and anchor (`churn.rs`).
+    last_principal: Option<LeafId>,
+    last_touched: Vec<LeafId>,
+    last_anchor: i32,
+    /// New leaves not yet handed to their slave, with the passes that touched them
+    /// (`AphidOptions::new_leaf_passes`).
+    deferred: BTreeMap<LeafId, u32>,
+    /// When the last pass was made.
+    last_pass_at: Nanos,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -226,6 +242,13 @@ impl<G: Game> Master<G> {
             result: None,
             stats: MasterStats::default(),
             waste: WasteStats::default(),
+            churn: ChurnStats::default(),
+            news: News::default(),
+            last_principal: None,
+            last_touched: Vec::new(),
+            last_anchor: 0,
+            deferred: BTreeMap::new(),
+            last_pass_at: 0,
         }
     }
 
@@ -275,6 +298,7 @@ impl<G: Game> Master<G> {
         }
         // Silence is judged on a fresh inbox (a long pass leaves messages waiting).
         self.recover(ctx);
+        self.release_stalled(ctx);
         if self.dirty {
             self.dirty = false;
             if self.passes(ctx) {
@@ -390,11 +414,12 @@ impl<G: Game> Master<G> {
             s.done_iteration = done.then_some(iteration);
         }
         for r in results {
-            self.record(r);
+            self.record(r, true);
         }
     }
 
-    fn record(&mut self, r: LeafResult) {
+    /// Stores a result; `news` notes it for the churn counters (a slave's report).
+    fn record(&mut self, r: LeafResult, news: bool) {
         let Some(row) = self.table.row_mut(r.leaf) else {
             return;
         };
@@ -404,9 +429,13 @@ impl<G: Game> Master<G> {
         };
         // Only news the last pass could use calls for another pass: a pass reads only the
         // leaves it touches, at depths up to their required depth.
-        let usable = row.master.touched && r.depth <= self.iteration.saturating_sub(row.ply());
+        let required = self.iteration.saturating_sub(row.ply());
+        let usable = row.master.touched && r.depth <= required;
         if row.slave.record(r.depth, b) && usable {
             self.dirty = true;
+            if news {
+                self.news.note(r.depth, required);
+            }
         }
         let i = r.depth as usize;
         if row.nodes.len() <= i {
@@ -420,6 +449,7 @@ impl<G: Game> Master<G> {
                 .is_some_and(|x| x.decides(bad.alpha, bad.beta).is_some());
             if answered {
                 self.pending_bad.remove(&r.leaf);
+                self.news.bad_answer |= news;
             }
         }
     }
@@ -427,7 +457,10 @@ impl<G: Game> Master<G> {
     /// Passes until one is uncertain; true when the whole search is done.
     fn passes(&mut self, ctx: &mut dyn Context<Msg>) -> bool {
         loop {
+            let anchor = self.anchor;
             let (value, pass) = self.pass(ctx);
+            self.last_pass_at = ctx.now();
+            self.count_churn(&pass, anchor);
             let certain = pass.uncertain == 0;
             let old = self.hypothesis;
             self.hypothesis = value;
@@ -453,9 +486,31 @@ impl<G: Game> Master<G> {
             }
             self.exempt_largest();
             self.iteration += 1;
+            self.news.iteration = true;
             self.proven.clear();
             self.broadcast_epoch(ctx);
         }
+    }
+
+    /// The churn counters for a pass made with guesses scaled to `anchor` (`churn.rs`).
+    fn count_churn(&mut self, pass: &Pass, anchor: i32) {
+        let news = std::mem::take(&mut self.news);
+        let mut touched: Vec<LeafId> = pass.touched.iter().map(|&(id, _)| id).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let principal = pass.principal.map(|(id, _)| id);
+        if self.geometry.is_some() && !pass.touched.is_empty() {
+            let trigger = news.trigger(anchor != self.last_anchor);
+            let moved = (principal != self.last_principal)
+                .then(|| pass.principal.map(|(_, s)| s))
+                .flatten();
+            let changed = touched != self.last_touched;
+            let rows = pass.new_leaves.len() as u64;
+            self.churn.count(trigger, moved, changed, rows);
+        }
+        self.last_principal = principal;
+        self.last_touched = touched;
+        self.last_anchor = anchor;
     }
 
     /// At the end of an iteration: the work at its required depth that its last pass did not
@@ -526,6 +581,7 @@ impl<G: Game> Master<G> {
     ) -> i32 {
         pass.nodes += 1;
         pass.guessed = false;
+        pass.principal = None;
         if let Some(outcome) = pos.outcome() {
             return outcome.score(ply);
         }
@@ -567,6 +623,7 @@ impl<G: Game> Master<G> {
         let mut best = -INFINITY;
         let mut best_index = order[0];
         let mut best_guessed = false;
+        let mut best_principal = None;
         for (n, &i) in order.iter().enumerate() {
             let mv = moves[usize::from(i)];
             let undo = pos.make_move(mv);
@@ -588,6 +645,7 @@ impl<G: Game> Master<G> {
                 best = v;
                 best_index = i;
                 best_guessed = pass.guessed;
+                best_principal = pass.principal;
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -603,6 +661,7 @@ impl<G: Game> Master<G> {
             }
         }
         pass.guessed = best_guessed;
+        pass.principal = best_principal;
         if incremental && pass.uncertain == uncertain0 {
             // Every leaf below was certain: fail-soft alpha-beta over facts proves a fact.
             let fact = Bounds::from_search(best, alpha0, beta);
@@ -665,13 +724,16 @@ impl<G: Game> Master<G> {
             .search_window(pos, depth, alpha, beta, &mut Unlimited);
         let n = self.charge_search(before, ctx);
         let b = Bounds::from_search(r.value, alpha, beta);
-        self.record(LeafResult {
-            leaf: id,
-            depth,
-            lower: b.lower,
-            upper: b.upper,
-            nodes: n,
-        });
+        self.record(
+            LeafResult {
+                leaf: id,
+                depth,
+                lower: b.lower,
+                upper: b.upper,
+                nodes: n,
+            },
+            false,
+        );
         b
     }
 
@@ -711,6 +773,7 @@ impl<G: Game> Master<G> {
                 .and_then(|r| r.slave.get(depth))
                 .map(|b| b.to_root_scale(ply))
         };
+        pass.principal = Some((id, Source::Certain));
         if let Some(v) = root_bounds(&self.table, required).and_then(|b| b.decides(alpha, beta)) {
             pass.touched.push((id, kind.priority(false)));
             return v;
@@ -768,7 +831,18 @@ impl<G: Game> Master<G> {
                 _ => 0,
             }
         };
-        guess(&scaled, required, alpha, beta, delta)
+        let found = guess(&scaled, required, alpha, beta, delta);
+        let k = found.map_or_else(
+            || {
+                scaled
+                    .deepest_first()
+                    .map(|(k, _)| k)
+                    .find(|&k| k <= required)
+            },
+            |g| Some(g.depth),
+        );
+        pass.principal = Some((id, Source::of_guess(k.unwrap_or(0), required)));
+        found
             .map(|g| g.value)
             .or_else(|| fallback(&scaled, required, delta))
             .unwrap_or_else(|| pos.evaluate())
@@ -788,6 +862,11 @@ impl<G: Game> Master<G> {
             };
             row.master.priority = priority.get(&id).copied().unwrap_or(0);
             row.master.touched = row.master.priority > 0;
+            if row.master.owner.is_some() && self.opts.new_leaf_passes > 1 {
+                self.deferred.insert(id, 1);
+                self.churn.deferred_rows += 1;
+                continue;
+            }
             if let Some(owner) = row.master.owner {
                 if let Some(info) = self.slaves.get_mut(owner - 1) {
                     info.last_sent = ctx.now();
@@ -824,7 +903,7 @@ impl<G: Game> Master<G> {
             ctx.send(owner, Msg::Priorities { epoch, changes });
         }
         self.split_tail(&pass);
-        for (id, bad) in pass.bad {
+        for &(id, bad) in &pass.bad {
             let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) else {
                 continue;
             };
@@ -842,14 +921,79 @@ impl<G: Game> Master<G> {
                 },
             );
         }
+        self.release_deferred(&pass, &priority, ctx);
         self.waiting_by_slave.clear();
         for &id in &pass.waiting {
+            if self.deferred.contains_key(&id) {
+                continue;
+            }
             if let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) {
                 self.waiting_by_slave.entry(owner).or_default().push(id);
             }
         }
         if self.opts.load_balancing && pass.uncertain > 0 {
             self.balance(ctx);
+        }
+    }
+
+    /// `AphidOptions::new_leaf_passes`: counts the passes that touched each deferred leaf
+    /// (`priority`: the pass's touched leaves) and hands out those touched often enough, and
+    /// every deferred uncertain leaf of the pass when no other uncertain leaf is out with a
+    /// slave (nothing else would bring the news that makes the next pass).
+    fn release_deferred(
+        &mut self,
+        pass: &Pass,
+        priority: &BTreeMap<LeafId, u32>,
+        ctx: &mut dyn Context<Msg>,
+    ) {
+        if self.deferred.is_empty() {
+            return;
+        }
+        let new: BTreeSet<LeafId> = pass.new_leaves.iter().copied().collect();
+        for (id, n) in &mut self.deferred {
+            if !new.contains(id) && priority.get(id).is_some_and(|&p| p > 0) {
+                *n += 1;
+            }
+        }
+        let others = pass
+            .waiting
+            .iter()
+            .any(|id| !self.deferred.contains_key(id));
+        let ready = deferred_ready(
+            &self.deferred,
+            self.opts.new_leaf_passes,
+            others,
+            &pass.waiting,
+        );
+        for id in ready {
+            self.release(id, ctx);
+        }
+    }
+
+    /// After `patience_ns` without a pass: hands out the deferred leaves the last pass touched.
+    fn release_stalled(&mut self, ctx: &mut dyn Context<Msg>) {
+        if self.deferred.is_empty()
+            || ctx.now().saturating_sub(self.last_pass_at) < self.opts.patience_ns
+        {
+            return;
+        }
+        let touched: Vec<LeafId> = self
+            .deferred
+            .keys()
+            .copied()
+            .filter(|&id| self.table.row(id).is_some_and(|r| r.master.touched))
+            .collect();
+        for id in touched {
+            self.release(id, ctx);
+        }
+    }
+
+    /// Hands a deferred leaf to its owner.
+    fn release(&mut self, id: LeafId, ctx: &mut dyn Context<Msg>) {
+        self.deferred.remove(&id);
+        self.churn.deferred_released += 1;
+        if let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) {
+            self.assign(id, owner, ctx);
         }
     }
 
@@ -1080,6 +1224,27 @@ fn piece_floor(seq_nodes: &[u64], d: u32, target: u32) -> u64 {
     floor.clamp(MIN_PIECES, MAX_PIECES)
 }
 
+/// The deferred leaves to hand out after a pass (`AphidOptions::new_leaf_passes`): those
+/// touched by at least `passes` passes, and, when no other uncertain leaf of the pass is out
+/// with a slave (`others` false), every deferred leaf among the pass's uncertain ones
+/// (`waiting`).
+fn deferred_ready(
+    deferred: &BTreeMap<LeafId, u32>,
+    passes: u32,
+    others: bool,
+    waiting: &[LeafId],
+) -> Vec<LeafId> {
+    let mut ready: BTreeSet<LeafId> = deferred
+        .iter()
+        .filter(|&(_, &n)| n >= passes)
+        .map(|(&id, _)| id)
+        .collect();
+    if !others {
+        ready.extend(waiting.iter().filter(|id| deferred.contains_key(id)));
+    }
+    ready.into_iter().collect()
+}
+
 /// The automatic `d'` after the master-tree cap (`AphidOptions::master_leaf_cap`): one ply
 /// above `horizon` when the sequential iterations found more than `cap` x `floor` horizon
 /// nodes at `horizon` (`leaves[p]` for ply `p`) and at least `least` one ply above; `horizon`
@@ -1097,6 +1262,25 @@ fn cap_leaves(leaves: &[u64], horizon: u32, floor: u64, least: u64, cap: u32) ->
     match above {
         Some(n) if cap > 0 && here > limit && n >= least => horizon - 1,
         _ => horizon,
+    }
+}
+
+#[cfg(test)]
+mod deferred_tests {
+    use super::*;
+
+    #[test]
+    fn deferred_leaves_go_out_when_touched_enough_or_nothing_else_is_out() {
+        // Leaves 4, 7 and 9 held back, touched by 1, 2 and 1 passes.
+        let deferred: BTreeMap<LeafId, u32> = [(4, 1), (7, 2), (9, 1)].into_iter().collect();
+        // Two passes needed; other uncertain leaves are out with slaves.
+        assert_eq!(deferred_ready(&deferred, 2, true, &[3, 4, 9]), vec![7]);
+        // Three needed: nothing yet.
+        assert!(deferred_ready(&deferred, 3, true, &[3, 4, 9]).is_empty());
+        // No other uncertain leaf is out: the held-back uncertain ones go too, not leaf 4
+        // when the pass did not find it uncertain.
+        assert_eq!(deferred_ready(&deferred, 3, false, &[9]), vec![9]);
+        assert_eq!(deferred_ready(&deferred, 2, false, &[4, 9]), vec![4, 7, 9]);
     }
 }
 

@@ -15,6 +15,7 @@
 //! what the result needs, which crosses ranks over MPI.
 
 pub mod balance;
+pub mod churn;
 pub mod config;
 pub mod config_text;
 pub mod guess;
@@ -128,6 +129,8 @@ enum Summary<G: Game> {
         figures: Vec<f64>,
         waste: waste::WasteStats,
         counters: DibCounters,
+        /// Why the principal variation moved (`churn.rs`; boxed, it is large).
+        churn: Box<churn::ChurnStats>,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
@@ -196,6 +199,7 @@ impl<G: Game> Summary<G> {
                     figures,
                     waste: master.waste,
                     counters,
+                    churn: Box::new(master.churn),
                 }
             }
             AphidProc::Slave(s) => {
@@ -359,6 +363,7 @@ pub fn search<G: Game>(
     let mut ring = shadow::ShadowStats::default();
     let mut mids = mid::MidStats::default();
     let mut waste = waste::WasteStats::default();
+    let mut churn = churn::ChurnStats::default();
     for p in &outcome.processors {
         match p {
             Summary::Slave {
@@ -376,7 +381,12 @@ pub fn search<G: Game>(
                 }
             }
             Summary::Mid { stats, .. } => mids += *stats,
-            Summary::Master { waste: w, .. } => waste += *w,
+            Summary::Master {
+                waste: w, churn: c, ..
+            } => {
+                waste += *w;
+                churn += **c;
+            }
         }
     }
     let [required, speculative, aborted] = slave_nodes;
@@ -384,6 +394,7 @@ pub fn search<G: Game>(
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
     extra.extend(waste.figures());
+    extra.extend(churn.figures());
     if opts.tt == TtSharing::Distributed {
         extra.extend(ring.figures());
     }
