@@ -219,6 +219,44 @@ fn required_slices_keep_the_value() {
     assert!(sliced > 0.0, "no required search was cut short");
 }
 
+/// The guess options of session 7 (`tt_seeded_guesses`, `parity_guesses`,
+/// `leaf_probe_depth`) change only guesses, never what makes a leaf certain: the sequential
+/// value, with and without message faults; the table does seed some leaves, and the master
+/// does probe new leaves.
+#[test]
+fn guess_options_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let (mut seeds, mut probes) = (0.0, 0.0);
+    for (procs, seed, faults, parity, probe) in [
+        (16, 1, "", false, 0),
+        (33, 2, "", true, 2),
+        (16, 3, "drop=1/20,dup=1/20", true, 1),
+    ] {
+        let aphid = AphidOptions {
+            master_depth: Some(3),
+            tt_seeded_guesses: true,
+            parity_guesses: parity,
+            leaf_probe_depth: probe,
+            tt: TtSharing::Shared,
+            ..AphidOptions::default()
+        };
+        let o = options(depth, procs, sim(seed, faults), aphid);
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(
+            r.value, want,
+            "x{procs} {faults} parity {parity} probe {probe}"
+        );
+        seeds += extra(&r.extra, "aphid_guess_seeds");
+        let p = extra(&r.extra, "aphid_guess_probes");
+        assert_eq!(p > 0.0, probe > 0, "x{procs} probe {probe}");
+        probes += p;
+    }
+    assert!(seeds > 0.0, "no leaf was seeded from the table");
+    assert!(probes > 0.0);
+}
+
 #[test]
 fn incremental_passes_keep_the_value_and_descend_less() {
     let pos = othello_midgame();

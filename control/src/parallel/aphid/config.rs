@@ -148,6 +148,19 @@ pub struct AphidOptions {
     /// at depth 13, the fewer, larger pieces costing more than the busy master did).
     /// Session 6 (aphid7), aphid/README.md.
     pub master_leaf_cap: u32,
+    /// A new leaf's guesses also draw on the master's transposition table (the shared one
+    /// with `tt = "shared"`): an entry for the leaf's position of depth `k` is a result of
+    /// depth `k`, used for guesses (where no slave result of that depth has come) but never to
+    /// make the leaf certain. Session 7 (aphid8a), aphid/README.md.
+    pub tt_seeded_guesses: bool,
+    /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ...,
+    /// then `r - 1`, `r - 3`, ...), each scaled as usual (Othello's values swing between odd
+    /// and even depths). Session 7 (aphid8a), aphid/README.md.
+    pub parity_guesses: bool,
+    /// The master searches a new leaf to this depth itself (charged as its own nodes, below
+    /// the leaf's required depth) to replace the static value as its first guess; 0: only the
+    /// static value (the thesis). Session 7 (aphid8a), aphid/README.md.
+    pub leaf_probe_depth: u32,
 }
 
 impl Default for AphidOptions {
@@ -178,6 +191,9 @@ impl Default for AphidOptions {
             required_slice_nodes: 16_384,
             priority_from_depth: 0,
             master_leaf_cap: 0,
+            tt_seeded_guesses: false,
+            parity_guesses: false,
+            leaf_probe_depth: 0,
         }
     }
 }
@@ -242,6 +258,9 @@ pub const KEYS: &[&str] = &[
     "required_slice_nodes",
     "priority_from_depth",
     "master_leaf_cap",
+    "tt_seeded_guesses",
+    "parity_guesses",
+    "leaf_probe_depth",
 ];
 
 impl AphidOptions {
@@ -347,6 +366,13 @@ impl AphidOptions {
                 "required_slice_nodes" => o.required_slice_nodes = int()?,
                 "priority_from_depth" => o.priority_from_depth = small()?,
                 "master_leaf_cap" => o.master_leaf_cap = small()?,
+                "tt_seeded_guesses" => {
+                    o.tt_seeded_guesses = value.parse().map_err(|_| bad("true or false"))?;
+                }
+                "parity_guesses" => {
+                    o.parity_guesses = value.parse().map_err(|_| bad("true or false"))?;
+                }
+                "leaf_probe_depth" => o.leaf_probe_depth = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -426,6 +452,19 @@ mod tests {
         let cap = AphidOptions::from_config("master_leaf_cap = 4").expect("valid");
         assert_eq!(cap.master_leaf_cap, 4);
         assert_eq!(AphidOptions::default().master_leaf_cap, 0);
+        let g = AphidOptions::from_config(
+            "tt_seeded_guesses = true\nparity_guesses = true\nleaf_probe_depth = 2",
+        )
+        .expect("valid");
+        assert_eq!(
+            (g.tt_seeded_guesses, g.parity_guesses, g.leaf_probe_depth),
+            (true, true, 2)
+        );
+        let d = AphidOptions::default();
+        assert_eq!(
+            (d.tt_seeded_guesses, d.parity_guesses, d.leaf_probe_depth),
+            (false, false, 0)
+        );
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
     }

@@ -128,6 +128,8 @@ enum Summary<G: Game> {
         figures: Vec<f64>,
         waste: waste::WasteStats,
         counters: DibCounters,
+        /// What its guesses drew on (session 7).
+        guesses: guess::GuessStats,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
@@ -196,6 +198,7 @@ impl<G: Game> Summary<G> {
                     figures,
                     waste: master.waste,
                     counters,
+                    guesses: master.guesses,
                 }
             }
             AphidProc::Slave(s) => {
@@ -343,7 +346,10 @@ pub fn search<G: Game>(
     };
     let outcome = dib::run_processors(procs, &options.backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
-        result, figures, ..
+        result,
+        figures,
+        guesses,
+        ..
     }) = outcome.processors.first()
     else {
         return Err(DibError::NoValue { seed: None }.into());
@@ -384,6 +390,7 @@ pub fn search<G: Game>(
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
     extra.extend(waste.figures());
+    extra.extend(guesses.figures());
     if opts.tt == TtSharing::Distributed {
         extra.extend(ring.figures());
     }
