@@ -16,7 +16,8 @@
 //! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_REQ_SLICE` (`required_slice_nodes`, 0 = off),
 //! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off),
 //! `APHID_TT_SEED=true|false` (`tt_seeded_guesses`), `APHID_PARITY=true|false` (`parity_guesses`),
-//! `APHID_LEAF_PROBE` (`leaf_probe_depth`, 0 = off), `APHID_WASTE` (per position: the search
+//! `APHID_LEAF_PROBE` (`leaf_probe_depth`, 0 = off), `APHID_TT_RESEED=true|false`
+//! (`tt_reseed_guesses`), `APHID_WASTE` (per position: the search
 //! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
 //! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
 //! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
@@ -198,6 +199,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.tt_seeded_guesses, "APHID_TT_SEED");
                 set(&mut aphid.parity_guesses, "APHID_PARITY");
                 set(&mut aphid.leaf_probe_depth, "APHID_LEAF_PROBE");
+                set(&mut aphid.tt_reseed_guesses, "APHID_TT_RESEED");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {

@@ -219,8 +219,8 @@ fn required_slices_keep_the_value() {
     assert!(sliced > 0.0, "no required search was cut short");
 }
 
-/// The guess options of session 7 (`tt_seeded_guesses`, `parity_guesses`,
-/// `leaf_probe_depth`) change only guesses, never what makes a leaf certain: the sequential
+/// The guess options of session 7 (`tt_seeded_guesses`, `tt_reseed_guesses`,
+/// `parity_guesses`, `leaf_probe_depth`) change only guesses, never what makes a leaf certain: the sequential
 /// value, with and without message faults; the table does seed some leaves, and the master
 /// does probe new leaves.
 #[test]
@@ -229,14 +229,15 @@ fn guess_options_keep_the_value() {
     let depth = 9;
     let want = sequential(&pos, depth);
     let (mut seeds, mut probes) = (0.0, 0.0);
-    for (procs, seed, faults, parity, probe) in [
-        (16, 1, "", false, 0),
-        (33, 2, "", true, 2),
-        (16, 3, "drop=1/20,dup=1/20", true, 1),
+    for (procs, seed, faults, parity, probe, reseed) in [
+        (16, 1, "", false, 0, false),
+        (33, 2, "", true, 2, true),
+        (16, 3, "drop=1/20,dup=1/20", true, 1, true),
     ] {
         let aphid = AphidOptions {
             master_depth: Some(3),
             tt_seeded_guesses: true,
+            tt_reseed_guesses: reseed,
             parity_guesses: parity,
             leaf_probe_depth: probe,
             tt: TtSharing::Shared,

@@ -151,7 +151,8 @@ pub struct AphidOptions {
     /// A new leaf's guesses also draw on the master's transposition table (the shared one
     /// with `tt = "shared"`): an entry for the leaf's position of depth `k` is a result of
     /// depth `k`, used for guesses (where no slave result of that depth has come) but never to
-    /// make the leaf certain. Session 7 (aphid8a), aphid/README.md.
+    /// make the leaf certain. On by default: at depth 13 it gained 10 % at 16 processors and
+    /// was neutral at 64 (session 7, aphid8a, aphid/README.md).
     pub tt_seeded_guesses: bool,
     /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ...,
     /// then `r - 1`, `r - 3`, ...), each scaled as usual (Othello's values swing between odd
@@ -161,6 +162,11 @@ pub struct AphidOptions {
     /// the leaf's required depth) to replace the static value as its first guess; 0: only the
     /// static value (the thesis). Session 7 (aphid8a), aphid/README.md.
     pub leaf_probe_depth: u32,
+    /// Every pass that finds a leaf uncertain reads the transposition table again for it
+    /// (as `tt_seeded_guesses` does when the leaf is created): results of other leaves with
+    /// the same position, and the leaf's own finished depths before their buffered report
+    /// arrives, become guesses (never certainty). Session 7 (aphid8a), aphid/README.md.
+    pub tt_reseed_guesses: bool,
 }
 
 impl Default for AphidOptions {
@@ -191,9 +197,10 @@ impl Default for AphidOptions {
             required_slice_nodes: 16_384,
             priority_from_depth: 0,
             master_leaf_cap: 0,
-            tt_seeded_guesses: false,
+            tt_seeded_guesses: true,
             parity_guesses: false,
             leaf_probe_depth: 0,
+            tt_reseed_guesses: false,
         }
     }
 }
@@ -261,6 +268,7 @@ pub const KEYS: &[&str] = &[
     "tt_seeded_guesses",
     "parity_guesses",
     "leaf_probe_depth",
+    "tt_reseed_guesses",
 ];
 
 impl AphidOptions {
@@ -373,6 +381,9 @@ impl AphidOptions {
                     o.parity_guesses = value.parse().map_err(|_| bad("true or false"))?;
                 }
                 "leaf_probe_depth" => o.leaf_probe_depth = small()?,
+                "tt_reseed_guesses" => {
+                    o.tt_reseed_guesses = value.parse().map_err(|_| bad("true or false"))?;
+                }
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -453,17 +464,18 @@ mod tests {
         assert_eq!(cap.master_leaf_cap, 4);
         assert_eq!(AphidOptions::default().master_leaf_cap, 0);
         let g = AphidOptions::from_config(
-            "tt_seeded_guesses = true\nparity_guesses = true\nleaf_probe_depth = 2",
+            "tt_seeded_guesses = false\nparity_guesses = true\nleaf_probe_depth = 2\ntt_reseed_guesses = true",
         )
         .expect("valid");
         assert_eq!(
             (g.tt_seeded_guesses, g.parity_guesses, g.leaf_probe_depth),
-            (true, true, 2)
+            (false, true, 2)
         );
+        assert!(g.tt_reseed_guesses && !AphidOptions::default().tt_reseed_guesses);
         let d = AphidOptions::default();
         assert_eq!(
             (d.tt_seeded_guesses, d.parity_guesses, d.leaf_probe_depth),
-            (false, false, 0)
+            (true, false, 0)
         );
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);

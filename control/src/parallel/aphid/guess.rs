@@ -7,6 +7,11 @@
 //! differ from the current hypothetical root value; the difference is added to the result, so
 //! that the leaf affects the tree as it did in that earlier search. The 0-ply result (the
 //! static value stored when the leaf was created) is exact, so a guess always exists.
+//!
+//! Session 7: the master also seeds a new leaf from the transposition table
+//! (`AphidOptions::tt_seeded_guesses`, on by default; [`seed_bounds`]): a table entry of depth
+//! `k` fills depth `k` where no search has reported it, for guesses only. The order of the
+//! depths can prefer the required depth's parity (`parity_guesses`, off: it lost).
 
 use super::table::{Bounds, DepthBounds};
 use crate::search::{Bound, TtEntry};
@@ -27,6 +32,9 @@ super::stats::counters! {
         pub seeds_depth_4_up,
         /// Sum of the seeds' depths.
         pub seed_depth_sum,
+        /// Depths found in the table for uncertain leaves by later passes
+        /// (`AphidOptions::tt_reseed_guesses`) that no search of the leaf had reported.
+        pub reseeds,
         /// Guesses (and fallbacks) taken from a seeded depth the slaves had not reported.
         pub from_seed,
         /// Guesses (and fallbacks) taken from a result of the other parity than the required

@@ -751,6 +751,9 @@ impl<G: Game> Master<G> {
         let early = pass.uncertain <= self.opts.first_uncertain;
         pass.touched.push((id, kind.priority(early)));
         pass.waiting.push(id);
+        if self.opts.tt_reseed_guesses {
+            self.reseed(pos, id);
+        }
         if let Some(known) = self.table.row(id).and_then(|r| r.slave.get(required)) {
             let (mut a, mut b) = window_to_leaf_scale(alpha, beta, ply);
             if known.decides(a, b).is_some() {
@@ -808,6 +811,22 @@ impl<G: Game> Master<G> {
             self.guesses.other_parity += 1;
         }
         g.value
+    }
+
+    /// Reads the transposition table again for an uncertain leaf (`tt_reseed_guesses`): an
+    /// entry of a depth its row has no result for becomes a seed of that depth.
+    fn reseed(&mut self, pos: &G, id: LeafId) {
+        let Some(e) = self.searcher.table().probe(pos.hash()) else {
+            return;
+        };
+        let k = u32::from(e.depth);
+        let reported = self.table.row(id).is_some_and(|r| r.slave.get(k).is_some());
+        if k == 0 || reported {
+            return;
+        }
+        if self.seeds.entry(id).or_default().record(k, seed_bounds(&e)) {
+            self.guesses.reseeds += 1;
+        }
     }
 
     /// Seeds a new leaf's guesses from the transposition table (`tt_seeded_guesses`): an
