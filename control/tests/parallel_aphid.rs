@@ -234,21 +234,19 @@ fn guess_options_keep_the_value() {
         (33, 2, "", true, 2, true),
         (16, 3, "drop=1/20,dup=1/20", true, 1, true),
     ] {
-        let aphid = AphidOptions {
-            master_depth: Some(3),
-            tt_seeded_guesses: true,
-            tt_reseed_guesses: reseed,
-            parity_guesses: parity,
-            leaf_probe_depth: probe,
-            tt: TtSharing::Shared,
-            ..AphidOptions::default()
-        };
-        let o = options(depth, procs, sim(seed, faults), aphid);
-        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
-        assert_eq!(
-            r.value, want,
-            "x{procs} {faults} parity {parity} probe {probe}"
-        );
+        let mut aphid = AphidOptions::default();
+        (aphid.master_depth, aphid.tt) = (Some(3), TtSharing::Shared);
+        aphid.tt_seeded_guesses = true;
+        aphid.tt_reseed_guesses = reseed;
+        aphid.parity_guesses = parity;
+        aphid.leaf_probe_depth = probe;
+        let r = search(
+            ParallelAlgo::Aphid,
+            &pos,
+            &options(depth, procs, sim(seed, faults), aphid),
+        )
+        .expect("a result");
+        assert_eq!(r.value, want, "x{procs} {faults} parity {parity}");
         seeds += extra(&r.extra, "aphid_guess_seeds");
         let p = extra(&r.extra, "aphid_guess_probes");
         assert_eq!(p > 0.0, probe > 0, "x{procs} probe {probe}");

@@ -145,32 +145,14 @@ pub fn guess(
     beta: i32,
     delta: impl Fn(u32) -> i32,
 ) -> Option<Guess> {
-    bounds
-        .deepest_first()
-        .filter(|(k, _)| *k <= required)
-        .find_map(|(k, b)| {
-            let scaled: Bounds = b.scaled(delta(k));
-            scaled
-                .decides(alpha, beta)
-                .map(|value| Guess { value, depth: k })
-        })
+    guess_by_parity(bounds, required, alpha, beta, delta, false)
 }
 
 /// A value to use when no result decides the window: the deepest result at or above
 /// `required`'s level, scaled, taken at whichever bound is finite (the exact value if known).
 #[must_use]
 pub fn fallback(bounds: &DepthBounds, required: u32, delta: impl Fn(u32) -> i32) -> Option<i32> {
-    bounds
-        .deepest_first()
-        .find(|(k, _)| *k <= required)
-        .map(|(k, b)| {
-            let s = b.scaled(delta(k));
-            if s.lower > -games::score::INFINITY {
-                s.lower
-            } else {
-                s.upper
-            }
-        })
+    fallback_by_parity(bounds, required, delta, false).map(|g| g.value)
 }
 
 #[cfg(test)]
