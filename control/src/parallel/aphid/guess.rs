@@ -9,8 +9,9 @@
 //! static value stored when the leaf was created) is exact, so a guess always exists.
 //!
 //! Session 7: the master also seeds a new leaf from the transposition table
-//! (`AphidOptions::tt_seeded_guesses`, on by default; [`seed_bounds`]): a table entry of depth
-//! `k` fills depth `k` where no search has reported it, for guesses only. The order of the
+//! (`AphidOptions::tt_seeded_guesses`, and again at every pass that finds it uncertain,
+//! `tt_reseed_guesses`; both on by default; [`seed_bounds`]): a table entry of depth `k`
+//! fills depth `k` where no search has reported it, for guesses only. The order of the
 //! depths can prefer the required depth's parity (`parity_guesses`, off: it lost).
 
 use super::table::{Bounds, DepthBounds};
