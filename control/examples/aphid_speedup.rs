@@ -17,6 +17,11 @@
 //! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off), `APHID_NEW_LEAF_PASSES` (`new_leaf_passes`), `APHID_WASTE` (per position: the search
 //! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_POSITIONS` (a list such as `6,3,4,8`: those positions,
 //! numbered from 0, with their seeds of a whole-set run), `APHID_CHURN` (per position: why the master's principal variation moved, `control::parallel::aphid::churn`), `APHID_TT_MIB` (the table size of the
+//! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off),
+//! `APHID_TT_SEED=true|false` (`tt_seeded_guesses`), `APHID_PARITY=true|false` (`parity_guesses`),
+//! `APHID_LEAF_PROBE` (`leaf_probe_depth`, 0 = off), `APHID_TT_RESEED=true|false`
+//! (`tt_reseed_guesses`), `APHID_WASTE` (per position: the search
+//! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
 //! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
 //! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
 //! the counters), and `APHID_PLAY` (the play setting:
@@ -209,6 +214,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.priority_from_depth, "APHID_PRIORITY_FROM");
                 set(&mut aphid.master_leaf_cap, "APHID_LEAF_CAP");
                 set(&mut aphid.new_leaf_passes, "APHID_NEW_LEAF_PASSES");
+                set(&mut aphid.tt_seeded_guesses, "APHID_TT_SEED");
+                set(&mut aphid.parity_guesses, "APHID_PARITY");
+                set(&mut aphid.leaf_probe_depth, "APHID_LEAF_PROBE");
+                set(&mut aphid.tt_reseed_guesses, "APHID_TT_RESEED");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {

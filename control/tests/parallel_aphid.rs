@@ -271,6 +271,38 @@ fn deferred_new_leaves_keep_the_value() {
     );
 }
 
+/// The guess options of session 7 (`tt_seeded_guesses`, `tt_reseed_guesses`,
+/// `parity_guesses`, `leaf_probe_depth`) change only guesses, never what makes a leaf
+/// certain: the sequential value, with and without message faults; the table does seed some leaves, and the master
+/// does probe new leaves.
+#[test]
+fn guess_options_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let (mut seeds, mut probes) = (0.0, 0.0);
+    for (procs, seed, faults, parity, probe, reseed) in [
+        (16, 1, "", false, 0, false),
+        (33, 2, "", true, 2, true),
+        (16, 3, "drop=1/20,dup=1/20", true, 1, true),
+    ] {
+        let aphid = AphidOptions {
+            tt_seeded_guesses: true,
+            tt_reseed_guesses: reseed,
+            parity_guesses: parity,
+            leaf_probe_depth: probe,
+            ..AphidOptions::default()
+        };
+        let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+        seeds += extra(&figures, "aphid_guess_seeds");
+        let p = extra(&figures, "aphid_guess_probes");
+        assert_eq!(p > 0.0, probe > 0, "x{procs} probe {probe}");
+        probes += p;
+    }
+    assert!(seeds > 0.0, "no leaf was seeded from the table");
+    assert!(probes > 0.0);
+}
+
 #[test]
 fn incremental_passes_keep_the_value_and_descend_less() {
     let pos = othello_midgame();

@@ -7,8 +7,121 @@
 //! differ from the current hypothetical root value; the difference is added to the result, so
 //! that the leaf affects the tree as it did in that earlier search. The 0-ply result (the
 //! static value stored when the leaf was created) is exact, so a guess always exists.
+//!
+//! Session 7: the master also seeds a new leaf from the transposition table
+//! (`AphidOptions::tt_seeded_guesses`, and again at every pass that finds it uncertain,
+//! `tt_reseed_guesses`; both on by default; [`seed_bounds`]): a table entry of depth `k`
+//! fills depth `k` where no search has reported it, for guesses only. The order of the
+//! depths can prefer the required depth's parity (`parity_guesses`, off: it lost).
 
 use super::table::{Bounds, DepthBounds};
+use crate::search::{Bound, TtEntry};
+
+super::stats::counters! {
+    /// What the master's guesses drew on (session 7, reported as `aphid_guess_<counter>`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    pub struct GuessStats, prefix "aphid_guess_" {
+        /// New leaves seeded from the transposition table (`AphidOptions::tt_seeded_guesses`).
+        pub seeds,
+        /// Of those, seeds of depth 1, 2, 3 and 4 or more.
+        pub seeds_depth_1,
+        /// Seeds of depth 2.
+        pub seeds_depth_2,
+        /// Seeds of depth 3.
+        pub seeds_depth_3,
+        /// Seeds of depth 4 or more.
+        pub seeds_depth_4_up,
+        /// Sum of the seeds' depths.
+        pub seed_depth_sum,
+        /// Depths found in the table for uncertain leaves by later passes
+        /// (`AphidOptions::tt_reseed_guesses`) that no search of the leaf had reported.
+        pub reseeds,
+        /// Guesses (and fallbacks) taken from a seeded depth the slaves had not reported.
+        pub from_seed,
+        /// Guesses (and fallbacks) taken from a result of the other parity than the required
+        /// depth (for `parity_guesses`: only when no result of the same parity decided).
+        pub other_parity,
+        /// Leaves the master searched itself when creating them
+        /// (`AphidOptions::leaf_probe_depth`), and the nodes it spent on them.
+        pub probes,
+        /// Nodes of those searches.
+        pub probe_nodes,
+    }
+}
+
+/// A transposition-table entry as a result of its own depth, on the leaf's scale (the
+/// table's decisive scores count plies from the stored position, as a leaf's do). Used as a
+/// guess only: a leaf becomes certain only by a slave's (or the master's own) search at its
+/// required depth.
+#[must_use]
+pub fn seed_bounds(e: &TtEntry) -> Bounds {
+    match e.bound {
+        Bound::Exact => Bounds::exact(e.value),
+        Bound::Lower => Bounds {
+            lower: e.value,
+            upper: games::score::INFINITY,
+        },
+        Bound::Upper => Bounds {
+            lower: -games::score::INFINITY,
+            upper: e.value,
+        },
+    }
+}
+
+/// The results a guess looks at, in the order it looks: depths `required` and below, deepest
+/// first; with `parity` (`AphidOptions::parity_guesses`) the depths of the required depth's
+/// parity (`required`, `required - 2`, ...) before the others (`required - 1`, ...), since
+/// Othello's values swing between odd and even depths.
+fn candidates(bounds: &DepthBounds, required: u32, parity: bool) -> Vec<(u32, Bounds)> {
+    let mut c: Vec<(u32, Bounds)> = bounds
+        .deepest_first()
+        .filter(|(k, _)| *k <= required)
+        .collect();
+    if parity {
+        // Stable: each parity stays deepest first.
+        c.sort_by_key(|(k, _)| (required - k) % 2);
+    }
+    c
+}
+
+/// [`guess`] with the depths in the order of [`candidates`]: with `parity`, the first result
+/// of the required depth's parity that decides the window, else the first of the other.
+#[must_use]
+pub fn guess_by_parity(
+    bounds: &DepthBounds,
+    required: u32,
+    alpha: i32,
+    beta: i32,
+    delta: impl Fn(u32) -> i32,
+    parity: bool,
+) -> Option<Guess> {
+    candidates(bounds, required, parity)
+        .into_iter()
+        .find_map(|(k, b)| {
+            b.scaled(delta(k))
+                .decides(alpha, beta)
+                .map(|value| Guess { value, depth: k })
+        })
+}
+
+/// [`fallback`] with the depths in the order of [`candidates`], returning the depth used too.
+#[must_use]
+pub fn fallback_by_parity(
+    bounds: &DepthBounds,
+    required: u32,
+    delta: impl Fn(u32) -> i32,
+    parity: bool,
+) -> Option<Guess> {
+    candidates(bounds, required, parity).first().map(|&(k, b)| {
+        let s = b.scaled(delta(k));
+        let value = if s.lower > -games::score::INFINITY {
+            s.lower
+        } else {
+            s.upper
+        };
+        Guess { value, depth: k }
+    })
+}
 
 /// A guessed value and the depth of the result it came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,32 +146,14 @@ pub fn guess(
     beta: i32,
     delta: impl Fn(u32) -> i32,
 ) -> Option<Guess> {
-    bounds
-        .deepest_first()
-        .filter(|(k, _)| *k <= required)
-        .find_map(|(k, b)| {
-            let scaled: Bounds = b.scaled(delta(k));
-            scaled
-                .decides(alpha, beta)
-                .map(|value| Guess { value, depth: k })
-        })
+    guess_by_parity(bounds, required, alpha, beta, delta, false)
 }
 
 /// A value to use when no result decides the window: the deepest result at or above
 /// `required`'s level, scaled, taken at whichever bound is finite (the exact value if known).
 #[must_use]
 pub fn fallback(bounds: &DepthBounds, required: u32, delta: impl Fn(u32) -> i32) -> Option<i32> {
-    bounds
-        .deepest_first()
-        .find(|(k, _)| *k <= required)
-        .map(|(k, b)| {
-            let s = b.scaled(delta(k));
-            if s.lower > -games::score::INFINITY {
-                s.lower
-            } else {
-                s.upper
-            }
-        })
+    fallback_by_parity(bounds, required, delta, false).map(|g| g.value)
 }
 
 #[cfg(test)]
@@ -96,6 +191,77 @@ mod tests {
             d.record(k as u32, b);
         }
         (d, [3, 5, 7, -1, -3, -7])
+    }
+
+    #[test]
+    fn parity_prefers_the_required_depths_parity() {
+        let (d, roots) = table_5_1();
+        let delta = |k: u32| -2 - roots[k as usize];
+        // Without parity, as the thesis: the 3-ply result (required 6).
+        let plain = guess_by_parity(&d, 6, -10, 8, delta, false).expect("a guess");
+        assert_eq!(plain, guess(&d, 6, -10, 8, delta).expect("a guess"));
+        // With parity: depths 6, 4, 2, 0 first; 4 (>= 3) does not decide (-10, 8), 2 (>= 11)
+        // does.
+        let g = guess_by_parity(&d, 6, -10, 8, delta, true).expect("a guess");
+        assert_eq!(
+            g,
+            Guess {
+                value: 11,
+                depth: 2
+            }
+        );
+        // Required 5: odd depths 5, 3, 1 first: 5 (<= 20) does not decide, 3 (-7) does.
+        let g = guess_by_parity(&d, 5, -10, 8, delta, true).expect("a guess");
+        assert_eq!(g.depth, 3);
+        // A window only the even depths decide: (-20, 30) is decided by the exact 0-ply and
+        // 3-ply results only; required 5 with parity still takes the odd 3 first.
+        let g = guess_by_parity(&d, 5, -20, 30, delta, true).expect("a guess");
+        assert_eq!(g.depth, 3);
+        // Results of one parity only: the other parity is used.
+        let mut odd = DepthBounds::default();
+        odd.record(0, Bounds::exact(20));
+        odd.record(1, le(-12));
+        let g = guess_by_parity(&odd, 4, -10, 8, |_| 0, true).expect("a guess");
+        assert_eq!(
+            g,
+            Guess {
+                value: 20,
+                depth: 0
+            }
+        );
+        let g = guess_by_parity(&odd, 3, -10, 8, |_| 0, true).expect("a guess");
+        assert_eq!(
+            g,
+            Guess {
+                value: -12,
+                depth: 1
+            }
+        );
+        // The fallback takes the deepest result of the required parity.
+        let f = fallback_by_parity(&d, 6, |_| 0, true).expect("a value");
+        assert_eq!(f, Guess { value: 2, depth: 4 });
+        let f = fallback_by_parity(&d, 6, |_| 0, false).expect("a value");
+        assert_eq!(
+            f,
+            Guess {
+                value: 15,
+                depth: 5
+            }
+        );
+        assert_eq!(fallback(&d, 6, |_| 0), Some(15));
+    }
+
+    #[test]
+    fn a_table_entry_seeds_its_own_depth_as_bounds() {
+        let e = |bound, value| TtEntry {
+            value,
+            depth: 3,
+            bound,
+            move_index: None,
+        };
+        assert_eq!(seed_bounds(&e(Bound::Exact, 7)), Bounds::exact(7));
+        assert_eq!(seed_bounds(&e(Bound::Lower, 7)), ge(7));
+        assert_eq!(seed_bounds(&e(Bound::Upper, -7)), le(-7));
     }
 
     #[test]

@@ -32,7 +32,7 @@ use games::score::{INFINITY, is_decisive};
 use super::balance::{self, Load, Piece};
 use super::churn::{ChurnStats, News, PrincipalLeaf, Source};
 use super::config::AphidOptions;
-use super::guess::{fallback, guess};
+use super::guess::{GuessStats, fallback_by_parity, guess_by_parity, seed_bounds};
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::priority::PathKind;
 use super::table::{AphidTable, Bounds, DepthBounds, LeafId, window_to_leaf_scale};
@@ -193,6 +193,11 @@ pub(crate) struct Master<G: Game> {
     deferred: BTreeMap<LeafId, u32>,
     /// When the last pass was made.
     last_pass_at: Nanos,
+    /// Results of new leaves found in the transposition table (`tt_seeded_guesses`), by
+    /// depth on the leaf's scale: for guesses only.
+    seeds: BTreeMap<LeafId, DepthBounds>,
+    /// What the guesses drew on (`guess.rs`).
+    pub(crate) guesses: GuessStats,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -249,6 +254,8 @@ impl<G: Game> Master<G> {
             last_anchor: 0,
             deferred: BTreeMap::new(),
             last_pass_at: 0,
+            seeds: BTreeMap::new(),
+            guesses: GuessStats::default(),
         }
     }
 
@@ -761,8 +768,18 @@ impl<G: Game> Master<G> {
                     None
                 };
                 let id = self.table.insert(path, owner);
+                if self.opts.tt_seeded_guesses {
+                    self.seed(pos, id);
+                }
                 self.search_leaf(pos, id, 0, -INFINITY, INFINITY, ctx);
                 if owner.is_some() {
+                    let probe = self.opts.leaf_probe_depth.min(required.saturating_sub(1));
+                    if probe > 0 {
+                        let before = self.stats.search_nodes;
+                        self.search_leaf(pos, id, probe, -INFINITY, INFINITY, ctx);
+                        self.guesses.probes += 1;
+                        self.guesses.probe_nodes += self.stats.search_nodes - before;
+                    }
                     pass.new_leaves.push(id);
                 }
                 id
@@ -797,6 +814,9 @@ impl<G: Game> Master<G> {
         let early = pass.uncertain <= self.opts.first_uncertain;
         pass.touched.push((id, kind.priority(early)));
         pass.waiting.push(id);
+        if self.opts.tt_reseed_guesses {
+            self.reseed(pos, id);
+        }
         if let Some(known) = self.table.row(id).and_then(|r| r.slave.get(required)) {
             let (mut a, mut b) = window_to_leaf_scale(alpha, beta, ply);
             if known.decides(a, b).is_some() {
@@ -814,9 +834,19 @@ impl<G: Game> Master<G> {
             }
         }
         let mut scaled = DepthBounds::default();
-        if let Some(row) = self.table.row(id) {
-            for (k, b) in row.slave.deepest_first() {
+        let reported = self.table.row(id).map(|r| &r.slave);
+        if let Some(slave) = reported {
+            for (k, b) in slave.deepest_first() {
                 scaled.record(k, b.to_root_scale(ply));
+            }
+        }
+        // Seeds fill only the depths no search of the leaf has reported.
+        let unreported = |k: u32| reported.is_none_or(|r| r.get(k).is_none());
+        if let Some(seed) = self.seeds.get(&id) {
+            for (k, b) in seed.deepest_first() {
+                if unreported(k) {
+                    scaled.record(k, b.to_root_scale(ply));
+                }
             }
         }
         let sign = if ply % 2 == 0 { 1 } else { -1 };
@@ -831,21 +861,58 @@ impl<G: Game> Master<G> {
                 _ => 0,
             }
         };
-        let found = guess(&scaled, required, alpha, beta, delta);
-        let k = found.map_or_else(
-            || {
-                scaled
-                    .deepest_first()
-                    .map(|(k, _)| k)
-                    .find(|&k| k <= required)
-            },
-            |g| Some(g.depth),
-        );
-        pass.principal = Some((id, Source::of_guess(k.unwrap_or(0), required)));
-        found
-            .map(|g| g.value)
-            .or_else(|| fallback(&scaled, required, delta))
-            .unwrap_or_else(|| pos.evaluate())
+        let parity = self.opts.parity_guesses;
+        let found = guess_by_parity(&scaled, required, alpha, beta, delta, parity)
+            .or_else(|| fallback_by_parity(&scaled, required, delta, parity));
+        pass.principal = Some((id, Source::of_guess(found.map_or(0, |g| g.depth), required)));
+        let Some(g) = found else {
+            return pos.evaluate();
+        };
+        if unreported(g.depth) {
+            self.guesses.from_seed += 1;
+        }
+        if (required - g.depth) % 2 == 1 {
+            self.guesses.other_parity += 1;
+        }
+        g.value
+    }
+
+    /// Reads the transposition table again for an uncertain leaf (`tt_reseed_guesses`): an
+    /// entry of a depth its row has no result for becomes a seed of that depth.
+    fn reseed(&mut self, pos: &G, id: LeafId) {
+        let Some(e) = self.searcher.table().probe(pos.hash()) else {
+            return;
+        };
+        let k = u32::from(e.depth);
+        let reported = self.table.row(id).is_some_and(|r| r.slave.get(k).is_some());
+        if k == 0 || reported {
+            return;
+        }
+        if self.seeds.entry(id).or_default().record(k, seed_bounds(&e)) {
+            self.guesses.reseeds += 1;
+        }
+    }
+
+    /// Seeds a new leaf's guesses from the transposition table (`tt_seeded_guesses`): an
+    /// entry for its position of depth `k` is a result of depth `k` (never read as deeper).
+    fn seed(&mut self, pos: &G, id: LeafId) {
+        let Some(e) = self.searcher.table().probe(pos.hash()) else {
+            return;
+        };
+        if e.depth == 0 {
+            return;
+        }
+        let k = u32::from(e.depth);
+        self.seeds.entry(id).or_default().record(k, seed_bounds(&e));
+        let g = &mut self.guesses;
+        g.seeds += 1;
+        g.seed_depth_sum += u64::from(k);
+        match k {
+            1 => g.seeds_depth_1 += 1,
+            2 => g.seeds_depth_2 += 1,
+            3 => g.seeds_depth_3 += 1,
+            _ => g.seeds_depth_4_up += 1,
+        }
     }
 
     /// Priorities, new assignments, bad bounds and load balancing after a pass.

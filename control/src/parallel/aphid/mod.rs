@@ -131,6 +131,8 @@ enum Summary<G: Game> {
         counters: DibCounters,
         /// Why the principal variation moved (`churn.rs`; boxed, it is large).
         churn: Box<churn::ChurnStats>,
+        /// What its guesses drew on (session 7).
+        guesses: guess::GuessStats,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
@@ -200,6 +202,7 @@ impl<G: Game> Summary<G> {
                     waste: master.waste,
                     counters,
                     churn: Box::new(master.churn),
+                    guesses: master.guesses,
                 }
             }
             AphidProc::Slave(s) => {
@@ -347,7 +350,10 @@ pub fn search<G: Game>(
     };
     let outcome = dib::run_processors(procs, &options.backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
-        result, figures, ..
+        result,
+        figures,
+        guesses,
+        ..
     }) = outcome.processors.first()
     else {
         return Err(DibError::NoValue { seed: None }.into());
@@ -395,6 +401,7 @@ pub fn search<G: Game>(
     extra.push(("aphid_aborted_nodes", aborted as f64));
     extra.extend(waste.figures());
     extra.extend(churn.figures());
+    extra.extend(guesses.figures());
     if opts.tt == TtSharing::Distributed {
         extra.extend(ring.figures());
     }
