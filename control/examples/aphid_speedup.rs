@@ -9,24 +9,26 @@
 //! (thesis method 2) and aggregate (method 1). APHID's slaves share one table, as in the
 //! thesis's standard tests (section 6.2.5).
 //!
-//! Environment: `APHID_ONLY` (no YBW runs), `APHID_TT=local|shared`, `APHID_WINDOW`,
+//! Environment: `APHID_ONLY` (no YBW runs), `APHID_TT=local|shared|distributed`, `APHID_WINDOW`,
 //! `APHID_PIECES`, `APHID_EXEMPTION`, `APHID_SPLIT` (`split_tail`, 0 = off),
 //! `APHID_REPORT_NODES` (`report_nodes`: a small change of it gives another sample of the same
-//! algorithm's schedule, to see the run-to-run spread), `APHID_UNTOUCHED=true|false` (`untouched_last`), `APHID_INCREMENTAL=true|false`
-//! (`incremental_passes`), `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_REQ_SLICE` (`required_slice_nodes`, 0 = off),
-//! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off), `APHID_NEW_LEAF_PASSES` (`new_leaf_passes`), `APHID_WASTE` (per position: the search
-//! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_POSITIONS` (a list such as `6,3,4,8`: those positions,
-//! numbered from 0, with their seeds of a whole-set run), `APHID_CHURN` (per position: why the master's principal variation moved, `control::parallel::aphid::churn`), `APHID_TT_MIB` (the table size of the
-//! `APHID_PRIORITY_FROM` (`priority_from_depth`), `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off),
-//! `APHID_TT_SEED=true|false` (`tt_seeded_guesses`), `APHID_PARITY=true|false` (`parity_guesses`),
-//! `APHID_LEAF_PROBE` (`leaf_probe_depth`, 0 = off), `APHID_TT_RESEED=true|false`
-//! (`tt_reseed_guesses`), `APHID_WASTE` (per position: the search
-//! overhead by cause; the mean by cause is always printed), `APHID_SKIP` (start after that many positions of the set), `APHID_TT_MIB` (the table size of the
-//! sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per position: the
-//! sequential nodes by depth, the master's and the slaves' busy, idle and messaging time,
-//! the counters), and `APHID_PLAY` (the play setting:
-//! variable depth through null-move reductions and the normal table, thesis table 6.2; the
-//! parallel value may then differ from the sequential one, which is counted, not refused).
+//! algorithm's schedule, to see the run-to-run spread), `APHID_UNTOUCHED=true|false`
+//! (`untouched_last`), `APHID_INCREMENTAL=true|false` (`incremental_passes`),
+//! `APHID_ANCHORED=true|false` (`anchored_guesses`), `APHID_REQ_SLICE`
+//! (`required_slice_nodes`, 0 = off), `APHID_PRIORITY_FROM` (`priority_from_depth`),
+//! `APHID_LEAF_CAP` (`master_leaf_cap`, 0 = off), `APHID_NEW_LEAF_PASSES` (`new_leaf_passes`),
+//! `APHID_TT_SEED=true|false` (`tt_seeded_guesses`), `APHID_PARITY=true|false`
+//! (`parity_guesses`), `APHID_LEAF_PROBE` (`leaf_probe_depth`, 0 = off),
+//! `APHID_TT_RESEED=true|false` (`tt_reseed_guesses`), `APHID_WASTE` (per position: the search
+//! overhead by cause; the mean by cause is always printed), `APHID_CHURN` (per position: why
+//! the master's principal variation moved, `control::parallel::aphid::churn`), `APHID_SKIP`
+//! (start after that many positions of the set), `APHID_POSITIONS` (a list such as `6,3,4,8`:
+//! those positions, numbered from 0, with their seeds of a whole-set run), `APHID_TT_MIB` (the
+//! table size of the sequential and the parallel search alike, default 4), `APHID_VERBOSE` (per
+//! position: the sequential nodes by depth, the master's and the slaves' busy, idle and
+//! messaging time, the counters), and `APHID_PLAY` (the play setting: variable depth through
+//! null-move reductions and the normal table, thesis table 6.2; the parallel value may then
+//! differ from the sequential one, which is counted, not refused).
 
 mod common;
 
