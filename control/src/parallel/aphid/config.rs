@@ -320,6 +320,7 @@ impl AphidOptions {
             };
             let small =
                 || int().and_then(|v| u32::try_from(v).map_err(|_| bad("an integer below 2^32")));
+            let flag = || value.parse::<bool>().map_err(|_| bad("true or false"));
             match key {
                 "master_depth" => {
                     o.master_depth = if value == "auto" {
@@ -342,9 +343,7 @@ impl AphidOptions {
                 "window" => {
                     o.window = i32::try_from(small()?).map_err(|_| bad("an evaluation width"))?;
                 }
-                "load_balancing" => {
-                    o.load_balancing = value.parse().map_err(|_| bad("true or false"))?;
-                }
+                "load_balancing" => o.load_balancing = flag()?,
                 "exemption_factor" => o.exemption_factor = small()?,
                 "first_uncertain" => o.first_uncertain = small()?,
                 "tt" => {
@@ -373,30 +372,18 @@ impl AphidOptions {
                 "shadow_entries" => o.shadow_entries = small()? as usize,
                 "broadcast_keys" => o.broadcast_keys = small()? as usize,
                 "shadow_min_depth" => o.shadow_min_depth = small()?,
-                "untouched_last" => {
-                    o.untouched_last = value.parse().map_err(|_| bad("true or false"))?;
-                }
+                "untouched_last" => o.untouched_last = flag()?,
                 "split_tail" => o.split_tail = small()?,
-                "incremental_passes" => {
-                    o.incremental_passes = value.parse().map_err(|_| bad("true or false"))?;
-                }
-                "anchored_guesses" => {
-                    o.anchored_guesses = value.parse().map_err(|_| bad("true or false"))?;
-                }
+                "incremental_passes" => o.incremental_passes = flag()?,
+                "anchored_guesses" => o.anchored_guesses = flag()?,
                 "required_slice_nodes" => o.required_slice_nodes = int()?,
                 "priority_from_depth" => o.priority_from_depth = small()?,
                 "master_leaf_cap" => o.master_leaf_cap = small()?,
                 "new_leaf_passes" => o.new_leaf_passes = small()?,
-                "tt_seeded_guesses" => {
-                    o.tt_seeded_guesses = value.parse().map_err(|_| bad("true or false"))?;
-                }
-                "parity_guesses" => {
-                    o.parity_guesses = value.parse().map_err(|_| bad("true or false"))?;
-                }
+                "tt_seeded_guesses" => o.tt_seeded_guesses = flag()?,
+                "parity_guesses" => o.parity_guesses = flag()?,
                 "leaf_probe_depth" => o.leaf_probe_depth = small()?,
-                "tt_reseed_guesses" => {
-                    o.tt_reseed_guesses = value.parse().map_err(|_| bad("true or false"))?;
-                }
+                "tt_reseed_guesses" => o.tt_reseed_guesses = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,

@@ -877,33 +877,18 @@ impl<G: Game> Master<G> {
         g.value
     }
 
-    /// Reads the transposition table again for an uncertain leaf (`tt_reseed_guesses`): an
-    /// entry of a depth its row has no result for becomes a seed of that depth.
+    /// Reads the transposition table again for an uncertain leaf (`tt_reseed_guesses`).
     fn reseed(&mut self, pos: &G, id: LeafId) {
-        let Some(e) = self.searcher.table().probe(pos.hash()) else {
-            return;
-        };
-        let k = u32::from(e.depth);
-        let reported = self.table.row(id).is_some_and(|r| r.slave.get(k).is_some());
-        if k == 0 || reported {
-            return;
-        }
-        if self.seeds.entry(id).or_default().record(k, seed_bounds(&e)) {
+        if let Some((_, true)) = self.seed_from_table(pos, id) {
             self.guesses.reseeds += 1;
         }
     }
 
-    /// Seeds a new leaf's guesses from the transposition table (`tt_seeded_guesses`): an
-    /// entry for its position of depth `k` is a result of depth `k` (never read as deeper).
+    /// Seeds a new leaf's guesses from the transposition table (`tt_seeded_guesses`).
     fn seed(&mut self, pos: &G, id: LeafId) {
-        let Some(e) = self.searcher.table().probe(pos.hash()) else {
+        let Some((k, _)) = self.seed_from_table(pos, id) else {
             return;
         };
-        if e.depth == 0 {
-            return;
-        }
-        let k = u32::from(e.depth);
-        self.seeds.entry(id).or_default().record(k, seed_bounds(&e));
         let g = &mut self.guesses;
         g.seeds += 1;
         g.seed_depth_sum += u64::from(k);
@@ -913,6 +898,20 @@ impl<G: Game> Master<G> {
             3 => g.seeds_depth_3 += 1,
             _ => g.seeds_depth_4_up += 1,
         }
+    }
+
+    /// The table entry for leaf `id`'s position, of depth `k` above 0 that no search of the
+    /// leaf has reported, kept as a seed of depth `k` (never read as deeper; for guesses
+    /// only): `k` and whether the seed changed, or `None` when there is no such entry.
+    fn seed_from_table(&mut self, pos: &G, id: LeafId) -> Option<(u32, bool)> {
+        let e = self.searcher.table().probe(pos.hash())?;
+        let k = u32::from(e.depth);
+        let reported = self.table.row(id).is_some_and(|r| r.slave.get(k).is_some());
+        if k == 0 || reported {
+            return None;
+        }
+        let changed = self.seeds.entry(id).or_default().record(k, seed_bounds(&e));
+        Some((k, changed))
     }
 
     /// Priorities, new assignments, bad bounds and load balancing after a pass.
