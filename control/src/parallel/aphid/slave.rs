@@ -30,6 +30,7 @@ use super::config::AphidOptions;
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
+use super::tail::TailStats;
 use super::waste::WasteStats;
 use crate::search::tt::value_to_tt;
 use crate::search::{SearchContext, Searcher, Signal, TtEntry};
@@ -125,6 +126,8 @@ pub(crate) struct SlaveState<G: Game> {
     required_slice: u64,
     /// `AphidOptions::priority_from_depth`.
     priority_from: u32,
+    /// The last iterations' timeline, this slave's part (`tail.rs`).
+    pub(crate) tail: TailStats,
 }
 
 /// A slave processor.
@@ -180,6 +183,7 @@ impl<G: Game> Slave<G> {
                 untouched_last: opts.untouched_last,
                 required_slice: opts.required_slice_nodes,
                 priority_from: opts.priority_from_depth,
+                tail: TailStats::default(),
             },
         }
     }
@@ -191,6 +195,7 @@ impl<G: Game> Slave<G> {
         }
         self.state.pass_on_shadow(ctx);
         self.state.flush_urgent(ctx);
+        self.state.enter_tail(ctx.now());
         let Some(work) = self.state.pick() else {
             self.state.report_if_idle(ctx);
             return Activity::Idle { wake_at: None };
@@ -250,6 +255,7 @@ impl<G: Game> Slave<G> {
             self.state.nodes_since_report += nodes - charged;
         }
         let st = &mut self.state;
+        st.count_tail(&work, nodes, r.completed, ctx.now());
         if !r.completed {
             if speculative {
                 st.stats.aborted_nodes += nodes;
@@ -269,6 +275,54 @@ impl<G: Game> Slave<G> {
 }
 
 impl<G: Game> SlaveState<G> {
+    /// Notes when this slave first runs in the last iteration (`tail.rs`).
+    fn enter_tail(&mut self, now: Nanos) {
+        if self.epoch.iteration >= self.target && self.tail.slaves == 0 {
+            self.tail.slaves = 1;
+            self.tail.entered_ns = now;
+            self.tail.last_required_ns = now;
+            self.tail.last_required_max_ns = now;
+        }
+    }
+
+    /// Counts a search of `work` of `nodes` nodes that ended at `now` (`tail.rs`).
+    fn count_tail(&mut self, work: &Work, nodes: u64, completed: bool, now: Nanos) {
+        let ply = self.leaves.get(&work.leaf).map_or(0, |l| l.ply);
+        let iteration = self.epoch.iteration;
+        if iteration + 1 == self.target && work.required && !work.bad && completed {
+            if work.depth + ply < iteration {
+                self.tail.catch_up_prev += nodes;
+            }
+            return;
+        }
+        if iteration < self.target {
+            return;
+        }
+        self.enter_tail(now);
+        let t = &mut self.tail;
+        if work.depth + ply > self.target {
+            t.speculative += nodes;
+        } else if !completed {
+            if work.required {
+                t.sliced += nodes;
+            } else {
+                t.untouched += nodes;
+            }
+        } else if work.bad {
+            t.bad_bound += nodes;
+        } else if work.untouched {
+            t.untouched += nodes;
+        } else if work.depth + ply < iteration {
+            t.catch_up += nodes;
+        } else {
+            t.required += nodes;
+        }
+        if completed && work.required {
+            t.last_required_ns = now;
+            t.last_required_max_ns = now;
+        }
+    }
+
     /// Records a completed search of `work` that returned `value` after `nodes` nodes, and
     /// reports when it should (also the hook of a mid-level process, `mid.rs`).
     pub(super) fn complete(
