@@ -29,7 +29,10 @@
 //! messaging time, the counters), and `APHID_PLAY` (the play setting: variable depth through
 //! null-move reductions and the normal table, thesis table 6.2; the parallel value may then
 //! differ from the sequential one, which is counted, not refused). Session 8: `APHID_TAIL` (per
-//! position: the last iterations' timeline, `control::parallel::aphid::tail`).
+//! position: the last iterations' timeline, `control::parallel::aphid::tail`),
+//! `APHID_SLICE_GROWTH` (`required_slice_growth`), `APHID_SPEC_CAP` (`speculative_slice_cap`,
+//! 0 = off), `APHID_CATCH_UP_FROM` (`catch_up_from`, 0 = off), `APHID_CUT_WINDOW=true|false`
+//! (`cut_keeps_window`).
 
 mod common;
 
@@ -221,6 +224,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.parity_guesses, "APHID_PARITY");
                 set(&mut aphid.leaf_probe_depth, "APHID_LEAF_PROBE");
                 set(&mut aphid.tt_reseed_guesses, "APHID_TT_RESEED");
+                set(&mut aphid.required_slice_growth, "APHID_SLICE_GROWTH");
+                set(&mut aphid.speculative_slice_cap, "APHID_SPEC_CAP");
+                set(&mut aphid.catch_up_from, "APHID_CATCH_UP_FROM");
+                set(&mut aphid.cut_keeps_window, "APHID_CUT_WINDOW");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {

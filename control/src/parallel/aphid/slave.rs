@@ -74,6 +74,9 @@ struct SlaveLeaf<G> {
     nodes: u64,
     /// A required search cut short at the end of its slice: its depth and budget.
     cut: Option<(u32, u64)>,
+    /// The depth and window of the last search of this leaf cut at the end of its slice
+    /// (`AphidOptions::cut_keeps_window`).
+    cut_window: Option<(u32, i32, i32)>,
 }
 
 /// A piece of work chosen by the scheduler.
@@ -128,6 +131,14 @@ pub(crate) struct SlaveState<G: Game> {
     priority_from: u32,
     /// The last iterations' timeline, this slave's part (`tail.rs`).
     pub(crate) tail: TailStats,
+    /// `AphidOptions::required_slice_growth` (at least 2).
+    slice_growth: u64,
+    /// `AphidOptions::speculative_slice_cap` (0: none).
+    speculative_cap: u64,
+    /// `AphidOptions::catch_up_from` (0: off).
+    catch_up_from: u32,
+    /// `AphidOptions::cut_keeps_window`.
+    cut_keeps_window: bool,
 }
 
 /// A slave processor.
@@ -184,6 +195,10 @@ impl<G: Game> Slave<G> {
                 required_slice: opts.required_slice_nodes,
                 priority_from: opts.priority_from_depth,
                 tail: TailStats::default(),
+                slice_growth: u64::from(opts.required_slice_growth.max(2)),
+                speculative_cap: opts.speculative_slice_cap,
+                catch_up_from: opts.catch_up_from,
+                cut_keeps_window: opts.cut_keeps_window,
             },
         }
     }
@@ -205,14 +220,15 @@ impl<G: Game> Slave<G> {
     }
 
     fn search(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
-        let Some((position, cut)) = self
+        let Some((position, cut, cut_window)) = self
             .state
             .leaves
             .get(&work.leaf)
-            .map(|l| (l.position.clone(), l.cut))
+            .map(|l| (l.position.clone(), l.cut, l.cut_window))
         else {
             return;
         };
+        let work = resumed_window(work, cut_window, self.state.cut_keeps_window);
         self.state.interrupt = false;
         let speculative = !work.required;
         // A speculative search yields after a budget of nodes, so that required work that
@@ -223,7 +239,7 @@ impl<G: Game> Slave<G> {
         let limit = if speculative {
             Some(match self.state.cut_short {
                 Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
-                    budget.saturating_mul(2)
+                    grown_speculative_budget(budget, self.state.speculative_cap)
                 }
                 _ => self.state.speculative_slice,
             })
@@ -232,7 +248,9 @@ impl<G: Game> Slave<G> {
             // transposition table), so a search of N nodes is cut at most log2(N / slice)
             // times.
             Some(match cut {
-                Some((depth, budget)) if depth == work.depth => budget.saturating_mul(2),
+                Some((depth, budget)) if depth == work.depth => {
+                    budget.saturating_mul(self.state.slice_growth)
+                }
                 _ => self.state.required_slice,
             })
         } else {
@@ -260,12 +278,16 @@ impl<G: Game> Slave<G> {
             if speculative {
                 st.stats.aborted_nodes += nodes;
                 st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
+                if let Some(l) = st.leaves.get_mut(&work.leaf) {
+                    l.cut_window = Some((work.depth, work.alpha, work.beta));
+                }
             } else {
                 st.stats.required_nodes += nodes;
                 st.waste.sliced += nodes;
                 if let Some(l) = st.leaves.get_mut(&work.leaf) {
                     l.nodes += nodes;
                     l.cut = limit.map(|b| (work.depth, b));
+                    l.cut_window = Some((work.depth, work.alpha, work.beta));
                 }
             }
             return;
@@ -357,6 +379,7 @@ impl<G: Game> SlaveState<G> {
         let b = Bounds::from_search(value, work.alpha, work.beta);
         if let Some(leaf) = st.leaves.get_mut(&work.leaf) {
             leaf.cut = None;
+            leaf.cut_window = None;
             if counted {
                 leaf.nodes += nodes;
             }
@@ -493,6 +516,7 @@ impl<G: Game> SlaveState<G> {
                         known: priority,
                         nodes: 0,
                         cut: None,
+                        cut_window: None,
                     },
                 );
                 if let Some(bad) = bad {
@@ -656,7 +680,7 @@ impl<G: Game> SlaveState<G> {
         let (alpha, beta) = self.window(l.ply, width);
         Some(Work {
             leaf,
-            depth: l.searched + 1,
+            depth: catch_up_depth(l.searched, self.required(l), self.catch_up_from),
             alpha,
             beta,
             required,
@@ -686,6 +710,45 @@ impl<G: Game> SlaveState<G> {
         if let Some(ring) = &mut self.shadow {
             ring.on_report(ctx);
         }
+    }
+}
+
+/// `work` with the window of the last cut search of its leaf, when `keep` is set, the cut
+/// search had the same depth, and `work` is not a bad-bound answer (whose window is the
+/// master's): the resumed search then finds its finished subtrees in the table whatever the
+/// hypothesis did meanwhile (`AphidOptions::cut_keeps_window`).
+fn resumed_window(work: Work, cut: Option<(u32, i32, i32)>, keep: bool) -> Work {
+    match cut {
+        Some((depth, alpha, beta)) if keep && !work.bad && depth == work.depth => Work {
+            alpha,
+            beta,
+            ..work
+        },
+        _ => work,
+    }
+}
+
+/// The budget a cut speculative (or untouched-leaf) search resumes with: twice `budget`, at
+/// most `cap` nodes when `cap` is not 0 (`AphidOptions::speculative_slice_cap`), never less
+/// than `budget`.
+fn grown_speculative_budget(budget: u64, cap: u64) -> u64 {
+    let grown = budget.saturating_mul(2);
+    if cap == 0 {
+        grown
+    } else {
+        grown.min(cap.max(budget))
+    }
+}
+
+/// The depth a leaf searched to `searched` plies is searched to next when it needs `required`
+/// (`AphidOptions::catch_up_from`): one ply deeper, or `required - skip` when that is deeper
+/// and `skip` is not 0 (the shallower iterations are skipped).
+fn catch_up_depth(searched: u32, required: u32, skip: u32) -> u32 {
+    let next = searched + 1;
+    if skip == 0 || next >= required {
+        next
+    } else {
+        next.max(required.saturating_sub(skip))
     }
 }
 
@@ -768,6 +831,7 @@ mod tests {
                     known: priority,
                     nodes: 0,
                     cut: None,
+                    cut_window: None,
                 },
             );
         }
@@ -813,6 +877,70 @@ mod tests {
         s.apply(Msg::Revoke { leaf: 1 });
         assert_eq!(s.waste.revoked, 1234);
         assert!(s.leaves.is_empty());
+    }
+
+    /// Session 8: a cut required search resumes with `required_slice_growth` times its
+    /// budget; a cut speculative one with twice its budget up to `speculative_slice_cap`.
+    #[test]
+    fn slice_growth_and_speculative_cap() {
+        assert_eq!(grown_speculative_budget(2048, 0), 4096);
+        assert_eq!(grown_speculative_budget(2048, 3000), 3000);
+        assert_eq!(grown_speculative_budget(8192, 3000), 8192);
+        let o = AphidOptions {
+            required_slice_growth: 4,
+            ..AphidOptions::default()
+        };
+        let searcher = Searcher::new(crate::search::SearchConfig::research()).expect("a table");
+        let s = Slave::new(TicTacToe3::start(), 20, 2, &o, searcher);
+        assert_eq!(s.state.slice_growth, 4);
+        let searcher = Searcher::new(crate::search::SearchConfig::research()).expect("a table");
+        let s = Slave::new(
+            TicTacToe3::start(),
+            20,
+            2,
+            &AphidOptions::default(),
+            searcher,
+        );
+        assert_eq!(s.state.slice_growth, 2);
+    }
+
+    /// Session 8: with `cut_keeps_window` a search resumed after a cut keeps the cut
+    /// search's window (same depth, not a bad bound); otherwise the scheduler's window.
+    #[test]
+    fn a_resumed_search_keeps_its_window() {
+        let w = Work {
+            leaf: 1,
+            depth: 5,
+            alpha: -10,
+            beta: 10,
+            required: true,
+            bad: false,
+            untouched: false,
+        };
+        let r = resumed_window(w, Some((5, -3, 17)), true);
+        assert_eq!((r.alpha, r.beta, r.depth), (-3, 17, 5));
+        assert_eq!(resumed_window(w, Some((5, -3, 17)), false), w);
+        assert_eq!(resumed_window(w, Some((4, -3, 17)), true), w);
+        let bad = Work { bad: true, ..w };
+        assert_eq!(resumed_window(bad, Some((5, -3, 17)), true), bad);
+        assert_eq!(resumed_window(w, None, true), w);
+    }
+
+    /// Session 8: with `catch_up_from = 2` a leaf far below its required depth (figure 5.3's
+    /// leaf 7: nothing searched, 6 plies needed) starts at 4 plies; one within 2 plies of it
+    /// goes on one ply at a time; run-ahead is unchanged.
+    #[test]
+    fn catch_up_starts_near_the_required_depth() {
+        assert_eq!(catch_up_depth(0, 6, 0), 1);
+        assert_eq!(catch_up_depth(0, 6, 2), 4);
+        assert_eq!(catch_up_depth(4, 6, 2), 5);
+        assert_eq!(catch_up_depth(5, 6, 2), 6);
+        assert_eq!(catch_up_depth(6, 6, 2), 7);
+        assert_eq!(catch_up_depth(0, 2, 3), 1);
+        let mut s = state(10, &[(1, 9, 4), (4, 8, 3), (7, 5, 0)]);
+        s.catch_up_from = 2;
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (7, 4, true));
     }
 
     /// Figure 5.3, slave 1: leaves 1, 4 and 7 searched to 4, 3 and 0 plies; the 10-ply search
