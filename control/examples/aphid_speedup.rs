@@ -32,7 +32,7 @@
 //! position: the last iterations' timeline, `control::parallel::aphid::tail`),
 //! `APHID_SLICE_GROWTH` (`required_slice_growth`), `APHID_SPEC_CAP` (`speculative_slice_cap`,
 //! 0 = off), `APHID_CATCH_UP_FROM` (`catch_up_from`, 0 = off), `APHID_CUT_WINDOW=true|false`
-//! (`cut_keeps_window`).
+//! (`cut_keeps_window`), `APHID_EXACT_SPARE=true|false` (`exact_spare`).
 
 mod common;
 
@@ -228,6 +228,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.speculative_slice_cap, "APHID_SPEC_CAP");
                 set(&mut aphid.catch_up_from, "APHID_CATCH_UP_FROM");
                 set(&mut aphid.cut_keeps_window, "APHID_CUT_WINDOW");
+                set(&mut aphid.exact_spare, "APHID_EXACT_SPARE");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {
@@ -292,7 +293,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                          slaves' last required at {:.2} s mean, {:.2} s latest, of {:.2} s; master {:.0} nodes ({:.0} % of the last), \
                          {} passes; largest piece {:.0} nodes ({:.2} s); last iteration's slave capacity: required {:.1} %, \
                          catch-up {:.1} %, bad-bound {:.1} %, untouched {:.1} %, sliced {:.1} %, speculative {:.1} %; \
-                         catch-up in the one before {:.0} nodes",
+                         exact-spare {:.1} %; catch-up in the one before {:.0} nodes",
                         algo.name(),
                         numbers[i],
                         s(t("prev_start_ns") - t("prev2_start_ns")),
@@ -312,6 +313,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                         share("untouched"),
                         share("sliced"),
                         share("speculative"),
+                        share("exact"),
                         t("catch_up_prev"),
                     );
                 }

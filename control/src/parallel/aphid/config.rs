@@ -197,6 +197,12 @@ pub struct AphidOptions {
     /// it had, not one centred on the hypothetical root value of the moment, so that the
     /// table's bounds from the cut slice still apply. Session 8 (aphid9b), aphid/README.md.
     pub cut_keeps_window: bool,
+    /// In the last iteration a slave with no required work left first makes the bounds of
+    /// its touched leaves at their required depth exact (highest priority first, searching
+    /// again with a window past the bound it has), before untouched leaves: the master then
+    /// finds them decided for the windows it needs next, without a bad-bound round trip.
+    /// Session 8 (aphid9b), aphid/README.md.
+    pub exact_spare: bool,
 }
 
 impl Default for AphidOptions {
@@ -236,6 +242,7 @@ impl Default for AphidOptions {
             speculative_slice_cap: 0,
             catch_up_from: 0,
             cut_keeps_window: false,
+            exact_spare: false,
         }
     }
 }
@@ -309,6 +316,7 @@ pub const KEYS: &[&str] = &[
     "speculative_slice_cap",
     "catch_up_from",
     "cut_keeps_window",
+    "exact_spare",
 ];
 
 impl AphidOptions {
@@ -416,6 +424,7 @@ impl AphidOptions {
                 "speculative_slice_cap" => o.speculative_slice_cap = int()?,
                 "catch_up_from" => o.catch_up_from = small()?,
                 "cut_keeps_window" => o.cut_keeps_window = flag()?,
+                "exact_spare" => o.exact_spare = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -552,7 +561,7 @@ mod tests {
     #[test]
     fn session_8_slice_and_catch_up_options() {
         let o = AphidOptions::from_config(
-            "required_slice_growth = 4\nspeculative_slice_cap = 8192\ncatch_up_from = 3\ncut_keeps_window = true",
+            "required_slice_growth = 4\nspeculative_slice_cap = 8192\ncatch_up_from = 3\ncut_keeps_window = true\nexact_spare = true",
         )
         .expect("valid");
         assert_eq!(
@@ -564,6 +573,7 @@ mod tests {
             ),
             (4, 8192, 3, true)
         );
+        assert!(o.exact_spare && !AphidOptions::default().exact_spare);
         let d = AphidOptions::default();
         assert_eq!(
             (

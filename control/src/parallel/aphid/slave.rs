@@ -139,6 +139,8 @@ pub(crate) struct SlaveState<G: Game> {
     catch_up_from: u32,
     /// `AphidOptions::cut_keeps_window`.
     cut_keeps_window: bool,
+    /// `AphidOptions::exact_spare`.
+    exact_spare: bool,
 }
 
 /// A slave processor.
@@ -199,6 +201,7 @@ impl<G: Game> Slave<G> {
                 speculative_cap: opts.speculative_slice_cap,
                 catch_up_from: opts.catch_up_from,
                 cut_keeps_window: opts.cut_keeps_window,
+                exact_spare: opts.exact_spare,
             },
         }
     }
@@ -324,6 +327,8 @@ impl<G: Game> SlaveState<G> {
         let t = &mut self.tail;
         if work.depth + ply > self.target {
             t.speculative += nodes;
+        } else if !work.required && !work.untouched && !work.bad {
+            t.exact += nodes;
         } else if !completed {
             if work.required {
                 t.sliced += nodes;
@@ -662,6 +667,11 @@ impl<G: Game> SlaveState<G> {
                 })
                 .max_by_key(|(id, l, d)| (*d, l.known, std::cmp::Reverse(**id)))
         };
+        if last && self.exact_spare && touched.is_none_or(|t| t.2 <= 1) {
+            if let Some(w) = self.exact_work() {
+                return Some(w);
+            }
+        }
         let (&leaf, l, deficit) = match touched {
             Some(t) if t.2 > 1 || !last => t,
             _ if !last => return None,
@@ -687,6 +697,34 @@ impl<G: Game> SlaveState<G> {
             bad: false,
             untouched,
         })
+    }
+
+    /// `exact_spare`: the touched leaf of highest priority whose result at its required depth
+    /// is only a bound, searched again at that depth with a window beyond the bound (from
+    /// just inside it to `2 window` past it; between two finite bounds, just outside both),
+    /// so that the master finds it decided for the next windows it needs. Decisive bounds are
+    /// left alone.
+    fn exact_work(&self) -> Option<Work> {
+        let width = 2 * self.window;
+        self.leaves
+            .iter()
+            .filter(|(_, l)| l.priority > 0 && l.bad.is_none())
+            .filter_map(|(&id, l)| {
+                let r = self.required(l);
+                let b = l.bounds.get(r)?;
+                let window = exact_window(b.lower, b.upper, width)?;
+                Some((id, l.priority, r, window))
+            })
+            .max_by_key(|&(id, priority, _, _)| (priority, std::cmp::Reverse(id)))
+            .map(|(leaf, _, depth, (alpha, beta))| Work {
+                leaf,
+                depth,
+                alpha,
+                beta,
+                required: false,
+                bad: false,
+                untouched: false,
+            })
     }
 
     /// Sends the buffered results (or an empty report as a sign of life).
@@ -725,6 +763,25 @@ fn resumed_window(work: Work, cut: Option<(u32, i32, i32)>, keep: bool) -> Work 
             ..work
         },
         _ => work,
+    }
+}
+
+/// The window that makes a leaf's bounds `[lower, upper]` at a depth more exact
+/// (`AphidOptions::exact_spare`): none when they are exact or a finite one is decisive;
+/// between two finite bounds, just outside both (the search is then exact); past a lower
+/// bound only, from just below it to `width` above it; below an upper bound only, from
+/// `width` below it to just above it.
+fn exact_window(lower: i32, upper: i32, width: i32) -> Option<(i32, i32)> {
+    let low = lower > -INFINITY;
+    let high = upper < INFINITY;
+    if lower >= upper || (low && is_decisive(lower)) || (high && is_decisive(upper)) {
+        return None;
+    }
+    match (low, high) {
+        (true, true) => Some((lower - 1, upper + 1)),
+        (true, false) => Some((lower - 1, lower + width)),
+        (false, true) => Some((upper - width, upper + 1)),
+        (false, false) => None,
     }
 }
 
@@ -924,6 +981,36 @@ mod tests {
         let bad = Work { bad: true, ..w };
         assert_eq!(resumed_window(bad, Some((5, -3, 17)), true), bad);
         assert_eq!(resumed_window(w, None, true), w);
+    }
+
+    /// Session 8: `exact_spare` windows, and the slave with nothing required in the last
+    /// iteration makes the highest-priority touched bound exact before untouched leaves.
+    #[test]
+    fn spare_time_makes_bounds_exact() {
+        assert_eq!(exact_window(5, INFINITY, 20), Some((4, 25)));
+        assert_eq!(exact_window(-INFINITY, 5, 20), Some((-15, 6)));
+        assert_eq!(exact_window(-3, 8, 20), Some((-4, 9)));
+        assert_eq!(exact_window(4, 4, 20), None);
+        assert_eq!(exact_window(-INFINITY, INFINITY, 20), None);
+        let mut s = state(10, &[(1, 9, 6), (2, 12, 6), (3, 0, 4)]);
+        for id in [1, 2] {
+            let l = s.leaves.get_mut(&id).expect("leaf");
+            l.bounds.record(
+                6,
+                Bounds {
+                    lower: 7,
+                    upper: INFINITY,
+                },
+            );
+        }
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.untouched), (3, true), "off: untouched first");
+        s.exact_spare = true;
+        let w = s.pick().expect("work");
+        assert_eq!(
+            (w.leaf, w.depth, w.alpha, w.beta, w.required),
+            (2, 6, 6, 7 + 2 * s.window, false)
+        );
     }
 
     /// Session 8: with `catch_up_from = 2` a leaf far below its required depth (figure 5.3's

@@ -47,6 +47,8 @@ pub struct TailStats {
     pub sliced: u64,
     /// Slaves, last iteration: run-ahead beyond the final depth, completed or cut.
     pub speculative: u64,
+    /// Slaves, last iteration: searches making a touched leaf's bound exact (`exact_spare`).
+    pub exact: u64,
 }
 
 impl std::ops::AddAssign for TailStats {
@@ -69,6 +71,7 @@ impl std::ops::AddAssign for TailStats {
         self.untouched += o.untouched;
         self.sliced += o.sliced;
         self.speculative += o.speculative;
+        self.exact += o.exact;
     }
 }
 
@@ -94,6 +97,7 @@ impl TailStats {
             ("aphid_tail_untouched", self.untouched),
             ("aphid_tail_sliced", self.sliced),
             ("aphid_tail_speculative", self.speculative),
+            ("aphid_tail_exact", self.exact),
         ]
         .into_iter()
         .map(|(k, v)| (k, v as f64))
@@ -123,6 +127,6 @@ mod tests {
             (a.slaves, a.last_required_max_ns, a.largest_piece_max),
             (2, 5, 9)
         );
-        assert_eq!(a.figures().len(), 18);
+        assert_eq!(a.figures().len(), 19);
     }
 }
