@@ -28,7 +28,11 @@
 //! position: the sequential nodes by depth, the master's and the slaves' busy, idle and
 //! messaging time, the counters), and `APHID_PLAY` (the play setting: variable depth through
 //! null-move reductions and the normal table, thesis table 6.2; the parallel value may then
-//! differ from the sequential one, which is counted, not refused).
+//! differ from the sequential one, which is counted, not refused). Session 8: `APHID_TAIL` (per
+//! position: the last iterations' timeline, `control::parallel::aphid::tail`),
+//! `APHID_SLICE_GROWTH` (`required_slice_growth`), `APHID_SPEC_CAP` (`speculative_slice_cap`,
+//! 0 = off), `APHID_CATCH_UP_FROM` (`catch_up_from`, 0 = off), `APHID_CUT_WINDOW=true|false`
+//! (`cut_keeps_window`), `APHID_EXACT_SPARE=true|false` (`exact_spare`).
 
 mod common;
 
@@ -220,6 +224,11 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.parity_guesses, "APHID_PARITY");
                 set(&mut aphid.leaf_probe_depth, "APHID_LEAF_PROBE");
                 set(&mut aphid.tt_reseed_guesses, "APHID_TT_RESEED");
+                set(&mut aphid.required_slice_growth, "APHID_SLICE_GROWTH");
+                set(&mut aphid.speculative_slice_cap, "APHID_SPEC_CAP");
+                set(&mut aphid.catch_up_from, "APHID_CATCH_UP_FROM");
+                set(&mut aphid.cut_keeps_window, "APHID_CUT_WINDOW");
+                set(&mut aphid.exact_spare, "APHID_EXACT_SPARE");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {
@@ -267,6 +276,45 @@ fn main() -> Result<(), Box<dyn Error>> {
                         get("aphid_passes"),
                         get("aphid_leaves"),
                         churn.join(", ")
+                    );
+                }
+                if std::env::var_os("APHID_TAIL").is_some() {
+                    // The last iterations' timeline (`control::parallel::aphid::tail`).
+                    let t = |k: &str| get(&format!("aphid_tail_{k}"));
+                    let s = |ns: f64| ns / 1e9;
+                    let end = t("end_ns");
+                    let slaves = t("slaves").max(1.0);
+                    let node_s = seq[i].2 / seq[i].1.max(1) as f64;
+                    let fin = end - t("final_start_ns");
+                    let cap = fin * slaves / 1e9 / node_s;
+                    let share = |k: &str| 100.0 * t(k) / cap.max(1.0);
+                    println!(
+                        "{:>10} n={n:>3} pos {:>2}: tail: iterations {:.2} / {:.2} / {:.2} s (last three), \
+                         slaves' last required at {:.2} s mean, {:.2} s latest, of {:.2} s; master {:.0} nodes ({:.0} % of the last), \
+                         {} passes; largest piece {:.0} nodes ({:.2} s); last iteration's slave capacity: required {:.1} %, \
+                         catch-up {:.1} %, bad-bound {:.1} %, untouched {:.1} %, sliced {:.1} %, speculative {:.1} %; \
+                         exact-spare {:.1} %; catch-up in the one before {:.0} nodes",
+                        algo.name(),
+                        numbers[i],
+                        s(t("prev_start_ns") - t("prev2_start_ns")),
+                        s(t("final_start_ns") - t("prev_start_ns")),
+                        s(fin),
+                        s(t("last_required_ns") / slaves - t("final_start_ns")),
+                        s(t("last_required_max_ns") - t("final_start_ns")),
+                        s(fin),
+                        t("master_final_nodes"),
+                        100.0 * t("master_final_nodes") * node_s / s(fin).max(1e-9),
+                        t("final_passes"),
+                        t("largest_piece_max"),
+                        t("largest_piece_max") * node_s,
+                        share("required"),
+                        share("catch_up"),
+                        share("bad_bound"),
+                        share("untouched"),
+                        share("sliced"),
+                        share("speculative"),
+                        share("exact"),
+                        t("catch_up_prev"),
                     );
                 }
                 if std::env::var_os("APHID_VERBOSE").is_some() {

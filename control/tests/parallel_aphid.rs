@@ -455,3 +455,41 @@ fn shadow_tables_travel_around_the_ring_and_leave_the_value_unchanged() {
     let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
     assert_eq!(r.value, want);
 }
+
+/// Session 8's slice and catch-up options (`required_slice_growth`, `speculative_slice_cap`,
+/// `catch_up_from`, `cut_keeps_window`, `exact_spare`) keep the sequential value, with and without message
+/// faults, and the last iterations' timeline (`aphid_tail_*`) is reported.
+#[test]
+fn slice_and_catch_up_options_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let mut exact = 0.0;
+    for (procs, seed, faults, growth, cap, skip, keep) in [
+        (16, 1, "", 4, 4096, 2, true),
+        (9, 2, "drop=1/20,dup=1/20", 8, 0, 3, false),
+        (16, 3, "", 2, 2048, 0, true),
+    ] {
+        let aphid = AphidOptions {
+            required_slice_nodes: 64,
+            required_slice_growth: growth,
+            speculative_slice_cap: cap,
+            catch_up_from: skip,
+            cut_keeps_window: keep,
+            exact_spare: keep,
+            ..AphidOptions::default()
+        };
+        let extra = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+        assert!(
+            extra
+                .iter()
+                .any(|(k, v)| *k == "aphid_tail_end_ns" && *v > 0.0),
+            "the timeline is reported"
+        );
+        exact += extra
+            .iter()
+            .find(|(k, _)| *k == "aphid_tail_exact")
+            .map_or(0.0, |e| e.1);
+    }
+    assert!(exact > 0.0, "no bound was made exact in spare time");
+}

@@ -177,6 +177,32 @@ pub struct AphidOptions {
     /// 4 % at 16 and 7 % at 64 processors at depth 13, 13 % and 23 % at depth 14 (session 7,
     /// aphid8a, aphid/README.md).
     pub tt_reseed_guesses: bool,
+    /// A required search cut at the end of its slice resumes with this many times its
+    /// budget (when the slave picks the same leaf and depth again); values below 2 mean 2,
+    /// the session-6 rule. Fewer, longer slices cut less work that the resumed search must
+    /// find again in the table. Session 8 (aphid9b), aphid/README.md.
+    pub required_slice_growth: u32,
+    /// A speculative or untouched-leaf search cut at the end of its slice resumes with twice
+    /// the budget, but never more than this many nodes (on the simulator a slave sees
+    /// required work only between slices); 0: no cap (the session-4 rule). Session 8
+    /// (aphid9b), aphid/README.md.
+    pub speculative_slice_cap: u64,
+    /// A leaf more than this many plies below its required depth (new, moved, or left
+    /// behind) resumes its iterative deepening at the required depth minus this many plies,
+    /// not at its next depth (the shallower iterations are skipped: the shared table and the
+    /// master's seeds stand in for them); 0: every depth (the thesis). Session 8 (aphid9b),
+    /// aphid/README.md.
+    pub catch_up_from: u32,
+    /// A search cut at the end of its slice (required or speculative) resumes with the window
+    /// it had, not one centred on the hypothetical root value of the moment, so that the
+    /// table's bounds from the cut slice still apply. Session 8 (aphid9b), aphid/README.md.
+    pub cut_keeps_window: bool,
+    /// In the last iteration a slave with no required work left first makes the bounds of
+    /// its touched leaves at their required depth exact (highest priority first, searching
+    /// again with a window past the bound it has), before untouched leaves: the master then
+    /// finds them decided for the windows it needs next, without a bad-bound round trip.
+    /// Session 8 (aphid9b), aphid/README.md.
+    pub exact_spare: bool,
 }
 
 impl Default for AphidOptions {
@@ -212,6 +238,11 @@ impl Default for AphidOptions {
             parity_guesses: false,
             leaf_probe_depth: 0,
             tt_reseed_guesses: true,
+            required_slice_growth: 2,
+            speculative_slice_cap: 0,
+            catch_up_from: 0,
+            cut_keeps_window: false,
+            exact_spare: false,
         }
     }
 }
@@ -281,6 +312,11 @@ pub const KEYS: &[&str] = &[
     "parity_guesses",
     "leaf_probe_depth",
     "tt_reseed_guesses",
+    "required_slice_growth",
+    "speculative_slice_cap",
+    "catch_up_from",
+    "cut_keeps_window",
+    "exact_spare",
 ];
 
 impl AphidOptions {
@@ -384,6 +420,11 @@ impl AphidOptions {
                 "parity_guesses" => o.parity_guesses = flag()?,
                 "leaf_probe_depth" => o.leaf_probe_depth = small()?,
                 "tt_reseed_guesses" => o.tt_reseed_guesses = flag()?,
+                "required_slice_growth" => o.required_slice_growth = small()?,
+                "speculative_slice_cap" => o.speculative_slice_cap = int()?,
+                "catch_up_from" => o.catch_up_from = small()?,
+                "cut_keeps_window" => o.cut_keeps_window = flag()?,
+                "exact_spare" => o.exact_spare = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -514,5 +555,35 @@ mod tests {
         );
         let e = AphidOptions::from_file_text("a.config", "window = 3").unwrap_err();
         assert!(matches!(e, ConfigFileError::Thesis(_)), "{e}");
+    }
+
+    /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.
+    #[test]
+    fn session_8_slice_and_catch_up_options() {
+        let o = AphidOptions::from_config(
+            "required_slice_growth = 4\nspeculative_slice_cap = 8192\ncatch_up_from = 3\ncut_keeps_window = true\nexact_spare = true",
+        )
+        .expect("valid");
+        assert_eq!(
+            (
+                o.required_slice_growth,
+                o.speculative_slice_cap,
+                o.catch_up_from,
+                o.cut_keeps_window
+            ),
+            (4, 8192, 3, true)
+        );
+        assert!(o.exact_spare && !AphidOptions::default().exact_spare);
+        let d = AphidOptions::default();
+        assert_eq!(
+            (
+                d.required_slice_growth,
+                d.speculative_slice_cap,
+                d.catch_up_from,
+                d.cut_keeps_window
+            ),
+            (2, 0, 0, false)
+        );
+        assert!(AphidOptions::from_config("cut_keeps_window = maybe").is_err());
     }
 }

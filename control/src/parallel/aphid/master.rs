@@ -36,6 +36,7 @@ use super::guess::{GuessStats, fallback_by_parity, guess_by_parity, seed_bounds}
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::priority::PathKind;
 use super::table::{AphidTable, Bounds, DepthBounds, LeafId, window_to_leaf_scale};
+use super::tail::TailStats;
 use super::waste::WasteStats;
 use crate::search::{Searcher, Unlimited};
 
@@ -198,6 +199,8 @@ pub(crate) struct Master<G: Game> {
     seeds: BTreeMap<LeafId, DepthBounds>,
     /// What the guesses drew on (`guess.rs`).
     pub(crate) guesses: GuessStats,
+    /// The last iterations' timeline, the master's part (`tail.rs`).
+    pub(crate) tail: TailStats,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -256,6 +259,7 @@ impl<G: Game> Master<G> {
             last_pass_at: 0,
             seeds: BTreeMap::new(),
             guesses: GuessStats::default(),
+            tail: TailStats::default(),
         }
     }
 
@@ -336,6 +340,7 @@ impl<G: Game> Master<G> {
                     self.iteration = d;
                     self.hypothesis = self.root_values[d as usize - 1].unwrap_or(0);
                     self.anchor = self.hypothesis;
+                    self.tail_iteration(ctx.now());
                     return false;
                 }
             }
@@ -488,11 +493,16 @@ impl<G: Game> Master<G> {
             if self.iteration >= self.target {
                 let pv = self.principal_variation();
                 self.result = Some((value, pv));
+                self.tail.end_ns = ctx.now();
+                self.tail.master_final_nodes = (self.stats.pass_nodes + self.stats.search_nodes)
+                    - self.tail.master_final_nodes;
+                self.tail.final_passes = self.stats.passes - self.tail.final_passes;
                 ctx.finish();
                 return true;
             }
             self.exempt_largest();
             self.iteration += 1;
+            self.tail_iteration(ctx.now());
             self.news.iteration = true;
             self.proven.clear();
             self.broadcast_epoch(ctx);
@@ -535,11 +545,23 @@ impl<G: Game> Master<G> {
                 self.waste.stale += n;
             } else if last {
                 self.waste.final_needed += n;
+                self.tail.largest_piece_max = self.tail.largest_piece_max.max(n);
             }
             if last {
                 self.waste.final_iteration += n;
             }
         }
+    }
+
+    /// An iteration begins at `now` (`tail.rs`): the start times shift, and the last
+    /// iteration's counts start from here.
+    fn tail_iteration(&mut self, now: Nanos) {
+        let t = &mut self.tail;
+        t.prev2_start_ns = t.prev_start_ns;
+        t.prev_start_ns = t.final_start_ns;
+        t.final_start_ns = now;
+        t.master_final_nodes = self.stats.pass_nodes + self.stats.search_nodes;
+        t.final_passes = self.stats.passes;
     }
 
     fn broadcast_epoch(&mut self, ctx: &mut dyn Context<Msg>) {

@@ -30,6 +30,7 @@ pub mod shadow;
 pub mod slave;
 mod stats;
 pub mod table;
+pub mod tail;
 pub mod waste;
 
 use std::sync::Arc;
@@ -133,6 +134,8 @@ enum Summary<G: Game> {
         churn: Box<churn::ChurnStats>,
         /// What its guesses drew on (session 7).
         guesses: guess::GuessStats,
+        /// The last iterations' timeline (session 8).
+        tail: tail::TailStats,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
@@ -141,6 +144,8 @@ enum Summary<G: Game> {
         shadow: Option<shadow::ShadowStats>,
         waste: waste::WasteStats,
         counters: DibCounters,
+        /// The last iterations' timeline (session 8).
+        tail: tail::TailStats,
     },
     /// A mid-level process of a hierarchy.
     Mid {
@@ -203,6 +208,7 @@ impl<G: Game> Summary<G> {
                     counters,
                     churn: Box::new(master.churn),
                     guesses: master.guesses,
+                    tail: master.tail,
                 }
             }
             AphidProc::Slave(s) => {
@@ -212,6 +218,7 @@ impl<G: Game> Summary<G> {
                     shadow: s.0.state.shadow.as_ref().map(|r| r.stats),
                     waste: s.0.state.waste,
                     counters,
+                    tail: s.0.state.tail,
                 }
             }
             AphidProc::Mid(m) => Summary::Mid {
@@ -370,15 +377,18 @@ pub fn search<G: Game>(
     let mut mids = mid::MidStats::default();
     let mut waste = waste::WasteStats::default();
     let mut churn = churn::ChurnStats::default();
+    let mut tails = tail::TailStats::default();
     for p in &outcome.processors {
         match p {
             Summary::Slave {
                 nodes,
                 shadow,
                 waste: w,
+                tail: t,
                 ..
             } => {
                 waste += *w;
+                tails += *t;
                 for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
                     *sum += n;
                 }
@@ -388,10 +398,14 @@ pub fn search<G: Game>(
             }
             Summary::Mid { stats, .. } => mids += *stats,
             Summary::Master {
-                waste: w, churn: c, ..
+                waste: w,
+                churn: c,
+                tail: t,
+                ..
             } => {
                 waste += *w;
                 churn += **c;
+                tails += *t;
             }
         }
     }
@@ -402,6 +416,7 @@ pub fn search<G: Game>(
     extra.extend(waste.figures());
     extra.extend(churn.figures());
     extra.extend(guesses.figures());
+    extra.extend(tails.figures());
     if opts.tt == TtSharing::Distributed {
         extra.extend(ring.figures());
     }

@@ -30,6 +30,7 @@ use super::config::AphidOptions;
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
+use super::tail::TailStats;
 use super::waste::WasteStats;
 use crate::search::tt::value_to_tt;
 use crate::search::{SearchContext, Searcher, Signal, TtEntry};
@@ -73,6 +74,9 @@ struct SlaveLeaf<G> {
     nodes: u64,
     /// A required search cut short at the end of its slice: its depth and budget.
     cut: Option<(u32, u64)>,
+    /// The depth and window of the last search of this leaf cut at the end of its slice
+    /// (`AphidOptions::cut_keeps_window`).
+    cut_window: Option<(u32, i32, i32)>,
 }
 
 /// A piece of work chosen by the scheduler.
@@ -125,6 +129,18 @@ pub(crate) struct SlaveState<G: Game> {
     required_slice: u64,
     /// `AphidOptions::priority_from_depth`.
     priority_from: u32,
+    /// The last iterations' timeline, this slave's part (`tail.rs`).
+    pub(crate) tail: TailStats,
+    /// `AphidOptions::required_slice_growth` (at least 2).
+    slice_growth: u64,
+    /// `AphidOptions::speculative_slice_cap` (0: none).
+    speculative_cap: u64,
+    /// `AphidOptions::catch_up_from` (0: off).
+    catch_up_from: u32,
+    /// `AphidOptions::cut_keeps_window`.
+    cut_keeps_window: bool,
+    /// `AphidOptions::exact_spare`.
+    exact_spare: bool,
 }
 
 /// A slave processor.
@@ -180,6 +196,12 @@ impl<G: Game> Slave<G> {
                 untouched_last: opts.untouched_last,
                 required_slice: opts.required_slice_nodes,
                 priority_from: opts.priority_from_depth,
+                tail: TailStats::default(),
+                slice_growth: u64::from(opts.required_slice_growth.max(2)),
+                speculative_cap: opts.speculative_slice_cap,
+                catch_up_from: opts.catch_up_from,
+                cut_keeps_window: opts.cut_keeps_window,
+                exact_spare: opts.exact_spare,
             },
         }
     }
@@ -191,6 +213,7 @@ impl<G: Game> Slave<G> {
         }
         self.state.pass_on_shadow(ctx);
         self.state.flush_urgent(ctx);
+        self.state.enter_tail(ctx.now());
         let Some(work) = self.state.pick() else {
             self.state.report_if_idle(ctx);
             return Activity::Idle { wake_at: None };
@@ -200,14 +223,15 @@ impl<G: Game> Slave<G> {
     }
 
     fn search(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
-        let Some((position, cut)) = self
+        let Some((position, cut, cut_window)) = self
             .state
             .leaves
             .get(&work.leaf)
-            .map(|l| (l.position.clone(), l.cut))
+            .map(|l| (l.position.clone(), l.cut, l.cut_window))
         else {
             return;
         };
+        let work = resumed_window(work, cut_window, self.state.cut_keeps_window);
         self.state.interrupt = false;
         let speculative = !work.required;
         // A speculative search yields after a budget of nodes, so that required work that
@@ -218,7 +242,7 @@ impl<G: Game> Slave<G> {
         let limit = if speculative {
             Some(match self.state.cut_short {
                 Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
-                    budget.saturating_mul(2)
+                    grown_speculative_budget(budget, self.state.speculative_cap)
                 }
                 _ => self.state.speculative_slice,
             })
@@ -227,7 +251,9 @@ impl<G: Game> Slave<G> {
             // transposition table), so a search of N nodes is cut at most log2(N / slice)
             // times.
             Some(match cut {
-                Some((depth, budget)) if depth == work.depth => budget.saturating_mul(2),
+                Some((depth, budget)) if depth == work.depth => {
+                    budget.saturating_mul(self.state.slice_growth)
+                }
                 _ => self.state.required_slice,
             })
         } else {
@@ -250,16 +276,21 @@ impl<G: Game> Slave<G> {
             self.state.nodes_since_report += nodes - charged;
         }
         let st = &mut self.state;
+        st.count_tail(&work, nodes, r.completed, ctx.now());
         if !r.completed {
             if speculative {
                 st.stats.aborted_nodes += nodes;
                 st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
+                if let Some(l) = st.leaves.get_mut(&work.leaf) {
+                    l.cut_window = Some((work.depth, work.alpha, work.beta));
+                }
             } else {
                 st.stats.required_nodes += nodes;
                 st.waste.sliced += nodes;
                 if let Some(l) = st.leaves.get_mut(&work.leaf) {
                     l.nodes += nodes;
                     l.cut = limit.map(|b| (work.depth, b));
+                    l.cut_window = Some((work.depth, work.alpha, work.beta));
                 }
             }
             return;
@@ -269,6 +300,56 @@ impl<G: Game> Slave<G> {
 }
 
 impl<G: Game> SlaveState<G> {
+    /// Notes when this slave first runs in the last iteration (`tail.rs`).
+    fn enter_tail(&mut self, now: Nanos) {
+        if self.epoch.iteration >= self.target && self.tail.slaves == 0 {
+            self.tail.slaves = 1;
+            self.tail.entered_ns = now;
+            self.tail.last_required_ns = now;
+            self.tail.last_required_max_ns = now;
+        }
+    }
+
+    /// Counts a search of `work` of `nodes` nodes that ended at `now` (`tail.rs`).
+    fn count_tail(&mut self, work: &Work, nodes: u64, completed: bool, now: Nanos) {
+        let ply = self.leaves.get(&work.leaf).map_or(0, |l| l.ply);
+        let iteration = self.epoch.iteration;
+        if iteration + 1 == self.target && work.required && !work.bad && completed {
+            if work.depth + ply < iteration {
+                self.tail.catch_up_prev += nodes;
+            }
+            return;
+        }
+        if iteration < self.target {
+            return;
+        }
+        self.enter_tail(now);
+        let t = &mut self.tail;
+        if work.depth + ply > self.target {
+            t.speculative += nodes;
+        } else if !work.required && !work.untouched && !work.bad {
+            t.exact += nodes;
+        } else if !completed {
+            if work.required {
+                t.sliced += nodes;
+            } else {
+                t.untouched += nodes;
+            }
+        } else if work.bad {
+            t.bad_bound += nodes;
+        } else if work.untouched {
+            t.untouched += nodes;
+        } else if work.depth + ply < iteration {
+            t.catch_up += nodes;
+        } else {
+            t.required += nodes;
+        }
+        if completed && work.required {
+            t.last_required_ns = now;
+            t.last_required_max_ns = now;
+        }
+    }
+
     /// Records a completed search of `work` that returned `value` after `nodes` nodes, and
     /// reports when it should (also the hook of a mid-level process, `mid.rs`).
     pub(super) fn complete(
@@ -303,6 +384,7 @@ impl<G: Game> SlaveState<G> {
         let b = Bounds::from_search(value, work.alpha, work.beta);
         if let Some(leaf) = st.leaves.get_mut(&work.leaf) {
             leaf.cut = None;
+            leaf.cut_window = None;
             if counted {
                 leaf.nodes += nodes;
             }
@@ -439,6 +521,7 @@ impl<G: Game> SlaveState<G> {
                         known: priority,
                         nodes: 0,
                         cut: None,
+                        cut_window: None,
                     },
                 );
                 if let Some(bad) = bad {
@@ -584,6 +667,11 @@ impl<G: Game> SlaveState<G> {
                 })
                 .max_by_key(|(id, l, d)| (*d, l.known, std::cmp::Reverse(**id)))
         };
+        if last && self.exact_spare && touched.is_none_or(|t| t.2 <= 1) {
+            if let Some(w) = self.exact_work() {
+                return Some(w);
+            }
+        }
         let (&leaf, l, deficit) = match touched {
             Some(t) if t.2 > 1 || !last => t,
             _ if !last => return None,
@@ -602,13 +690,41 @@ impl<G: Game> SlaveState<G> {
         let (alpha, beta) = self.window(l.ply, width);
         Some(Work {
             leaf,
-            depth: l.searched + 1,
+            depth: catch_up_depth(l.searched, self.required(l), self.catch_up_from),
             alpha,
             beta,
             required,
             bad: false,
             untouched,
         })
+    }
+
+    /// `exact_spare`: the touched leaf of highest priority whose result at its required depth
+    /// is only a bound, searched again at that depth with a window beyond the bound (from
+    /// just inside it to `2 window` past it; between two finite bounds, just outside both),
+    /// so that the master finds it decided for the next windows it needs. Decisive bounds are
+    /// left alone.
+    fn exact_work(&self) -> Option<Work> {
+        let width = 2 * self.window;
+        self.leaves
+            .iter()
+            .filter(|(_, l)| l.priority > 0 && l.bad.is_none())
+            .filter_map(|(&id, l)| {
+                let r = self.required(l);
+                let b = l.bounds.get(r)?;
+                let window = exact_window(b.lower, b.upper, width)?;
+                Some((id, l.priority, r, window))
+            })
+            .max_by_key(|&(id, priority, _, _)| (priority, std::cmp::Reverse(id)))
+            .map(|(leaf, _, depth, (alpha, beta))| Work {
+                leaf,
+                depth,
+                alpha,
+                beta,
+                required: false,
+                bad: false,
+                untouched: false,
+            })
     }
 
     /// Sends the buffered results (or an empty report as a sign of life).
@@ -632,6 +748,64 @@ impl<G: Game> SlaveState<G> {
         if let Some(ring) = &mut self.shadow {
             ring.on_report(ctx);
         }
+    }
+}
+
+/// `work` with the window of the last cut search of its leaf, when `keep` is set, the cut
+/// search had the same depth, and `work` is not a bad-bound answer (whose window is the
+/// master's): the resumed search then finds its finished subtrees in the table whatever the
+/// hypothesis did meanwhile (`AphidOptions::cut_keeps_window`).
+fn resumed_window(work: Work, cut: Option<(u32, i32, i32)>, keep: bool) -> Work {
+    match cut {
+        Some((depth, alpha, beta)) if keep && !work.bad && depth == work.depth => Work {
+            alpha,
+            beta,
+            ..work
+        },
+        _ => work,
+    }
+}
+
+/// The window that makes a leaf's bounds `[lower, upper]` at a depth more exact
+/// (`AphidOptions::exact_spare`): none when they are exact or a finite one is decisive;
+/// between two finite bounds, just outside both (the search is then exact); past a lower
+/// bound only, from just below it to `width` above it; below an upper bound only, from
+/// `width` below it to just above it.
+fn exact_window(lower: i32, upper: i32, width: i32) -> Option<(i32, i32)> {
+    let low = lower > -INFINITY;
+    let high = upper < INFINITY;
+    if lower >= upper || (low && is_decisive(lower)) || (high && is_decisive(upper)) {
+        return None;
+    }
+    match (low, high) {
+        (true, true) => Some((lower - 1, upper + 1)),
+        (true, false) => Some((lower - 1, lower + width)),
+        (false, true) => Some((upper - width, upper + 1)),
+        (false, false) => None,
+    }
+}
+
+/// The budget a cut speculative (or untouched-leaf) search resumes with: twice `budget`, at
+/// most `cap` nodes when `cap` is not 0 (`AphidOptions::speculative_slice_cap`), never less
+/// than `budget`.
+fn grown_speculative_budget(budget: u64, cap: u64) -> u64 {
+    let grown = budget.saturating_mul(2);
+    if cap == 0 {
+        grown
+    } else {
+        grown.min(cap.max(budget))
+    }
+}
+
+/// The depth a leaf searched to `searched` plies is searched to next when it needs `required`
+/// (`AphidOptions::catch_up_from`): one ply deeper, or `required - skip` when that is deeper
+/// and `skip` is not 0 (the shallower iterations are skipped).
+fn catch_up_depth(searched: u32, required: u32, skip: u32) -> u32 {
+    let next = searched + 1;
+    if skip == 0 || next >= required {
+        next
+    } else {
+        next.max(required.saturating_sub(skip))
     }
 }
 
@@ -714,6 +888,7 @@ mod tests {
                     known: priority,
                     nodes: 0,
                     cut: None,
+                    cut_window: None,
                 },
             );
         }
@@ -759,6 +934,100 @@ mod tests {
         s.apply(Msg::Revoke { leaf: 1 });
         assert_eq!(s.waste.revoked, 1234);
         assert!(s.leaves.is_empty());
+    }
+
+    /// Session 8: a cut required search resumes with `required_slice_growth` times its
+    /// budget; a cut speculative one with twice its budget up to `speculative_slice_cap`.
+    #[test]
+    fn slice_growth_and_speculative_cap() {
+        assert_eq!(grown_speculative_budget(2048, 0), 4096);
+        assert_eq!(grown_speculative_budget(2048, 3000), 3000);
+        assert_eq!(grown_speculative_budget(8192, 3000), 8192);
+        let o = AphidOptions {
+            required_slice_growth: 4,
+            ..AphidOptions::default()
+        };
+        let searcher = Searcher::new(crate::search::SearchConfig::research()).expect("a table");
+        let s = Slave::new(TicTacToe3::start(), 20, 2, &o, searcher);
+        assert_eq!(s.state.slice_growth, 4);
+        let searcher = Searcher::new(crate::search::SearchConfig::research()).expect("a table");
+        let s = Slave::new(
+            TicTacToe3::start(),
+            20,
+            2,
+            &AphidOptions::default(),
+            searcher,
+        );
+        assert_eq!(s.state.slice_growth, 2);
+    }
+
+    /// Session 8: with `cut_keeps_window` a search resumed after a cut keeps the cut
+    /// search's window (same depth, not a bad bound); otherwise the scheduler's window.
+    #[test]
+    fn a_resumed_search_keeps_its_window() {
+        let w = Work {
+            leaf: 1,
+            depth: 5,
+            alpha: -10,
+            beta: 10,
+            required: true,
+            bad: false,
+            untouched: false,
+        };
+        let r = resumed_window(w, Some((5, -3, 17)), true);
+        assert_eq!((r.alpha, r.beta, r.depth), (-3, 17, 5));
+        assert_eq!(resumed_window(w, Some((5, -3, 17)), false), w);
+        assert_eq!(resumed_window(w, Some((4, -3, 17)), true), w);
+        let bad = Work { bad: true, ..w };
+        assert_eq!(resumed_window(bad, Some((5, -3, 17)), true), bad);
+        assert_eq!(resumed_window(w, None, true), w);
+    }
+
+    /// Session 8: `exact_spare` windows, and the slave with nothing required in the last
+    /// iteration makes the highest-priority touched bound exact before untouched leaves.
+    #[test]
+    fn spare_time_makes_bounds_exact() {
+        assert_eq!(exact_window(5, INFINITY, 20), Some((4, 25)));
+        assert_eq!(exact_window(-INFINITY, 5, 20), Some((-15, 6)));
+        assert_eq!(exact_window(-3, 8, 20), Some((-4, 9)));
+        assert_eq!(exact_window(4, 4, 20), None);
+        assert_eq!(exact_window(-INFINITY, INFINITY, 20), None);
+        let mut s = state(10, &[(1, 9, 6), (2, 12, 6), (3, 0, 4)]);
+        for id in [1, 2] {
+            let l = s.leaves.get_mut(&id).expect("leaf");
+            l.bounds.record(
+                6,
+                Bounds {
+                    lower: 7,
+                    upper: INFINITY,
+                },
+            );
+        }
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.untouched), (3, true), "off: untouched first");
+        s.exact_spare = true;
+        let w = s.pick().expect("work");
+        assert_eq!(
+            (w.leaf, w.depth, w.alpha, w.beta, w.required),
+            (2, 6, 6, 7 + 2 * s.window, false)
+        );
+    }
+
+    /// Session 8: with `catch_up_from = 2` a leaf far below its required depth (figure 5.3's
+    /// leaf 7: nothing searched, 6 plies needed) starts at 4 plies; one within 2 plies of it
+    /// goes on one ply at a time; run-ahead is unchanged.
+    #[test]
+    fn catch_up_starts_near_the_required_depth() {
+        assert_eq!(catch_up_depth(0, 6, 0), 1);
+        assert_eq!(catch_up_depth(0, 6, 2), 4);
+        assert_eq!(catch_up_depth(4, 6, 2), 5);
+        assert_eq!(catch_up_depth(5, 6, 2), 6);
+        assert_eq!(catch_up_depth(6, 6, 2), 7);
+        assert_eq!(catch_up_depth(0, 2, 3), 1);
+        let mut s = state(10, &[(1, 9, 4), (4, 8, 3), (7, 5, 0)]);
+        s.catch_up_from = 2;
+        let w = s.pick().expect("work");
+        assert_eq!((w.leaf, w.depth, w.required), (7, 4, true));
     }
 
     /// Figure 5.3, slave 1: leaves 1, 4 and 7 searched to 4, 3 and 0 plies; the 10-ply search
