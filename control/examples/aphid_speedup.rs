@@ -28,7 +28,9 @@
 //! position: the sequential nodes by depth, the master's and the slaves' busy, idle and
 //! messaging time, the counters), and `APHID_PLAY` (the play setting: variable depth through
 //! null-move reductions and the normal table, thesis table 6.2; the parallel value may then
-//! differ from the sequential one, which is counted, not refused).
+//! differ from the sequential one, which is counted, not refused), `APHID_BAD_MARGIN`
+//! (`bad_bound_margin`, 0 = off), `APHID_BAD_HOLD=true|false` (`bad_bound_hold`),
+//! `APHID_BAD_EARLY=true|false` (`early_bad_bounds`).
 
 mod common;
 
@@ -220,6 +222,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.parity_guesses, "APHID_PARITY");
                 set(&mut aphid.leaf_probe_depth, "APHID_LEAF_PROBE");
                 set(&mut aphid.tt_reseed_guesses, "APHID_TT_RESEED");
+                set(&mut aphid.bad_bound_margin, "APHID_BAD_MARGIN");
+                set(&mut aphid.bad_bound_hold, "APHID_BAD_HOLD");
+                set(&mut aphid.early_bad_bounds, "APHID_BAD_EARLY");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {

@@ -177,6 +177,21 @@ pub struct AphidOptions {
     /// 4 % at 16 and 7 % at 64 processors at depth 13, 13 % and 23 % at depth 14 (session 7,
     /// aphid8a, aphid/README.md).
     pub tt_reseed_guesses: bool,
+    /// A bad-bound request asks for the pass's window widened by this many evaluation units
+    /// on both sides (the score range's ends at most; a huge value asks for the exact value),
+    /// and a request already out whose window contains a later pass's is not sent again. 0:
+    /// the pass's own window (the thesis). Session 8 (aphid9a), aphid/README.md.
+    pub bad_bound_margin: u32,
+    /// While a leaf's bad-bound answer is pending, the passes keep the value they used for it
+    /// when the request went out (while the leaf's known bounds at the required depth allow
+    /// it), instead of a new guess. Session 8 (aphid9a), aphid/README.md.
+    pub bad_bound_hold: bool,
+    /// The master asks an uncertain leaf's owner for the window a pass needs at the required
+    /// depth as soon as the owner has reported the depth below it, when the owner's own
+    /// window (centred on the hypothetical value) could leave the pass's window undecided,
+    /// instead of after that search came back undecided. Session 8 (aphid9a),
+    /// aphid/README.md.
+    pub early_bad_bounds: bool,
 }
 
 impl Default for AphidOptions {
@@ -212,6 +227,9 @@ impl Default for AphidOptions {
             parity_guesses: false,
             leaf_probe_depth: 0,
             tt_reseed_guesses: true,
+            bad_bound_margin: 0,
+            bad_bound_hold: false,
+            early_bad_bounds: false,
         }
     }
 }
@@ -281,6 +299,9 @@ pub const KEYS: &[&str] = &[
     "parity_guesses",
     "leaf_probe_depth",
     "tt_reseed_guesses",
+    "bad_bound_margin",
+    "bad_bound_hold",
+    "early_bad_bounds",
 ];
 
 impl AphidOptions {
@@ -384,6 +405,9 @@ impl AphidOptions {
                 "parity_guesses" => o.parity_guesses = flag()?,
                 "leaf_probe_depth" => o.leaf_probe_depth = small()?,
                 "tt_reseed_guesses" => o.tt_reseed_guesses = flag()?,
+                "bad_bound_margin" => o.bad_bound_margin = small()?,
+                "bad_bound_hold" => o.bad_bound_hold = flag()?,
+                "early_bad_bounds" => o.early_bad_bounds = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -480,6 +504,18 @@ mod tests {
         assert_eq!(
             (d.tt_seeded_guesses, d.parity_guesses, d.leaf_probe_depth),
             (true, false, 0)
+        );
+        let bb = AphidOptions::from_config(
+            "bad_bound_margin = 20\nbad_bound_hold = true\nearly_bad_bounds = true",
+        )
+        .expect("valid");
+        assert_eq!(
+            (bb.bad_bound_margin, bb.bad_bound_hold, bb.early_bad_bounds),
+            (20, true, true)
+        );
+        assert_eq!(
+            (d.bad_bound_margin, d.bad_bound_hold, d.early_bad_bounds),
+            (0, false, false)
         );
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
