@@ -29,7 +29,7 @@
 //! messaging time, the counters), and `APHID_PLAY` (the play setting: variable depth through
 //! null-move reductions and the normal table, thesis table 6.2; the parallel value may then
 //! differ from the sequential one, which is counted, not refused), `APHID_BAD_MARGIN`
-//! (`bad_bound_margin`, 0 = off), `APHID_BAD_HOLD=true|false` (`bad_bound_hold`),
+//! (`bad_bound_margin`, 0 = the thesis's window), `APHID_BAD_HOLD=true|false` (`bad_bound_hold`),
 //! `APHID_BAD_EARLY=true|false` (`early_bad_bounds`).
 
 mod common;

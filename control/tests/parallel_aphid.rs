@@ -458,9 +458,10 @@ fn shadow_tables_travel_around_the_ring_and_leave_the_value_unchanged() {
 
 /// The bad-bound options of session 8 (`bad_bound_margin`: wider requests, not re-sent while
 /// one out covers the pass's window; `bad_bound_hold`: the value held while an answer is
-/// pending; `early_bad_bounds`: requests before the required depth came back) change only which windows are asked for and what the passes guess, never what
-/// makes a leaf certain: the sequential value, with and without message faults and a crash;
-/// requests are sent and answered, and the counters say so.
+/// pending; `early_bad_bounds`: requests before the required depth came back) change only
+/// which windows are asked for and what the passes guess, never what makes a leaf certain:
+/// the sequential value, with and without message faults and a crash; requests are sent and
+/// answered, and the counters say so.
 #[test]
 fn bad_bound_options_keep_the_value() {
     let pos = othello_midgame();

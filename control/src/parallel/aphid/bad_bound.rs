@@ -5,7 +5,8 @@
 //! bound" request (thesis 5.2.1). With the thesis's rule the request asks for exactly the
 //! pass's window at that leaf; the next pass's window there often differs a little (the answer
 //! itself moves its siblings' values), and a second request follows. `bad_bound_margin`
-//! widens the request by a margin on both sides ([`request_window`]), and a pending request
+//! (10 by default since session 8) widens the request by a margin on both sides
+//! ([`request_window`]), and a pending request
 //! whose window contains the one a later pass needs is not sent again ([`covers`]): a fail-soft
 //! search with window `(A, B)` returns an exact value inside it, a lower bound at or above
 //! `B`, or an upper bound at or below `A`, each of which decides any window inside `(A, B)`.
