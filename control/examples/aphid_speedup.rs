@@ -32,7 +32,9 @@
 //! position: the last iterations' timeline, `control::parallel::aphid::tail`),
 //! `APHID_SLICE_GROWTH` (`required_slice_growth`), `APHID_SPEC_CAP` (`speculative_slice_cap`,
 //! 0 = off), `APHID_CATCH_UP_FROM` (`catch_up_from`, 0 = off), `APHID_CUT_WINDOW=true|false`
-//! (`cut_keeps_window`), `APHID_EXACT_SPARE=true|false` (`exact_spare`).
+//! (`cut_keeps_window`), `APHID_EXACT_SPARE=true|false` (`exact_spare`), `APHID_BAD_MARGIN`
+//! (`bad_bound_margin`, 0 = the thesis's window), `APHID_BAD_HOLD=true|false` (`bad_bound_hold`),
+//! `APHID_BAD_EARLY=true|false` (`early_bad_bounds`).
 
 mod common;
 
@@ -229,6 +231,9 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.catch_up_from, "APHID_CATCH_UP_FROM");
                 set(&mut aphid.cut_keeps_window, "APHID_CUT_WINDOW");
                 set(&mut aphid.exact_spare, "APHID_EXACT_SPARE");
+                set(&mut aphid.bad_bound_margin, "APHID_BAD_MARGIN");
+                set(&mut aphid.bad_bound_hold, "APHID_BAD_HOLD");
+                set(&mut aphid.early_bad_bounds, "APHID_BAD_EARLY");
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {

@@ -493,3 +493,43 @@ fn slice_and_catch_up_options_keep_the_value() {
     }
     assert!(exact > 0.0, "no bound was made exact in spare time");
 }
+
+/// The bad-bound options of session 8 (`bad_bound_margin`: wider requests, not re-sent while
+/// one out covers the pass's window; `bad_bound_hold`: the value held while an answer is
+/// pending; `early_bad_bounds`: requests before the required depth came back) change only
+/// which windows are asked for and what the passes guess, never what makes a leaf certain:
+/// the sequential value, with and without message faults and a crash; requests are sent and
+/// answered, and the counters say so.
+#[test]
+fn bad_bound_options_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    let (mut requests, mut answers, mut early) = (0.0, 0.0, 0.0);
+    for (procs, seed, faults, margin, hold, early_bad_bounds) in [
+        (16, 1, "", 10, false, false),
+        (33, 2, "", 1_000_000, true, false),
+        (16, 3, "drop=1/20,dup=1/20", 20, true, true),
+        (9, 4, "crash=3@2000,drop=1/20,dup=1/20", 0, true, true),
+        (16, 5, "", 0, false, true),
+    ] {
+        let aphid = AphidOptions {
+            bad_bound_margin: margin,
+            bad_bound_hold: hold,
+            early_bad_bounds,
+            ..AphidOptions::default()
+        };
+        let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+        requests += extra(&figures, "aphid_churn_bad_requests");
+        answers += extra(&figures, "aphid_churn_bad_answers");
+        let e = extra(&figures, "aphid_churn_bad_early");
+        assert!(
+            early_bad_bounds || e == 0.0,
+            "x{procs}: early requests while off"
+        );
+        early += e;
+    }
+    assert!(requests > 0.0, "no bad bound was asked for");
+    assert!(answers > 0.0, "no bad bound was answered");
+    assert!(early > 0.0, "no bad bound was asked for early");
+}

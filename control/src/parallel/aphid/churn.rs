@@ -184,6 +184,22 @@ super::stats::counters! {
         pub deferred_rows,
         /// Of those, rows later handed out.
         pub deferred_released,
+        /// Bad-bound requests sent (session 8, `bad_bound.rs`).
+        pub bad_requests,
+        /// Of those, requests for a leaf and depth asked before (a second window).
+        pub bad_repeats,
+        /// Pending requests answered by a slave's report.
+        pub bad_answers,
+        /// Requests not sent because one already out covers the window
+        /// (`AphidOptions::bad_bound_margin`).
+        pub bad_covered,
+        /// Guesses replaced by the value held while a request is out
+        /// (`AphidOptions::bad_bound_hold`).
+        pub bad_held,
+        /// Uncertain leaves a pass found expected to need a bad bound before their required
+        /// depth came back, and asked for at once (`AphidOptions::early_bad_bounds`; the
+        /// requests sent are among `bad_requests`).
+        pub bad_early,
     }
 }
 

@@ -203,6 +203,24 @@ pub struct AphidOptions {
     /// finds them decided for the windows it needs next, without a bad-bound round trip.
     /// Session 8 (aphid9b), aphid/README.md.
     pub exact_spare: bool,
+    /// A bad-bound request asks for the pass's window widened by this many evaluation units
+    /// on both sides (the score range's ends at most; a huge value asks for the exact value),
+    /// and a request already out whose window contains a later pass's is not sent again. 0:
+    /// the pass's own window (the thesis). 10 by default (the slaves' `window`): it removes
+    /// most second requests for the same leaf and depth at no cost in nodes, and gave a median
+    /// of 11.08 at 16 processors over three schedule samples at depth 14 (main 10.45), 31.33
+    /// at 64 (31.66). Session 8 (aphid9a), aphid/README.md.
+    pub bad_bound_margin: u32,
+    /// While a leaf's bad-bound answer is pending, the passes keep the value they used for it
+    /// when the request went out (while the leaf's known bounds at the required depth allow
+    /// it), instead of a new guess. Session 8 (aphid9a), aphid/README.md.
+    pub bad_bound_hold: bool,
+    /// The master asks an uncertain leaf's owner for the window a pass needs at the required
+    /// depth as soon as the owner has reported the depth below it, when the owner's own
+    /// window (centred on the hypothetical value) could leave the pass's window undecided,
+    /// instead of after that search came back undecided. Session 8 (aphid9a),
+    /// aphid/README.md.
+    pub early_bad_bounds: bool,
 }
 
 impl Default for AphidOptions {
@@ -243,6 +261,9 @@ impl Default for AphidOptions {
             catch_up_from: 0,
             cut_keeps_window: false,
             exact_spare: false,
+            bad_bound_margin: 10,
+            bad_bound_hold: false,
+            early_bad_bounds: false,
         }
     }
 }
@@ -317,6 +338,9 @@ pub const KEYS: &[&str] = &[
     "catch_up_from",
     "cut_keeps_window",
     "exact_spare",
+    "bad_bound_margin",
+    "bad_bound_hold",
+    "early_bad_bounds",
 ];
 
 impl AphidOptions {
@@ -425,6 +449,9 @@ impl AphidOptions {
                 "catch_up_from" => o.catch_up_from = small()?,
                 "cut_keeps_window" => o.cut_keeps_window = flag()?,
                 "exact_spare" => o.exact_spare = flag()?,
+                "bad_bound_margin" => o.bad_bound_margin = small()?,
+                "bad_bound_hold" => o.bad_bound_hold = flag()?,
+                "early_bad_bounds" => o.early_bad_bounds = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -521,6 +548,18 @@ mod tests {
         assert_eq!(
             (d.tt_seeded_guesses, d.parity_guesses, d.leaf_probe_depth),
             (true, false, 0)
+        );
+        let bb = AphidOptions::from_config(
+            "bad_bound_margin = 20\nbad_bound_hold = true\nearly_bad_bounds = true",
+        )
+        .expect("valid");
+        assert_eq!(
+            (bb.bad_bound_margin, bb.bad_bound_hold, bb.early_bad_bounds),
+            (20, true, true)
+        );
+        assert_eq!(
+            (d.bad_bound_margin, d.bad_bound_hold, d.early_bad_bounds),
+            (10, false, false)
         );
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);

@@ -29,6 +29,7 @@ use dib::{Activity, Context, Nanos};
 use games::Game;
 use games::score::{INFINITY, is_decisive};
 
+use super::bad_bound::{covers, expect_undecided, held_value, request_window};
 use super::balance::{self, Load, Piece};
 use super::churn::{ChurnStats, News, PrincipalLeaf, Source};
 use super::config::AphidOptions;
@@ -38,6 +39,7 @@ use super::priority::PathKind;
 use super::table::{AphidTable, Bounds, DepthBounds, LeafId, window_to_leaf_scale};
 use super::tail::TailStats;
 use super::waste::WasteStats;
+use crate::search::tt::value_to_tt;
 use crate::search::{Searcher, Unlimited};
 
 /// The automatic `d'` gives at least this many pieces of work in all (when some ply of the
@@ -201,6 +203,11 @@ pub(crate) struct Master<G: Game> {
     pub(crate) guesses: GuessStats,
     /// The last iterations' timeline, the master's part (`tail.rs`).
     pub(crate) tail: TailStats,
+    /// Leaves and depths a bad bound was asked for (`churn.rs`: repeated requests).
+    bad_asked: BTreeSet<(LeafId, u32)>,
+    /// The value held for a leaf while its bad-bound answer is pending
+    /// (`AphidOptions::bad_bound_hold`, `bad_bound.rs`).
+    held: BTreeMap<LeafId, i32>,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -260,6 +267,8 @@ impl<G: Game> Master<G> {
             seeds: BTreeMap::new(),
             guesses: GuessStats::default(),
             tail: TailStats::default(),
+            bad_asked: BTreeSet::new(),
+            held: BTreeMap::new(),
         }
     }
 
@@ -461,7 +470,9 @@ impl<G: Game> Master<G> {
                 .is_some_and(|x| x.decides(bad.alpha, bad.beta).is_some());
             if answered {
                 self.pending_bad.remove(&r.leaf);
+                self.held.remove(&r.leaf);
                 self.news.bad_answer |= news;
+                self.churn.bad_answers += u64::from(news);
             }
         }
     }
@@ -840,20 +851,7 @@ impl<G: Game> Master<G> {
             self.reseed(pos, id);
         }
         if let Some(known) = self.table.row(id).and_then(|r| r.slave.get(required)) {
-            let (mut a, mut b) = window_to_leaf_scale(alpha, beta, ply);
-            if known.decides(a, b).is_some() {
-                // Decided on the leaf's scale but not on the root's (decisive values near the
-                // scale's seams): ask for the exact value.
-                (a, b) = (-INFINITY, INFINITY);
-            }
-            let bad = BadBound {
-                depth: required,
-                alpha: a,
-                beta: b,
-            };
-            if self.pending_bad.get(&id) != Some(&bad) {
-                pass.bad.push((id, bad));
-            }
+            self.ask(id, ply, required, known, (alpha, beta), pass);
         }
         let mut scaled = DepthBounds::default();
         let reported = self.table.row(id).map(|r| &r.slave);
@@ -896,7 +894,113 @@ impl<G: Game> Master<G> {
         if (required - g.depth) % 2 == 1 {
             self.guesses.other_parity += 1;
         }
+        if self.opts.early_bad_bounds {
+            self.ask_early(id, ply, required, g.value, (alpha, beta), pass);
+        }
+        if self.opts.bad_bound_hold {
+            return self.hold(id, ply, required, g.value, pass);
+        }
         g.value
+    }
+
+    /// Asks leaf `id`'s owner for depth `required` with the window `(alpha, beta)` (root's
+    /// scale) a pass needs, unless the request is out already (or, with
+    /// `AphidOptions::bad_bound_margin`, one that covers it); `known`: what that depth is known
+    /// to be.
+    fn ask(
+        &mut self,
+        id: LeafId,
+        ply: u32,
+        required: u32,
+        known: Bounds,
+        (alpha, beta): (i32, i32),
+        pass: &mut Pass,
+    ) {
+        let (mut a, mut b) = window_to_leaf_scale(alpha, beta, ply);
+        if known.decides(a, b).is_some() {
+            // Decided on the leaf's scale but not on the root's (decisive values near the
+            // scale's seams): ask for the exact value.
+            (a, b) = (-INFINITY, INFINITY);
+        }
+        let margin = self.opts.bad_bound_margin;
+        let (wa, wb) = request_window(a, b, margin);
+        let bad = BadBound {
+            depth: required,
+            alpha: wa,
+            beta: wb,
+        };
+        let pending = self.pending_bad.get(&id);
+        // With a margin, a request already out whose answer decides this window too is not
+        // sent again.
+        let covered = margin > 0 && pending.is_some_and(|p| covers(p, required, a, b));
+        if covered {
+            self.churn.bad_covered += u64::from(pending != Some(&bad));
+        } else if pending != Some(&bad) {
+            pass.bad.push((id, bad));
+        }
+    }
+
+    /// `AphidOptions::early_bad_bounds`: asks for leaf `id`'s required depth at once when its
+    /// owner has reported the depth below but not that one, and the pass's guess `guess`
+    /// (root's scale) lies outside the owner's own window on a side where the pass's window
+    /// reaches beyond it (`bad_bound.rs`).
+    #[allow(clippy::too_many_arguments)]
+    fn ask_early(
+        &mut self,
+        id: LeafId,
+        ply: u32,
+        required: u32,
+        guess: i32,
+        window: (i32, i32),
+        pass: &mut Pass,
+    ) {
+        let slave = self.table.row(id).map(|r| &r.slave);
+        let below = slave.is_some_and(|r| required > 1 && r.get(required - 1).is_some());
+        if !below || slave.is_some_and(|r| r.get(required).is_some()) || is_decisive(guess) {
+            return;
+        }
+        let (a, b) = window_to_leaf_scale(window.0, window.1, ply);
+        if expect_undecided(a, b, self.slave_window(ply), guess) {
+            self.churn.bad_early += 1;
+            self.ask(id, ply, required, Bounds::UNKNOWN, window, pass);
+        }
+    }
+
+    /// The window a slave's own search of a leaf `ply` plies down uses (`slave.rs`, `window`),
+    /// from the master's hypothetical value; `None`: the infinite window.
+    fn slave_window(&self, ply: u32) -> Option<(i32, i32)> {
+        let hyp = self.hypothesis;
+        if is_decisive(hyp) {
+            return None;
+        }
+        let centre = value_to_tt(if ply % 2 == 0 { hyp } else { -hyp }, ply as usize);
+        let w = self.opts.window;
+        Some((centre - w, centre + w))
+    }
+
+    /// `AphidOptions::bad_bound_hold`: while leaf `id`'s bad-bound answer is pending (or its
+    /// request goes out after this pass), the pass uses the value held since the request,
+    /// as long as the leaf's known bounds at the required depth allow it (`bad_bound.rs`).
+    fn hold(&mut self, id: LeafId, ply: u32, required: u32, guess: i32, pass: &Pass) -> i32 {
+        let asking = self
+            .pending_bad
+            .get(&id)
+            .is_some_and(|p| p.depth == required)
+            || pass.bad.iter().any(|(x, _)| *x == id);
+        if !asking {
+            self.held.remove(&id);
+            return guess;
+        }
+        let known = self
+            .table
+            .row(id)
+            .and_then(|r| r.slave.get(required))
+            .map_or(Bounds::UNKNOWN, |b| b.to_root_scale(ply));
+        let v = held_value(self.held.get(&id).copied(), known, guess);
+        if self.held.insert(id, v) == Some(v) && v != guess {
+            self.churn.bad_held += 1;
+        }
+        v
     }
 
     /// Reads the transposition table again for an uncertain leaf (`tt_reseed_guesses`).
@@ -997,6 +1101,10 @@ impl<G: Game> Master<G> {
             };
             self.pending_bad.insert(id, bad);
             self.stats.bad_bounds += 1;
+            self.churn.bad_requests += 1;
+            if !self.bad_asked.insert((id, bad.depth)) {
+                self.churn.bad_repeats += 1;
+            }
             if let Some(info) = self.slaves.get_mut(owner - 1) {
                 info.last_sent = ctx.now();
             }

@@ -14,6 +14,7 @@
 //! rank per processor, the master on rank 0): each processor is turned into a [`Summary`] of
 //! what the result needs, which crosses ranks over MPI.
 
+mod bad_bound;
 pub mod balance;
 pub mod churn;
 pub mod config;
