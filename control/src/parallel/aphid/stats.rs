@@ -4,24 +4,31 @@
 
 /// Declares a struct of `u64` counters (the attributes and doc comments are kept) with:
 ///
-/// - `AddAssign` and `Sum`, adding field by field (summing processors' statistics);
+/// - `AddAssign` and `Sum`, adding field by field (summing processors' statistics); fields
+///   listed in an optional `maxima { ... }` block after the struct's body keep the largest
+///   value instead;
 /// - `figures()`: every counter as `(name, value)`, the name being `$prefix` followed by the
-///   field's name, in declaration order (the result's `extra` figures).
+///   field's name, in declaration order, the maxima last (the result's `extra` figures).
 macro_rules! counters {
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident, prefix $prefix:literal {
             $( $(#[$field_meta:meta])* $field_vis:vis $field:ident, )*
         }
+        $( maxima {
+            $( $(#[$max_meta:meta])* $max_vis:vis $max:ident, )*
+        } )?
     ) => {
         $(#[$meta])*
         $vis struct $name {
             $( $(#[$field_meta])* $field_vis $field: u64, )*
+            $( $( $(#[$max_meta])* $max_vis $max: u64, )* )?
         }
 
         impl ::std::ops::AddAssign for $name {
             fn add_assign(&mut self, other: Self) {
                 $( self.$field += other.$field; )*
+                $( $( self.$max = self.$max.max(other.$max); )* )?
             }
         }
 
@@ -37,7 +44,10 @@ macro_rules! counters {
         impl $name {
             /// Every counter as `(name, value)`, in declaration order.
             pub fn figures(&self) -> Vec<(&'static str, f64)> {
-                vec![$( (concat!($prefix, stringify!($field)), self.$field as f64), )*]
+                vec![
+                    $( (concat!($prefix, stringify!($field)), self.$field as f64), )*
+                    $( $( (concat!($prefix, stringify!($max)), self.$max as f64), )* )?
+                ]
             }
         }
     };
