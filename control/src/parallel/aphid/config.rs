@@ -221,6 +221,13 @@ pub struct AphidOptions {
     /// instead of after that search came back undecided. Session 8 (aphid9a),
     /// aphid/README.md.
     pub early_bad_bounds: bool,
+    /// The master's processor also runs a slave, at lower priority: on `n` processors the
+    /// master is process 0 and the slaves are processes 1 to `n`, slave `n` in the background
+    /// of processor 0 (on the simulator through `dib::SimConfig::background`: it runs only
+    /// while the master waits, and the master preempts it; on threads it is one more thread;
+    /// refused over MPI and with a hierarchy). Speedups and overheads still count `n`
+    /// processors. Off by default. Session 9 (host), aphid/README.md.
+    pub master_hosts_slave: bool,
 }
 
 impl Default for AphidOptions {
@@ -264,6 +271,7 @@ impl Default for AphidOptions {
             bad_bound_margin: 10,
             bad_bound_hold: false,
             early_bad_bounds: false,
+            master_hosts_slave: false,
         }
     }
 }
@@ -341,6 +349,7 @@ pub const KEYS: &[&str] = &[
     "bad_bound_margin",
     "bad_bound_hold",
     "early_bad_bounds",
+    "master_hosts_slave",
 ];
 
 impl AphidOptions {
@@ -452,6 +461,7 @@ impl AphidOptions {
                 "bad_bound_margin" => o.bad_bound_margin = small()?,
                 "bad_bound_hold" => o.bad_bound_hold = flag()?,
                 "early_bad_bounds" => o.early_bad_bounds = flag()?,
+                "master_hosts_slave" => o.master_hosts_slave = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,

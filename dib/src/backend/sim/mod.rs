@@ -8,7 +8,7 @@
 //!
 //! A process may also run in the *background* of another process's CPU
 //! ([`SimConfig::background`], [`Hosted`]): it gets the CPU only while its host waits, and
-//! the host preempts it (see [`background`](self::Hosted) and `dib/README.md`).
+//! the host preempts it (see [`Hosted`] and `dib/README.md`, "Background processes").
 
 mod background;
 mod cost;
