@@ -37,7 +37,8 @@
 //! `APHID_BAD_EARLY=true|false` (`early_bad_bounds`). Session 9: `APHID_HOST_SLAVE=1` (or
 //! `true`; `master_hosts_slave`: the master's processor also runs a slave at lower priority,
 //! `n` processors still; the master's share of processor 0 and the hosted slave's part of the
-//! nodes are printed).
+//! nodes are printed), `APHID_HOSTED_LAPS` (`hosted_slave_laps`: the hosted slave takes new
+//! leaves in one round-robin lap out of that many, 0 = only moved work).
 
 mod common;
 
@@ -241,6 +242,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 if let Ok(v) = std::env::var("APHID_HOST_SLAVE") {
                     aphid.master_hosts_slave = matches!(v.as_str(), "1" | "true");
                 }
+                set(&mut aphid.hosted_slave_laps, "APHID_HOSTED_LAPS");
                 let hosting = aphid.master_hosts_slave;
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;

@@ -228,6 +228,11 @@ pub struct AphidOptions {
     /// refused over MPI and with a hierarchy). Speedups and overheads still count `n`
     /// processors. Off by default. Session 9 (host), aphid/README.md.
     pub master_hosts_slave: bool,
+    /// With `master_hosts_slave`: the hosted slave (which has only the master's idle time) is
+    /// given new leaves in one lap of the master's round-robin out of this many (1: a full
+    /// share like every slave; 0: none, only work moved to it by load balancing; it still
+    /// gets leaves when no other slave is alive). Session 9 (host), aphid/README.md.
+    pub hosted_slave_laps: u32,
 }
 
 impl Default for AphidOptions {
@@ -272,6 +277,7 @@ impl Default for AphidOptions {
             bad_bound_hold: false,
             early_bad_bounds: false,
             master_hosts_slave: false,
+            hosted_slave_laps: 1,
         }
     }
 }
@@ -350,6 +356,7 @@ pub const KEYS: &[&str] = &[
     "bad_bound_hold",
     "early_bad_bounds",
     "master_hosts_slave",
+    "hosted_slave_laps",
 ];
 
 impl AphidOptions {
@@ -462,6 +469,7 @@ impl AphidOptions {
                 "bad_bound_hold" => o.bad_bound_hold = flag()?,
                 "early_bad_bounds" => o.early_bad_bounds = flag()?,
                 "master_hosts_slave" => o.master_hosts_slave = flag()?,
+                "hosted_slave_laps" => o.hosted_slave_laps = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -573,6 +581,12 @@ mod tests {
         );
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
+        let host = AphidOptions::from_config("master_hosts_slave = true\nhosted_slave_laps = 0")
+            .expect("valid");
+        assert_eq!((host.master_hosts_slave, host.hosted_slave_laps), (true, 0));
+        assert!(!d.master_hosts_slave);
+        let e = AphidOptions::from_config("master_hosts_slave = 1").unwrap_err();
+        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
     }
 
     #[test]

@@ -121,8 +121,7 @@ impl Overheads {
             seq_nodes += n;
             seq_seconds += s;
         }
-        all.master_cpu_share =
-            master_seconds.map(|m: f64| m / all.seconds.max(f64::MIN_POSITIVE));
+        all.master_cpu_share = master_seconds.map(|m: f64| m / all.seconds.max(f64::MIN_POSITIVE));
         Overheads::of(all, seq_nodes, seq_seconds)
     }
 }
