@@ -38,7 +38,7 @@
 //! `true`; `master_hosts_slave`: the master's processor also runs a slave at lower priority,
 //! `n` processors still; the master's share of processor 0 and the hosted slave's part of the
 //! nodes are printed), `APHID_HOSTED_LAPS` (`hosted_slave_laps`: the hosted slave takes new
-//! leaves in one round-robin lap out of that many, 0 = only moved work).
+//! leaves in one round-robin lap out of that many; 0, the default, = only moved work).
 
 mod common;
 
