@@ -34,7 +34,11 @@
 //! 0 = off), `APHID_CATCH_UP_FROM` (`catch_up_from`, 0 = off), `APHID_CUT_WINDOW=true|false`
 //! (`cut_keeps_window`), `APHID_EXACT_SPARE=true|false` (`exact_spare`), `APHID_BAD_MARGIN`
 //! (`bad_bound_margin`, 0 = the thesis's window), `APHID_BAD_HOLD=true|false` (`bad_bound_hold`),
-//! `APHID_BAD_EARLY=true|false` (`early_bad_bounds`).
+//! `APHID_BAD_EARLY=true|false` (`early_bad_bounds`). Session 9: `APHID_HOST_SLAVE=1` (or
+//! `true`; `master_hosts_slave`: the master's processor also runs a slave at lower priority,
+//! `n` processors still; the master's share of processor 0 and the hosted slave's part of the
+//! nodes are printed), `APHID_HOSTED_LAPS` (`hosted_slave_laps`: the hosted slave takes new
+//! leaves in one round-robin lap out of that many; 0, the default, = only moved work).
 
 mod common;
 
@@ -195,6 +199,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             let mut idle = 0.0;
             let mut busy = 0.0;
             let mut differ = 0;
+            let (mut master_share, mut hosted_share) = (0.0, 0.0);
             let mut waste_sum = [0.0; WASTE.len()];
             for (i, pos) in positions.iter().enumerate() {
                 let mut o = ParallelOptions::new(
@@ -234,6 +239,11 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.bad_bound_margin, "APHID_BAD_MARGIN");
                 set(&mut aphid.bad_bound_hold, "APHID_BAD_HOLD");
                 set(&mut aphid.early_bad_bounds, "APHID_BAD_EARLY");
+                if let Ok(v) = std::env::var("APHID_HOST_SLAVE") {
+                    aphid.master_hosts_slave = matches!(v.as_str(), "1" | "true");
+                }
+                set(&mut aphid.hosted_slave_laps, "APHID_HOSTED_LAPS");
+                let hosting = aphid.master_hosts_slave;
                 o.aphid = aphid;
                 let r = search(algo, pos, &o)?;
                 if play {
@@ -248,7 +258,13 @@ fn main() -> Result<(), Box<dyn Error>> {
                     nodes: r.nodes,
                     speculative_nodes: (get("aphid_speculative_nodes") + get("aphid_aborted_nodes"))
                         as u64,
+                    master_cpu_share: (hosting && algo == ParallelAlgo::Aphid)
+                        .then(|| get("aphid_master_cpu_share")),
                 };
+                if algo == ParallelAlgo::Aphid {
+                    master_share += get("aphid_master_cpu_share");
+                    hosted_share += get("aphid_hosted_slave_nodes") / r.nodes.max(1) as f64;
+                }
                 per.push(Overheads::of(figures, seq[i].1, seq[i].2));
                 let seq_last = seq[i].3.last().copied().unwrap_or(0) as f64;
                 let parts = waste(&get, seq[i].1 as f64, seq_last);
@@ -369,6 +385,12 @@ fn main() -> Result<(), Box<dyn Error>> {
             );
             if algo == ParallelAlgo::Aphid {
                 let k = per.len().max(1) as f64;
+                println!(
+                    "{:>10} n={n:>3}: master's share of processor 0 {:.1}% (mean); hosted slave {:.1}% of the nodes (mean)",
+                    algo.name(),
+                    100.0 * master_share / k,
+                    100.0 * hosted_share / k
+                );
                 println!(
                     "{:>10} n={n:>3}: search overhead by cause (mean, % of sequential nodes): {}",
                     algo.name(),

@@ -533,3 +533,112 @@ fn bad_bound_options_keep_the_value() {
     assert!(answers > 0.0, "no bad bound was answered");
     assert!(early > 0.0, "no bad bound was asked for early");
 }
+
+/// `master_hosts_slave` (session 9): `n` processors, the master and `n` slaves, the last in the
+/// background of processor 0. Every game, random positions, sim (with and without message
+/// faults) and threads: the sequential value, `n` processors in the result, `n + 1`
+/// processes in the accounts.
+struct HostedAgreement;
+
+impl GameVisitor for HostedAgreement {
+    type Output = (u64, u64);
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> (u64, u64) {
+        let name = info.name;
+        let (mut runs, mut hosted_worked) = (0, 0);
+        each_position(91, 2, |i, pos: &G, depth, want| {
+            let aphid = AphidOptions {
+                master_hosts_slave: true,
+                ..AphidOptions::default()
+            };
+            for (procs, faults) in [
+                (1, ""),
+                (2, ""),
+                (3, "drop=1/20,dup=1/20,delay=1/20"),
+                (5, ""),
+                (9, "drop=1/20,dup=1/20"),
+            ] {
+                let o = options(
+                    depth,
+                    procs,
+                    sim(i as u64 * 5 + procs as u64, faults),
+                    aphid.clone(),
+                );
+                let r = search(ParallelAlgo::Aphid, pos, &o)
+                    .unwrap_or_else(|e| panic!("{name} hosted x{procs} {faults}: {e}"));
+                assert_eq!(r.value, want, "{name} hosted x{procs} {faults}, {pos}");
+                assert_eq!(r.procs, procs, "processors, not processes");
+                assert_eq!(r.accounts.len(), procs + 1);
+                runs += 1;
+                hosted_worked += u64::from(r.accounts[procs].backend.nodes > 0);
+            }
+            let o = options(depth, 2, Backend::Threads { seed: 5 }, aphid);
+            let r = search(ParallelAlgo::Aphid, pos, &o)
+                .unwrap_or_else(|e| panic!("{name} hosted threads x2: {e}"));
+            assert_eq!(r.value, want, "{name} hosted threads x2, {pos}");
+            assert_eq!((r.procs, r.accounts.len()), (2, 3));
+        });
+        (runs, hosted_worked)
+    }
+}
+
+#[test]
+fn a_slave_on_the_masters_processor_keeps_the_value_on_every_game() {
+    let (runs, worked) = summed_over_games(|| HostedAgreement);
+    assert!(runs > 0);
+    assert!(
+        worked > 0,
+        "the hosted slave searched in none of {runs} runs"
+    );
+}
+
+/// The same at depth 9 on an Othello middle-game position, with message faults and a crash,
+/// with the hosted slave given leaves in every lap, every other lap or never (moved work
+/// only): the value, and the hosted slave's work, preemption and the master's share of
+/// processor 0.
+#[test]
+fn a_slave_on_the_masters_processor_works_in_its_idle_time() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    for (procs, seed, faults, hosted_slave_laps) in [
+        (16, 1, "", 1),
+        (16, 2, "", 0),
+        (9, 4, "crash=3@2000,drop=1/20,dup=1/20", 0),
+        (5, 3, "drop=1/20,dup=1/20,delay=1/20", 2),
+    ] {
+        let aphid = AphidOptions {
+            master_depth: Some(3),
+            tt: TtSharing::Shared,
+            master_hosts_slave: true,
+            hosted_slave_laps,
+            ..AphidOptions::default()
+        };
+        let o = options(depth, procs, sim(seed, faults), aphid);
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(r.value, want, "hosted x{procs} {faults}");
+        assert_eq!(r.procs, procs);
+        let (master, hosted) = (r.accounts[0].backend, r.accounts[procs].backend);
+        assert!(hosted.nodes > 0, "x{procs}: the hosted slave did no work");
+        assert!(
+            hosted.preempted_ns > 0,
+            "x{procs}: the master never preempted it"
+        );
+        assert!(
+            r.sim.is_some_and(|s| s.preemptions > 0),
+            "x{procs}: no preemption"
+        );
+        assert_eq!(
+            extra(&r.extra, "aphid_hosted_slave_nodes"),
+            hosted.nodes as f64
+        );
+        assert_eq!(extra(&r.extra, "master_processors"), 0.0);
+        let share = extra(&r.extra, "aphid_master_cpu_share");
+        assert!(share > 0.0 && share < 1.0, "x{procs}: share {share}");
+        // Processor 0 is never busier than the time that passed on it.
+        let whole =
+            |c: dib::BackendCounters| c.busy_ns + c.idle_ns + c.messaging_ns + c.preempted_ns;
+        let cpu_busy = master.busy_ns + master.messaging_ns + hosted.busy_ns + hosted.messaging_ns;
+        assert!(cpu_busy <= whole(master).max(whole(hosted)), "x{procs}");
+    }
+}

@@ -221,6 +221,20 @@ pub struct AphidOptions {
     /// instead of after that search came back undecided. Session 8 (aphid9a),
     /// aphid/README.md.
     pub early_bad_bounds: bool,
+    /// The master's processor also runs a slave, at lower priority: on `n` processors the
+    /// master is process 0 and the slaves are processes 1 to `n`, slave `n` in the background
+    /// of processor 0 (on the simulator through `dib::SimConfig::background`: it runs only
+    /// while the master waits, and the master preempts it; on threads it is one more thread;
+    /// refused over MPI and with a hierarchy). Speedups and overheads still count `n`
+    /// processors. Off by default. Session 9 (host), aphid/README.md.
+    pub master_hosts_slave: bool,
+    /// With `master_hosts_slave`: the hosted slave (which has only the master's idle time) is
+    /// given new leaves in one lap of the master's round-robin out of this many (1: a full
+    /// share like every slave; 0, the default: none, only work moved to it by load
+    /// balancing; it still gets leaves when no other slave is alive). A full share made its
+    /// leaves finish last (depth 13, 16 processors: 10.13 against 10.35 without the hosted
+    /// slave; 0 gave 10.92). Session 9 (host), aphid/README.md.
+    pub hosted_slave_laps: u32,
 }
 
 impl Default for AphidOptions {
@@ -264,6 +278,8 @@ impl Default for AphidOptions {
             bad_bound_margin: 10,
             bad_bound_hold: false,
             early_bad_bounds: false,
+            master_hosts_slave: false,
+            hosted_slave_laps: 0,
         }
     }
 }
@@ -341,6 +357,8 @@ pub const KEYS: &[&str] = &[
     "bad_bound_margin",
     "bad_bound_hold",
     "early_bad_bounds",
+    "master_hosts_slave",
+    "hosted_slave_laps",
 ];
 
 impl AphidOptions {
@@ -452,6 +470,8 @@ impl AphidOptions {
                 "bad_bound_margin" => o.bad_bound_margin = small()?,
                 "bad_bound_hold" => o.bad_bound_hold = flag()?,
                 "early_bad_bounds" => o.early_bad_bounds = flag()?,
+                "master_hosts_slave" => o.master_hosts_slave = flag()?,
+                "hosted_slave_laps" => o.hosted_slave_laps = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -563,6 +583,12 @@ mod tests {
         );
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
+        let host = AphidOptions::from_config("master_hosts_slave = true\nhosted_slave_laps = 0")
+            .expect("valid");
+        assert_eq!((host.master_hosts_slave, host.hosted_slave_laps), (true, 0));
+        assert!(!d.master_hosts_slave);
+        let e = AphidOptions::from_config("master_hosts_slave = 1").unwrap_err();
+        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
     }
 
     #[test]

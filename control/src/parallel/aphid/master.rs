@@ -735,16 +735,23 @@ impl<G: Game> Master<G> {
         order.into_iter().map(|(_, i)| i).collect()
     }
 
+    /// The next live slave in round-robin order. With `master_hosts_slave` the hosted slave
+    /// (the last) takes its turn in one lap out of `hosted_slave_laps` only (never when 0,
+    /// unless no other slave is alive).
     fn live_slave(&mut self) -> Option<usize> {
         let n = self.slaves.len();
+        let hosted = self.opts.master_hosts_slave.then(|| n.saturating_sub(1));
+        let laps = self.opts.hosted_slave_laps as usize;
         for _ in 0..n {
             let s = self.next_owner % n;
+            let lap = self.next_owner / n;
             self.next_owner += 1;
-            if !self.slaves[s].dead {
+            let skip = hosted == Some(s) && (laps == 0 || lap % laps != 0);
+            if !skip && !self.slaves[s].dead {
                 return Some(s + 1);
             }
         }
-        None
+        hosted.filter(|&s| !self.slaves[s].dead).map(|s| s + 1)
     }
 
     /// The master's own search of a leaf (depth 0 when created; leaves below the granularity

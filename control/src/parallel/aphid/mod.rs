@@ -292,9 +292,14 @@ pub fn search<G: Game>(
             message: "the master's depth d' must be at least 1 (or automatic)".to_string(),
         });
     }
+    let host = opts.master_hosts_slave;
+    let backend = hosting_backend(options, host)?;
     let engines = Engines::new(&options.search, opts.tt)?;
     let depth = options.depth;
-    let procs = options.procs;
+    let cpus = options.procs;
+    // With `master_hosts_slave`, one process more than processors: the last slave shares
+    // processor 0 with the master.
+    let procs = cpus + usize::from(host);
     let tree = opts
         .hierarchy
         .clone()
@@ -356,7 +361,7 @@ pub fn search<G: Game>(
         let routes = (parent != 0).then(|| vec![parent]);
         AphidProc::Slave(Box::new(SlaveProc(slave, routes)))
     };
-    let outcome = dib::run_processors(procs, &options.backend, &factory, &Summary::of)?;
+    let outcome = dib::run_processors(procs, &backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
         result,
         figures,
@@ -432,20 +437,94 @@ pub fn search<G: Game>(
         .iter()
         .filter(|p| matches!(p, Summary::Mid { .. }))
         .count();
-    extra.push(("master_processors", (1 + mid_count) as f64));
+    // A master that hosts a slave has no processor of its own.
+    extra.push((
+        "master_processors",
+        if host { 0.0 } else { (1 + mid_count) as f64 },
+    ));
+    // The master's share of processor 0: its busy and messaging time over the run's.
+    let master_time = outcome
+        .counters
+        .first()
+        .map_or(0, |c| c.busy_ns + c.messaging_ns);
+    extra.push((
+        "aphid_master_cpu_share",
+        master_time as f64 / outcome.elapsed_ns.max(1) as f64,
+    ));
+    if host {
+        let guest = outcome.counters.last().copied().unwrap_or_default();
+        extra.push(("aphid_hosted_slave_nodes", guest.nodes as f64));
+        extra.push(("aphid_hosted_slave_preempted_ns", guest.preempted_ns as f64));
+    }
     extra.push(("speculative_nodes", (speculative + aborted) as f64));
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
     let report: Report<i32> =
-        Report::from_outcome(value, &options.backend, &outcome, Summary::counters, config);
-    Ok(result_from_report(report, value, pv, extra))
+        Report::from_outcome(value, &backend, &outcome, Summary::counters, config);
+    let mut result = result_from_report(report, value, pv, extra);
+    // Processors, not processes: the hosted slave has no processor of its own.
+    result.procs = cpus;
+    Ok(result)
+}
+
+/// The backend of a run: `options.backend`, with the simulator told that the last slave runs
+/// in the background of processor 0 when the master hosts a slave.
+///
+/// # Errors
+/// [`ParallelError::BadOption`] for `master_hosts_slave` over MPI or with a hierarchy.
+fn hosting_backend(options: &ParallelOptions, host: bool) -> Result<dib::Backend, ParallelError> {
+    if !host {
+        return Ok(options.backend.clone());
+    }
+    let refuse = |message: &str| ParallelError::BadOption {
+        algo: "aphid",
+        message: message.to_string(),
+    };
+    if options.aphid.hierarchy.is_some() {
+        return Err(refuse(
+            "master_hosts_slave needs the flat arrangement (one master, its slaves): drop `parents` or set master_hosts_slave = false",
+        ));
+    }
+    Ok(match &options.backend {
+        dib::Backend::Sim(config) => {
+            let mut config = config.clone();
+            config.background.push(dib::Hosted {
+                proc: options.procs,
+                cpu: 0,
+            });
+            dib::Backend::Sim(config)
+        }
+        dib::Backend::Threads { seed } => dib::Backend::Threads { seed: *seed },
+        dib::Backend::Mpi { .. } => {
+            return Err(refuse(
+                "master_hosts_slave is not available over MPI (one rank per process, and a rank cannot share the master's processor): set master_hosts_slave = false",
+            ));
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use games::tictactoe::TicTacToe3;
+
+    #[test]
+    fn a_hosted_slave_over_mpi_or_with_a_hierarchy_is_refused() {
+        let mut options = ParallelOptions::new(3, 2, dib::Backend::Mpi { seed: 1 });
+        options.aphid.master_hosts_slave = true;
+        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
+        assert!(err.to_string().contains("master_hosts_slave"), "{err}");
+        let mut options = ParallelOptions::new(
+            3,
+            4,
+            dib::Backend::Sim(dib::SimConfig::new(dib::CostModel::shared_memory(), 1)),
+        );
+        options.aphid.master_hosts_slave = true;
+        options.aphid.hierarchy = Some(Hierarchy::from_parents(vec![0, 1, 1]).expect("valid"));
+        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
+        assert!(err.to_string().contains("flat"), "{err}");
+    }
 
     #[test]
     fn a_shared_table_over_mpi_is_refused_with_the_fix() {
