@@ -39,6 +39,8 @@
 //! `n` processors still; the master's share of processor 0 and the hosted slave's part of the
 //! nodes are printed), `APHID_HOSTED_LAPS` (`hosted_slave_laps`: the hosted slave takes new
 //! leaves in one round-robin lap out of that many; 0, the default, = only moved work).
+//! Session 10: `APHID_SET` (a test-set file instead of `testsets/search/othello_midgame.txt`,
+//! such as `testsets/search/othello_games.txt`).
 
 mod common;
 
@@ -142,7 +144,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map(|s| s.split(',').map(str::parse).collect())
         .transpose()?;
     let numbers: Vec<usize> = chosen.unwrap_or_else(|| (skip..skip + count).collect());
-    let all = common::othello_midgame(numbers.iter().max().map_or(0, |m| m + 1))?;
+    let wanted = numbers.iter().max().map_or(0, |m| m + 1);
+    let all = match std::env::var("APHID_SET") {
+        Ok(path) => common::othello_set(&path, wanted)?,
+        Err(_) => common::othello_midgame(wanted)?,
+    };
     let positions: Vec<Othello<8>> = numbers
         .iter()
         .map(|&i| {
