@@ -950,10 +950,18 @@ mod tests {
         s.epoch.shift = -20;
         let centre = |w: Work| (w.alpha + w.beta) / 2;
         let w = s.pick().expect("work");
-        assert_eq!((w.leaf, w.depth, centre(w)), (1, 6, 30), "required: the hypothesis");
+        assert_eq!(
+            (w.leaf, w.depth, centre(w)),
+            (1, 6, 30),
+            "required: the hypothesis"
+        );
         s.leaves.remove(&1);
         let w = s.pick().expect("work");
-        assert_eq!((w.leaf, w.depth, centre(w)), (2, 7, 10), "run-ahead: shifted");
+        assert_eq!(
+            (w.leaf, w.depth, centre(w)),
+            (2, 7, 10),
+            "run-ahead: shifted"
+        );
         s.leaves.get_mut(&2).expect("leaf").ply = 3;
         s.leaves.get_mut(&2).expect("leaf").searched = 7;
         let w = s.pick().expect("work");
