@@ -236,19 +236,21 @@ pub struct AphidOptions {
     /// slave; 0 gave 10.92). Session 9 (host), aphid/README.md.
     pub hosted_slave_laps: u32,
     /// Half-width of the window for leaves off the master's principal variation (thesis
-    /// 5.2.3: "if we are certain of the minimax value of the leftmost child at a type-1 node,
-    /// we would typically use a null window to search the alternative branches"): a touched
-    /// leaf with a node of type 2 or 3 on its path (its priority tells) is searched with
-    /// this half-width around the hypothetical root value instead of `window` (doubled for
-    /// run-ahead, like `window`). The principal-variation leaf and untouched leaves keep
-    /// `window` (and `early_bad_bounds` still predicts with `window`). 0, the default:
-    /// `window` for every leaf. Session 10, aphid/README.md.
+    /// 5.2.3: alternative branches of a type-1 node whose leftmost child is certain get a null
+    /// window, a slightly wider one when it is not): a touched leaf with a node of type 2 or
+    /// 3 on its path (its priority tells) is searched with this half-width around the
+    /// hypothetical root value instead of `window` (doubled for run-ahead, like `window`).
+    /// The principal-variation leaf and untouched leaves keep `window` (and
+    /// `early_bad_bounds` still predicts with `window`). 0, the default: `window` for every
+    /// leaf. It lost (narrow windows multiply bad-bound answers). Session 10,
+    /// aphid/README.md.
     pub alternative_window: u32,
     /// The slaves' run-ahead searches (the next iteration's depth) centre their window on the
     /// hypothetical root value plus the change of the root value between the last two
     /// finished iterations, which has the parity of the change the run-ahead meets (Othello's
     /// values swing by tens of units between odd and even depths, more than `window`). Off:
-    /// centred on the hypothesis, as the required searches. Session 10, aphid/README.md.
+    /// centred on the hypothesis, as the required searches. Within the schedule's spread at
+    /// depth 14. Session 10, aphid/README.md.
     pub run_ahead_shift: bool,
 }
 
