@@ -40,7 +40,8 @@
 //! nodes are printed), `APHID_HOSTED_LAPS` (`hosted_slave_laps`: the hosted slave takes new
 //! leaves in one round-robin lap out of that many; 0, the default, = only moved work).
 //! Session 10: `APHID_SET` (a test-set file instead of `testsets/search/othello_midgame.txt`,
-//! such as `testsets/search/othello_games.txt`).
+//! such as `testsets/search/othello_games.txt`), `APHID_ALT_WINDOW` (`alternative_window`: the
+//! half-width of the window off the principal variation, 0 = off).
 
 mod common;
 
@@ -242,6 +243,8 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.catch_up_from, "APHID_CATCH_UP_FROM");
                 set(&mut aphid.cut_keeps_window, "APHID_CUT_WINDOW");
                 set(&mut aphid.exact_spare, "APHID_EXACT_SPARE");
+                set(&mut aphid.alternative_window, "APHID_ALT_WINDOW");
+                set(&mut aphid.run_ahead_shift, "APHID_SHIFT");
                 set(&mut aphid.bad_bound_margin, "APHID_BAD_MARGIN");
                 set(&mut aphid.bad_bound_hold, "APHID_BAD_HOLD");
                 set(&mut aphid.early_bad_bounds, "APHID_BAD_EARLY");

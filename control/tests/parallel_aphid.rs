@@ -494,6 +494,29 @@ fn slice_and_catch_up_options_keep_the_value() {
     assert!(exact > 0.0, "no bound was made exact in spare time");
 }
 
+/// Session 10's window options (`alternative_window`: narrow windows off the principal
+/// variation; `run_ahead_shift`: run-ahead windows centred on the value expected at the next
+/// depth) change only the windows of the slaves' own searches: the sequential value, with and
+/// without message faults.
+#[test]
+fn session_10_window_options_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    for (procs, seed, faults, width, shift) in [
+        (16, 1, "", 1, false),
+        (9, 2, "drop=1/20,dup=1/20", 3, true),
+        (5, 3, "", 0, true),
+    ] {
+        let aphid = AphidOptions {
+            alternative_window: width,
+            run_ahead_shift: shift,
+            ..AphidOptions::default()
+        };
+        let _ = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+    }
+}
+
 /// The bad-bound options of session 8 (`bad_bound_margin`: wider requests, not re-sent while
 /// one out covers the pass's window; `bad_bound_hold`: the value held while an answer is
 /// pending; `early_bad_bounds`: requests before the required depth came back) change only

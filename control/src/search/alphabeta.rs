@@ -209,6 +209,8 @@ impl<G: Game> Searcher<G> {
                     alpha = v;
                     self.pv_update(ply, mv);
                     if v >= beta {
+                        self.stats.cut_nodes += 1;
+                        self.stats.cut_children += i as u64 + 1;
                         if self.config.move_ordering {
                             self.tables.cutoff(pos, mv, ply, depth);
                         }
@@ -216,6 +218,10 @@ impl<G: Game> Searcher<G> {
                     }
                 }
             }
+        }
+        if best_index.is_some() {
+            self.stats.best_known += 1;
+            self.stats.best_first += u64::from(best_index == buf.order.first().map(|o| o.1));
         }
         self.plies[ply] = buf;
 

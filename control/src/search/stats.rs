@@ -39,6 +39,16 @@ pub struct SearchStats {
     pub tt_hits: u64,
     /// Hits whose value ended the node without searching it.
     pub tt_cutoffs: u64,
+    /// Interior nodes that failed high (a child's value reached beta): move-ordering quality.
+    pub cut_nodes: u64,
+    /// Children searched at those nodes, the one that cut included (thesis seed 001, 6.3.1:
+    /// KEYANO searched 1.10 successors on average at a type-2 node).
+    pub cut_children: u64,
+    /// Interior nodes whose best move (the one that cut, or the best of an exact result) was
+    /// searched first, and the nodes with a best move (fail-low nodes have none).
+    pub best_first: u64,
+    /// See `best_first`.
+    pub best_known: u64,
     /// Nodes expanded by the sorting look-ahead (not in the node count).
     pub sort_nodes: u64,
     /// Time spent sorting, as the context measures it.

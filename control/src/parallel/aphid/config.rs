@@ -235,6 +235,23 @@ pub struct AphidOptions {
     /// leaves finish last (depth 13, 16 processors: 10.13 against 10.35 without the hosted
     /// slave; 0 gave 10.92). Session 9 (host), aphid/README.md.
     pub hosted_slave_laps: u32,
+    /// Half-width of the window for leaves off the master's principal variation (thesis
+    /// 5.2.3: alternative branches of a type-1 node whose leftmost child is certain get a null
+    /// window, a slightly wider one when it is not): a touched leaf with a node of type 2 or
+    /// 3 on its path (its priority tells) is searched with this half-width around the
+    /// hypothetical root value instead of `window` (doubled for run-ahead, like `window`).
+    /// The principal-variation leaf and untouched leaves keep `window` (and
+    /// `early_bad_bounds` still predicts with `window`). 0, the default: `window` for every
+    /// leaf. It lost (narrow windows multiply bad-bound answers). Session 10,
+    /// aphid/README.md.
+    pub alternative_window: u32,
+    /// The slaves' run-ahead searches (the next iteration's depth) centre their window on the
+    /// hypothetical root value plus the change of the root value between the last two
+    /// finished iterations, which has the parity of the change the run-ahead meets (Othello's
+    /// values swing by tens of units between odd and even depths, more than `window`). Off:
+    /// centred on the hypothesis, as the required searches. Within the schedule's spread at
+    /// depth 14. Session 10, aphid/README.md.
+    pub run_ahead_shift: bool,
 }
 
 impl Default for AphidOptions {
@@ -280,6 +297,8 @@ impl Default for AphidOptions {
             early_bad_bounds: false,
             master_hosts_slave: false,
             hosted_slave_laps: 0,
+            alternative_window: 0,
+            run_ahead_shift: false,
         }
     }
 }
@@ -359,6 +378,8 @@ pub const KEYS: &[&str] = &[
     "early_bad_bounds",
     "master_hosts_slave",
     "hosted_slave_laps",
+    "alternative_window",
+    "run_ahead_shift",
 ];
 
 impl AphidOptions {
@@ -472,6 +493,8 @@ impl AphidOptions {
                 "early_bad_bounds" => o.early_bad_bounds = flag()?,
                 "master_hosts_slave" => o.master_hosts_slave = flag()?,
                 "hosted_slave_laps" => o.hosted_slave_laps = small()?,
+                "alternative_window" => o.alternative_window = small()?,
+                "run_ahead_shift" => o.run_ahead_shift = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -620,6 +643,18 @@ mod tests {
         );
         let e = AphidOptions::from_file_text("a.config", "window = 3").unwrap_err();
         assert!(matches!(e, ConfigFileError::Thesis(_)), "{e}");
+    }
+
+    /// Session 10's window options parse, and are off by default; a bad value is refused.
+    #[test]
+    fn session_10_window_options() {
+        let o = AphidOptions::from_config("alternative_window = 3\nrun_ahead_shift = true")
+            .expect("valid");
+        assert_eq!((o.alternative_window, o.run_ahead_shift), (3, true));
+        let d = AphidOptions::default();
+        assert_eq!((d.alternative_window, d.run_ahead_shift), (0, false));
+        let e = AphidOptions::from_config("run_ahead_shift = 2").unwrap_err();
+        assert!(e.to_string().contains("run_ahead_shift"), "{e}");
     }
 
     /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.

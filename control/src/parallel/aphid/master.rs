@@ -298,6 +298,22 @@ impl<G: Game> Master<G> {
         Epoch {
             iteration: self.iteration,
             hypothesis: self.hypothesis,
+            shift: self.run_ahead_shift(),
+        }
+    }
+
+    /// `AphidOptions::run_ahead_shift`: the root value's change from iteration `d - 2` to
+    /// `d - 1`, the same parity as the change from `d` to `d + 1` that the slaves' run-ahead
+    /// searches meet (Othello's values swing between odd and even depths); 0 when off, when
+    /// either is unknown or decisive.
+    fn run_ahead_shift(&self) -> i32 {
+        let d = self.iteration as usize;
+        if !self.opts.run_ahead_shift || d < 3 {
+            return 0;
+        }
+        match (self.root_values.get(d - 1), self.root_values.get(d - 2)) {
+            (Some(&Some(a)), Some(&Some(b))) if !is_decisive(a) && !is_decisive(b) => a - b,
+            _ => 0,
         }
     }
 

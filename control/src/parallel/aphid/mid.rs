@@ -73,6 +73,7 @@ fn to_root(e: Epoch, ply: u32) -> Epoch {
         } else {
             -e.hypothesis
         },
+        shift: if ply % 2 == 0 { e.shift } else { -e.shift },
     }
 }
 
@@ -244,6 +245,7 @@ impl<G: Game> Mid<G> {
             Epoch {
                 iteration: 0,
                 hypothesis: 0,
+                shift: 0,
             },
             session.path.len() as u32,
         );

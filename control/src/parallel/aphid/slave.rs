@@ -141,6 +141,8 @@ pub(crate) struct SlaveState<G: Game> {
     cut_keeps_window: bool,
     /// `AphidOptions::exact_spare`.
     exact_spare: bool,
+    /// `AphidOptions::alternative_window` (0: off).
+    alternative_window: i32,
 }
 
 /// A slave processor.
@@ -180,6 +182,7 @@ impl<G: Game> Slave<G> {
                 epoch: Epoch {
                     iteration: 0,
                     hypothesis: 0,
+                    shift: 0,
                 },
                 leaves: BTreeMap::new(),
                 buffer: Vec::new(),
@@ -202,6 +205,7 @@ impl<G: Game> Slave<G> {
                 catch_up_from: opts.catch_up_from,
                 cut_keeps_window: opts.cut_keeps_window,
                 exact_spare: opts.exact_spare,
+                alternative_window: i32::try_from(opts.alternative_window).unwrap_or(i32::MAX),
             },
         }
     }
@@ -595,14 +599,25 @@ impl<G: Game> SlaveState<G> {
             .all(|l| l.bad.is_none() && (l.priority == 0 || l.searched >= self.required(l)))
     }
 
-    /// The window centred on the hypothetical root value, on `ply`'s side and scale.
-    fn window(&self, ply: u32, width: i32) -> (i32, i32) {
-        let hyp = self.epoch.hypothesis;
+    /// The window centred on the root value `hyp`, on `ply`'s side and scale.
+    fn window_at(&self, hyp: i32, ply: u32, width: i32) -> (i32, i32) {
         if is_decisive(hyp) {
             return (-INFINITY, INFINITY);
         }
         let centre = value_to_tt(if ply % 2 == 0 { hyp } else { -hyp }, ply as usize);
         (centre - width, centre + width)
+    }
+
+    /// The half-width of `l`'s window: `alternative_window` for a touched leaf off the
+    /// master's principal variation (a path with fewer type-1 nodes than nodes: priority / 4
+    /// counts them, `priority.rs`), `window` otherwise.
+    fn half_width(&self, l: &SlaveLeaf<G>) -> i32 {
+        let off_pv = l.priority > 0 && l.priority / 4 <= l.ply;
+        if self.alternative_window > 0 && off_pv {
+            self.alternative_window
+        } else {
+            self.window
+        }
     }
 
     /// The scheduler (see the module docs).
@@ -682,12 +697,16 @@ impl<G: Game> SlaveState<G> {
         };
         let untouched = l.priority == 0;
         let required = deficit > 1 && l.priority > 0;
-        let width = if deficit > 1 {
-            self.window
+        let half = self.half_width(l);
+        let width = if deficit > 1 { half } else { 2 * half };
+        // Run-ahead (the next iteration's depth) centres on the value expected there.
+        let shift = if deficit > 1 || untouched {
+            0
         } else {
-            2 * self.window
+            self.epoch.shift
         };
-        let (alpha, beta) = self.window(l.ply, width);
+        let (alpha, beta) =
+            self.window_at(self.epoch.hypothesis.saturating_add(shift), l.ply, width);
         Some(Work {
             leaf,
             depth: catch_up_depth(l.searched, self.required(l), self.catch_up_from),
@@ -874,6 +893,7 @@ mod tests {
         s.state.epoch = Epoch {
             iteration,
             hypothesis: 0,
+            shift: 0,
         };
         for &(leaf, priority, searched) in leaves {
             s.state.leaves.insert(
@@ -893,6 +913,62 @@ mod tests {
             );
         }
         s.state
+    }
+
+    /// `alternative_window`: a touched leaf off the principal variation (a type-2 or type-3
+    /// node on its path: fewer than `ply + 1` type-1 nodes) gets the narrow window, the
+    /// principal-variation leaf and untouched leaves the normal one; run-ahead doubles both;
+    /// off, every leaf gets the normal window.
+    #[test]
+    fn alternative_windows_off_the_principal_variation() {
+        // Leaves at ply 4: priority 4 * 5 + 2 = 22 is all type 1; 4 * 3 + 2 = 14 is not.
+        let mut s = state(10, &[(1, 22, 5), (2, 14, 5), (3, 14, 6)]);
+        s.alternative_window = 2;
+        let width = |s: &SlaveState<TicTacToe3>, leaf| {
+            let w = s.pick().expect("work");
+            assert_eq!(w.leaf, leaf);
+            w.beta - w.alpha
+        };
+        assert_eq!(width(&s, 1), 2 * s.window, "the principal variation");
+        s.leaves.remove(&1);
+        assert_eq!(width(&s, 2), 2 * 2, "an alternative branch");
+        s.leaves.remove(&2);
+        assert_eq!(width(&s, 3), 2 * 4, "run-ahead on an alternative branch");
+        s.alternative_window = 0;
+        assert_eq!(width(&s, 3), 4 * s.window, "off: run-ahead's normal window");
+        let pv = state(10, &[(4, 23, 5)]);
+        assert_eq!(width(&pv, 4), 2 * pv.window, "the +1 bit does not count");
+    }
+
+    /// The epoch's `shift` (`run_ahead_shift`) moves the centre of run-ahead windows only, on
+    /// the leaf's side: required work keeps the hypothesis.
+    #[test]
+    fn run_ahead_windows_centre_on_the_shifted_value() {
+        // Iteration 10: a ply-4 leaf (root's side) needs depth 6, a ply-3 leaf depth 7.
+        let mut s = state(10, &[(1, 22, 5), (2, 14, 6)]);
+        s.epoch.hypothesis = 30;
+        s.epoch.shift = -20;
+        let centre = |w: Work| (w.alpha + w.beta) / 2;
+        let w = s.pick().expect("work");
+        assert_eq!(
+            (w.leaf, w.depth, centre(w)),
+            (1, 6, 30),
+            "required: the hypothesis"
+        );
+        s.leaves.remove(&1);
+        let w = s.pick().expect("work");
+        assert_eq!(
+            (w.leaf, w.depth, centre(w)),
+            (2, 7, 10),
+            "run-ahead: shifted"
+        );
+        s.leaves.get_mut(&2).expect("leaf").ply = 3;
+        s.leaves.get_mut(&2).expect("leaf").searched = 7;
+        let w = s.pick().expect("work");
+        assert_eq!((w.depth, centre(w)), (8, -10), "the other side: negated");
+        s.epoch.shift = 0;
+        let w = s.pick().expect("work");
+        assert_eq!(centre(w), -30, "no shift");
     }
 
     /// In the last iteration an untouched leaf below its required depth goes before run-ahead
