@@ -41,7 +41,8 @@
 //! leaves in one round-robin lap out of that many; 0, the default, = only moved work).
 //! Session 10: `APHID_SET` (a test-set file instead of `testsets/search/othello_midgame.txt`,
 //! such as `testsets/search/othello_games.txt`), `APHID_ALT_WINDOW` (`alternative_window`: the
-//! half-width of the window off the principal variation, 0 = off).
+//! half-width of the window off the principal variation, 0 = off), `APHID_SHIFT=true|false`
+//! (`run_ahead_shift`).
 
 mod common;
 

@@ -8,6 +8,7 @@
 //! `moves` line of each record); passes are written `pass` (or `--`) as in those records.
 use games::Game;
 use games::othello::Othello8;
+use games::replay::replay;
 
 fn main() {
     if let Err(e) = run() {
@@ -24,25 +25,22 @@ fn run() -> Result<(), String> {
     };
     let from: usize = from.parse().map_err(|e| format!("FROM `{from}`: {e}"))?;
     let to: usize = to.parse().map_err(|e| format!("TO `{to}`: {e}"))?;
-    let mut pos = Othello8::start();
-    for ply in 1..=to {
-        if ply >= from {
-            println!("{pos}");
-        }
-        if ply == to {
-            break;
-        }
-        let Some(text) = moves.get(ply - 1) else {
-            return Err(format!(
-                "the game has only {} plies, TO is {to} (at most {})",
-                moves.len(),
-                moves.len() + 1
-            ));
-        };
-        let mv = pos
-            .parse_move(text)
-            .map_err(|e| format!("ply {ply}, move `{text}`: {e}"))?;
-        let _ = pos.make_move(mv);
+    if from == 0 || from > to {
+        return Err(format!(
+            "FROM ({from}) must be at least 1 and at most TO ({to})"
+        ));
+    }
+    if to > moves.len() + 1 {
+        return Err(format!(
+            "the game has only {} plies, TO is {to} (at most {})",
+            moves.len(),
+            moves.len() + 1
+        ));
+    }
+    let moves: Vec<&str> = moves[..to - 1].iter().map(String::as_str).collect();
+    let positions = replay(&Othello8::start(), &moves).map_err(|e| e.to_string())?;
+    for pos in &positions[from - 1..] {
+        println!("{pos}");
     }
     Ok(())
 }

@@ -22,6 +22,7 @@ mod game;
 pub mod othello;
 pub mod perft;
 pub mod registry;
+pub mod replay;
 pub mod score;
 pub mod synthetic;
 pub mod tictactoe;

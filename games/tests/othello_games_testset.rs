@@ -8,18 +8,8 @@ const SET: &str = "../testsets/search/othello_games.txt";
 
 /// The positions before plies `from..=to` of the game `moves` from the standard start.
 fn replay(moves: &[&str], from: usize, to: usize) -> Vec<String> {
-    let mut pos = Othello8::start();
-    let mut out = Vec::new();
-    for (i, text) in moves.iter().enumerate().take(to) {
-        if i + 1 >= from {
-            out.push(pos.to_string());
-        }
-        let mv = pos
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("ply {}: `{text}`: {e}", i + 1));
-        let _ = pos.make_move(mv);
-    }
-    out
+    let all = games::replay::replay(&Othello8::start(), moves).expect("a legal game");
+    all[from - 1..to].iter().map(ToString::to_string).collect()
 }
 
 #[test]
