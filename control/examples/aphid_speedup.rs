@@ -246,6 +246,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.exact_spare, "APHID_EXACT_SPARE");
                 set(&mut aphid.alternative_window, "APHID_ALT_WINDOW");
                 set(&mut aphid.run_ahead_shift, "APHID_SHIFT");
+                set(&mut aphid.pv_window, "APHID_PV_WINDOW");
                 set(&mut aphid.bad_bound_margin, "APHID_BAD_MARGIN");
                 set(&mut aphid.bad_bound_hold, "APHID_BAD_HOLD");
                 set(&mut aphid.early_bad_bounds, "APHID_BAD_EARLY");

@@ -517,6 +517,28 @@ fn session_10_window_options_keep_the_value() {
     }
 }
 
+/// Session 11's `pv_window` (a wide window for the master's principal-variation leaf)
+/// changes only the windows of the slaves' own searches: the sequential value, with and
+/// without message faults and with a crash, alone and with `alternative_window`.
+#[test]
+fn pv_window_keeps_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    for (procs, seed, faults, pv_window, alternative_window) in [
+        (16, 1, "", 100_000, 0),
+        (9, 2, "drop=1/20,dup=1/20", 40, 3),
+        (7, 4, "crash=3@2000", 1, 0),
+    ] {
+        let aphid = AphidOptions {
+            pv_window,
+            alternative_window,
+            ..AphidOptions::default()
+        };
+        let _ = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+    }
+}
+
 /// The bad-bound options of session 8 (`bad_bound_margin`: wider requests, not re-sent while
 /// one out covers the pass's window; `bad_bound_hold`: the value held while an answer is
 /// pending; `early_bad_bounds`: requests before the required depth came back) change only

@@ -252,6 +252,17 @@ pub struct AphidOptions {
     /// centred on the hypothesis, as the required searches. Within the schedule's spread at
     /// depth 14. Session 10, aphid/README.md.
     pub run_ahead_shift: bool,
+    /// Half-width of the window for the leaf on the master's principal variation (every node
+    /// of its path of type 1; its priority tells), in its required and run-ahead searches.
+    /// The sequential search searches its principal variation with the full window and the
+    /// rest with null windows; APHID's slaves search every leaf at once around a hypothetical
+    /// root value that, at the start of an iteration, is the last iteration's value, which
+    /// in Othello is often more than `window` from the new one (odd-even swings of 10 to 20
+    /// units). A wide window here gives the principal leaf's exact value in one search, and
+    /// the passes that follow centre the other leaves' windows on it. 0, the default:
+    /// `window` (and `alternative_window` off the principal variation) for every leaf.
+    /// Session 11, aphid/README.md.
+    pub pv_window: u32,
 }
 
 impl Default for AphidOptions {
@@ -299,6 +310,7 @@ impl Default for AphidOptions {
             hosted_slave_laps: 0,
             alternative_window: 0,
             run_ahead_shift: false,
+            pv_window: 0,
         }
     }
 }
@@ -380,6 +392,7 @@ pub const KEYS: &[&str] = &[
     "hosted_slave_laps",
     "alternative_window",
     "run_ahead_shift",
+    "pv_window",
 ];
 
 impl AphidOptions {
@@ -495,6 +508,7 @@ impl AphidOptions {
                 "hosted_slave_laps" => o.hosted_slave_laps = small()?,
                 "alternative_window" => o.alternative_window = small()?,
                 "run_ahead_shift" => o.run_ahead_shift = flag()?,
+                "pv_window" => o.pv_window = small()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -655,6 +669,16 @@ mod tests {
         assert_eq!((d.alternative_window, d.run_ahead_shift), (0, false));
         let e = AphidOptions::from_config("run_ahead_shift = 2").unwrap_err();
         assert!(e.to_string().contains("run_ahead_shift"), "{e}");
+    }
+
+    /// Session 11's `pv_window` parses, is off by default, and a bad value is refused.
+    #[test]
+    fn session_11_pv_window() {
+        let o = AphidOptions::from_config("pv_window = 40").expect("valid");
+        assert_eq!(o.pv_window, 40);
+        assert_eq!(AphidOptions::default().pv_window, 0);
+        let e = AphidOptions::from_config("pv_window = -1").unwrap_err();
+        assert!(e.to_string().contains("pv_window"), "{e}");
     }
 
     /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.
