@@ -517,22 +517,24 @@ fn session_10_window_options_keep_the_value() {
     }
 }
 
-/// Session 11's `pv_window` (a wide window for the master's principal-variation leaf)
-/// changes only the windows of the slaves' own searches: the sequential value, with and
-/// without message faults and with a crash, alone and with `alternative_window`.
+/// Session 11's options (`pv_window`: a wide window for the master's principal-variation
+/// leaf; `value_ordering`: the master's passes order children by their last values) change
+/// only which leaves are searched and with what window: the sequential value, with and
+/// without message faults and with a crash.
 #[test]
-fn pv_window_keeps_the_value() {
+fn session_11_options_keep_the_value() {
     let pos = othello_midgame();
     let depth = 9;
     let want = sequential(&pos, depth);
-    for (procs, seed, faults, pv_window, alternative_window) in [
-        (16, 1, "", 100_000, 0),
-        (9, 2, "drop=1/20,dup=1/20", 40, 3),
-        (7, 4, "crash=3@2000", 1, 0),
+    for (procs, seed, faults, pv_window, value_ordering) in [
+        (16, 1, "", 100_000, false),
+        (9, 2, "drop=1/20,dup=1/20", 40, true),
+        (7, 4, "crash=3@2000", 0, true),
+        (5, 3, "", 1, false),
     ] {
         let aphid = AphidOptions {
             pv_window,
-            alternative_window,
+            value_ordering,
             ..AphidOptions::default()
         };
         let _ = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);

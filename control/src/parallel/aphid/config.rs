@@ -263,6 +263,14 @@ pub struct AphidOptions {
     /// `window` (and `alternative_window` off the principal variation) for every leaf.
     /// Session 11, aphid/README.md.
     pub pv_window: u32,
+    /// The master's passes try the children of an interior node after its best child (the
+    /// last pass's) in the order of the values they returned the last time a pass searched
+    /// them, best first, instead of the order fixed when the node was made (the table's move
+    /// of the sequential iterations, then the game's hints). When a cut node's refutation
+    /// fails, the next child tried is then the one that looked best so far, as the
+    /// sequential search's re-ordering by earlier iterations would have it. Off by default.
+    /// Session 11, aphid/README.md.
+    pub value_ordering: bool,
 }
 
 impl Default for AphidOptions {
@@ -311,6 +319,7 @@ impl Default for AphidOptions {
             alternative_window: 0,
             run_ahead_shift: false,
             pv_window: 0,
+            value_ordering: false,
         }
     }
 }
@@ -393,6 +402,7 @@ pub const KEYS: &[&str] = &[
     "alternative_window",
     "run_ahead_shift",
     "pv_window",
+    "value_ordering",
 ];
 
 impl AphidOptions {
@@ -509,6 +519,7 @@ impl AphidOptions {
                 "alternative_window" => o.alternative_window = small()?,
                 "run_ahead_shift" => o.run_ahead_shift = flag()?,
                 "pv_window" => o.pv_window = small()?,
+                "value_ordering" => o.value_ordering = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -671,14 +682,17 @@ mod tests {
         assert!(e.to_string().contains("run_ahead_shift"), "{e}");
     }
 
-    /// Session 11's `pv_window` parses, is off by default, and a bad value is refused.
+    /// Session 11's options parse, are off by default, and bad values are refused.
     #[test]
-    fn session_11_pv_window() {
-        let o = AphidOptions::from_config("pv_window = 40").expect("valid");
-        assert_eq!(o.pv_window, 40);
-        assert_eq!(AphidOptions::default().pv_window, 0);
+    fn session_11_options() {
+        let o = AphidOptions::from_config("pv_window = 40\nvalue_ordering = true").expect("valid");
+        assert_eq!((o.pv_window, o.value_ordering), (40, true));
+        let d = AphidOptions::default();
+        assert_eq!((d.pv_window, d.value_ordering), (0, false));
         let e = AphidOptions::from_config("pv_window = -1").unwrap_err();
         assert!(e.to_string().contains("pv_window"), "{e}");
+        let e = AphidOptions::from_config("value_ordering = 1").unwrap_err();
+        assert!(e.to_string().contains("value_ordering"), "{e}");
     }
 
     /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.
