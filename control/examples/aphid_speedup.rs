@@ -42,7 +42,9 @@
 //! Session 10: `APHID_SET` (a test-set file instead of `testsets/search/othello_midgame.txt`,
 //! such as `testsets/search/othello_games.txt`), `APHID_ALT_WINDOW` (`alternative_window`: the
 //! half-width of the window off the principal variation, 0 = off), `APHID_SHIFT=true|false`
-//! (`run_ahead_shift`).
+//! (`run_ahead_shift`). Session 11: `APHID_PV_WINDOW` (`pv_window`: the half-width of the
+//! principal-variation leaf's window, 0 = off), `APHID_VALUE_ORDER=true|false`
+//! (`value_ordering`).
 
 mod common;
 
@@ -246,6 +248,8 @@ fn main() -> Result<(), Box<dyn Error>> {
                 set(&mut aphid.exact_spare, "APHID_EXACT_SPARE");
                 set(&mut aphid.alternative_window, "APHID_ALT_WINDOW");
                 set(&mut aphid.run_ahead_shift, "APHID_SHIFT");
+                set(&mut aphid.pv_window, "APHID_PV_WINDOW");
+                set(&mut aphid.value_ordering, "APHID_VALUE_ORDER");
                 set(&mut aphid.bad_bound_margin, "APHID_BAD_MARGIN");
                 set(&mut aphid.bad_bound_hold, "APHID_BAD_HOLD");
                 set(&mut aphid.early_bad_bounds, "APHID_BAD_EARLY");

@@ -517,6 +517,30 @@ fn session_10_window_options_keep_the_value() {
     }
 }
 
+/// Session 11's options (`pv_window`: a wide window for the master's principal-variation
+/// leaf; `value_ordering`: the master's passes order children by their last values) change
+/// only which leaves are searched and with what window: the sequential value, with and
+/// without message faults and with a crash.
+#[test]
+fn session_11_options_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    for (procs, seed, faults, pv_window, value_ordering) in [
+        (16, 1, "", 100_000, false),
+        (9, 2, "drop=1/20,dup=1/20", 40, true),
+        (7, 4, "crash=3@2000", 0, true),
+        (5, 3, "", 1, false),
+    ] {
+        let aphid = AphidOptions {
+            pv_window,
+            value_ordering,
+            ..AphidOptions::default()
+        };
+        let _ = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+    }
+}
+
 /// The bad-bound options of session 8 (`bad_bound_margin`: wider requests, not re-sent while
 /// one out covers the pass's window; `bad_bound_hold`: the value held while an answer is
 /// pending; `early_bad_bounds`: requests before the required depth came back) change only

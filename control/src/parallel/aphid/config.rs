@@ -252,6 +252,25 @@ pub struct AphidOptions {
     /// centred on the hypothesis, as the required searches. Within the schedule's spread at
     /// depth 14. Session 10, aphid/README.md.
     pub run_ahead_shift: bool,
+    /// Half-width of the window for the leaf on the master's principal variation (every node
+    /// of its path of type 1; its priority tells), in its required and run-ahead searches.
+    /// The sequential search searches its principal variation with the full window and the
+    /// rest with null windows; APHID's slaves search every leaf at once around a hypothetical
+    /// root value that, at the start of an iteration, is the last iteration's value, which
+    /// in Othello is often more than `window` from the new one (odd-even swings of 10 to 20
+    /// units). A wide window here gives the principal leaf's exact value in one search, and
+    /// the passes that follow centre the other leaves' windows on it. 0, the default:
+    /// `window` (and `alternative_window` off the principal variation) for every leaf.
+    /// Session 11, aphid/README.md.
+    pub pv_window: u32,
+    /// The master's passes try the children of an interior node after its best child (the
+    /// last pass's) in the order of the values they returned the last time a pass searched
+    /// them, best first, instead of the order fixed when the node was made (the table's move
+    /// of the sequential iterations, then the game's hints). When a cut node's refutation
+    /// fails, the next child tried is then the one that looked best so far, as the
+    /// sequential search's re-ordering by earlier iterations would have it. Off by default.
+    /// Session 11, aphid/README.md.
+    pub value_ordering: bool,
 }
 
 impl Default for AphidOptions {
@@ -299,6 +318,8 @@ impl Default for AphidOptions {
             hosted_slave_laps: 0,
             alternative_window: 0,
             run_ahead_shift: false,
+            pv_window: 0,
+            value_ordering: false,
         }
     }
 }
@@ -380,6 +401,8 @@ pub const KEYS: &[&str] = &[
     "hosted_slave_laps",
     "alternative_window",
     "run_ahead_shift",
+    "pv_window",
+    "value_ordering",
 ];
 
 impl AphidOptions {
@@ -495,6 +518,8 @@ impl AphidOptions {
                 "hosted_slave_laps" => o.hosted_slave_laps = small()?,
                 "alternative_window" => o.alternative_window = small()?,
                 "run_ahead_shift" => o.run_ahead_shift = flag()?,
+                "pv_window" => o.pv_window = small()?,
+                "value_ordering" => o.value_ordering = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -655,6 +680,19 @@ mod tests {
         assert_eq!((d.alternative_window, d.run_ahead_shift), (0, false));
         let e = AphidOptions::from_config("run_ahead_shift = 2").unwrap_err();
         assert!(e.to_string().contains("run_ahead_shift"), "{e}");
+    }
+
+    /// Session 11's options parse, are off by default, and bad values are refused.
+    #[test]
+    fn session_11_options() {
+        let o = AphidOptions::from_config("pv_window = 40\nvalue_ordering = true").expect("valid");
+        assert_eq!((o.pv_window, o.value_ordering), (40, true));
+        let d = AphidOptions::default();
+        assert_eq!((d.pv_window, d.value_ordering), (0, false));
+        let e = AphidOptions::from_config("pv_window = -1").unwrap_err();
+        assert!(e.to_string().contains("pv_window"), "{e}");
+        let e = AphidOptions::from_config("value_ordering = 1").unwrap_err();
+        assert!(e.to_string().contains("value_ordering"), "{e}");
     }
 
     /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.

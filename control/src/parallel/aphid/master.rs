@@ -165,6 +165,10 @@ pub(crate) struct Master<G: Game> {
     /// the last pass whose principal variation ended in a certain leaf.
     anchor: i32,
     best_child: BTreeMap<Vec<u16>, u16>,
+    /// The value (fail-soft, so sometimes a bound) each child of an interior node returned
+    /// the last time a pass searched it, by the node's path and the child's move index
+    /// (`AphidOptions::value_ordering`).
+    child_values: BTreeMap<Vec<u16>, Vec<Option<i32>>>,
     /// The order children are tried in at each interior node of the master's tree before the
     /// best-so-far goes first: the move the sequential iterations stored, then the game's hints.
     first_order: BTreeMap<Vec<u16>, Vec<u16>>,
@@ -246,6 +250,7 @@ impl<G: Game> Master<G> {
             hypothesis: 0,
             anchor: 0,
             best_child: BTreeMap::new(),
+            child_values: BTreeMap::new(),
             first_order: BTreeMap::new(),
             exempt: BTreeSet::new(),
             proven: BTreeMap::new(),
@@ -670,6 +675,12 @@ impl<G: Game> Master<G> {
                 o
             }
         };
+        let by_value = self.opts.value_ordering;
+        if by_value {
+            if let Some(values) = self.child_values.get(path.as_slice()) {
+                order_by_value(&mut order, values);
+            }
+        }
         if let Some(&b) = self.best_child.get(path.as_slice()) {
             if let Some(i) = order.iter().position(|&x| x == b) {
                 order.remove(i);
@@ -697,6 +708,15 @@ impl<G: Game> Master<G> {
             );
             path.pop();
             pos.unmake_move(mv, undo);
+            if by_value {
+                let values = self
+                    .child_values
+                    .entry(path.clone())
+                    .or_insert_with(|| vec![None; moves.len()]);
+                if let Some(x) = values.get_mut(usize::from(i)) {
+                    *x = Some(v);
+                }
+            }
             if v > best {
                 best = v;
                 best_index = i;
@@ -1481,6 +1501,37 @@ fn cap_leaves(leaves: &[u64], horizon: u32, floor: u64, least: u64, cap: u32) ->
     match above {
         Some(n) if cap > 0 && here > limit && n >= least => horizon - 1,
         _ => horizon,
+    }
+}
+
+/// `order` (move indices) with the children a pass searched before first, best last value
+/// first (`AphidOptions::value_ordering`); a stable sort keeps the given order among equal
+/// values and among the children never searched.
+fn order_by_value(order: &mut [u16], values: &[Option<i32>]) {
+    let key = |i: &u16| {
+        values
+            .get(usize::from(*i))
+            .copied()
+            .flatten()
+            .map_or(i64::MIN, i64::from)
+    };
+    order.sort_by_key(|i| std::cmp::Reverse(key(i)));
+}
+
+#[cfg(test)]
+mod value_order_tests {
+    use super::*;
+
+    /// Session 11 (`value_ordering`): children searched before go first, best value first;
+    /// the given order stays among equals and among those never searched.
+    #[test]
+    fn children_by_their_last_values() {
+        let mut order = vec![0, 1, 2, 3, 4];
+        order_by_value(&mut order, &[None, Some(-5), Some(7), Some(-5), None]);
+        assert_eq!(order, vec![2, 1, 3, 0, 4]);
+        let mut order = vec![3, 0, 1];
+        order_by_value(&mut order, &[]);
+        assert_eq!(order, vec![3, 0, 1], "nothing known: unchanged");
     }
 }
 

@@ -143,6 +143,8 @@ pub(crate) struct SlaveState<G: Game> {
     exact_spare: bool,
     /// `AphidOptions::alternative_window` (0: off).
     alternative_window: i32,
+    /// `AphidOptions::pv_window` (0: off).
+    pv_window: i32,
 }
 
 /// A slave processor.
@@ -206,6 +208,7 @@ impl<G: Game> Slave<G> {
                 cut_keeps_window: opts.cut_keeps_window,
                 exact_spare: opts.exact_spare,
                 alternative_window: i32::try_from(opts.alternative_window).unwrap_or(i32::MAX),
+                pv_window: i32::try_from(opts.pv_window).map_or(INFINITY, |w| w.min(INFINITY)),
             },
         }
     }
@@ -605,7 +608,10 @@ impl<G: Game> SlaveState<G> {
             return (-INFINITY, INFINITY);
         }
         let centre = value_to_tt(if ply % 2 == 0 { hyp } else { -hyp }, ply as usize);
-        (centre - width, centre + width)
+        (
+            centre.saturating_sub(width).max(-INFINITY),
+            centre.saturating_add(width).min(INFINITY),
+        )
     }
 
     /// The half-width of `l`'s window: `alternative_window` for a touched leaf off the
@@ -613,7 +619,10 @@ impl<G: Game> SlaveState<G> {
     /// counts them, `priority.rs`), `window` otherwise.
     fn half_width(&self, l: &SlaveLeaf<G>) -> i32 {
         let off_pv = l.priority > 0 && l.priority / 4 <= l.ply;
-        if self.alternative_window > 0 && off_pv {
+        let on_pv = l.priority > 0 && !off_pv;
+        if self.pv_window > 0 && on_pv {
+            self.pv_window
+        } else if self.alternative_window > 0 && off_pv {
             self.alternative_window
         } else {
             self.window
@@ -938,6 +947,39 @@ mod tests {
         assert_eq!(width(&s, 3), 4 * s.window, "off: run-ahead's normal window");
         let pv = state(10, &[(4, 23, 5)]);
         assert_eq!(width(&pv, 4), 2 * pv.window, "the +1 bit does not count");
+    }
+
+    /// `pv_window`: the principal-variation leaf (every node of its path of type 1) gets the
+    /// wide window in required and run-ahead searches, clamped to the score range; the other
+    /// leaves keep theirs; off, the principal leaf gets the normal window.
+    #[test]
+    fn the_principal_leaf_gets_the_wide_window() {
+        // Leaves at ply 4: priority 4 * 5 + 2 = 22 is all type 1; 4 * 3 + 2 = 14 is not.
+        let mut s = state(10, &[(1, 22, 5), (2, 14, 5), (3, 22, 6)]);
+        s.pv_window = 50;
+        let window = |s: &SlaveState<TicTacToe3>, leaf| {
+            let w = s.pick().expect("work");
+            assert_eq!(w.leaf, leaf);
+            (w.alpha, w.beta)
+        };
+        assert_eq!(window(&s, 1), (-50, 50), "the principal leaf, required");
+        s.pv_window = 0;
+        assert_eq!(window(&s, 1), (-s.window, s.window), "off");
+        s.pv_window = INFINITY;
+        assert_eq!(
+            window(&s, 1),
+            (-INFINITY, INFINITY),
+            "clamped to the score range"
+        );
+        s.leaves.remove(&1);
+        assert_eq!(
+            window(&s, 2),
+            (-s.window, s.window),
+            "off the principal variation"
+        );
+        s.leaves.remove(&2);
+        s.pv_window = 50;
+        assert_eq!(window(&s, 3), (-100, 100), "run-ahead doubles it");
     }
 
     /// The epoch's `shift` (`run_ahead_shift`) moves the centre of run-ahead windows only, on
