@@ -675,11 +675,15 @@ impl<G: Game> Master<G> {
                 o
             }
         };
-        let by_value = self.opts.value_ordering;
-        if by_value {
-            if let Some(values) = self.child_values.get(path.as_slice()) {
-                order_by_value(&mut order, values);
-            }
+        // The children's last values, taken out of the table for this node's loop (the
+        // recursion below never reads this node's entry) and put back once after it.
+        let mut values = self.opts.value_ordering.then(|| {
+            self.child_values
+                .remove(path.as_slice())
+                .unwrap_or_else(|| vec![None; moves.len()])
+        });
+        if let Some(v) = &values {
+            order_by_value(&mut order, v);
         }
         if let Some(&b) = self.best_child.get(path.as_slice()) {
             if let Some(i) = order.iter().position(|&x| x == b) {
@@ -708,14 +712,8 @@ impl<G: Game> Master<G> {
             );
             path.pop();
             pos.unmake_move(mv, undo);
-            if by_value {
-                let values = self
-                    .child_values
-                    .entry(path.clone())
-                    .or_insert_with(|| vec![None; moves.len()]);
-                if let Some(x) = values.get_mut(usize::from(i)) {
-                    *x = Some(v);
-                }
+            if let Some(x) = values.as_mut().and_then(|vs| vs.get_mut(usize::from(i))) {
+                *x = Some(v);
             }
             if v > best {
                 best = v;
@@ -729,6 +727,9 @@ impl<G: Game> Master<G> {
                     }
                 }
             }
+        }
+        if let Some(v) = values {
+            self.child_values.insert(path.clone(), v);
         }
         match self.best_child.get_mut(path.as_slice()) {
             Some(b) => *b = best_index,
