@@ -287,6 +287,13 @@ pub struct CompareArgs {
     /// thesis 5.2.6); default local. Applies to the aphid series only.
     #[arg(long)]
     pub aphid_tt: Option<String>,
+    /// APHID's options for the aphid series: a configuration file, `key = value` lines (TOML;
+    /// keys as in control/src/parallel/aphid/README.md, such as `master_depth = 5`) or the
+    /// thesis's `aphid.config` text without host lines (a hierarchy names its processor
+    /// count, which a comparison over several counts cannot keep). `--aphid-tt`, when also
+    /// given, sets the tables over the file's `tt`.
+    #[arg(long)]
+    pub aphid_config: Option<std::path::PathBuf>,
     /// The search setting: research (fixed depth; every run must return the baseline's
     /// value) or play (variable depth through the play setting's reductions and the normal
     /// table, as thesis table 6.2; values may then differ from the baseline's and are counted,

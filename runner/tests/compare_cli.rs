@@ -428,3 +428,93 @@ fn the_play_setting_and_aphids_table_flag() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--aphid-config` reaches the aphid series (a master depth of 1 against 3 changes the
+/// 4-processor trees, every value still the baseline's) and the fingerprint (the file's
+/// bytes); a file with host lines, a bad key and a missing file exit 2 naming the flag.
+#[test]
+fn an_aphid_configuration_reaches_the_comparison() {
+    let dir = temp_dir("aphid-config");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let run = |depth: u32| -> (Vec<Value>, Value) {
+        let file = dir.join(format!("d{depth}.toml"));
+        std::fs::write(&file, format!("[aphid]\nmaster_depth = {depth}\n")).expect("write");
+        let out_dir = dir.join(format!("out{depth}"));
+        let out = runner(&[
+            "compare",
+            "--game",
+            "othello6",
+            "--testset",
+            "othello6_roots",
+            "--positions",
+            "2",
+            "--algos",
+            "aphid",
+            "--procs",
+            "4",
+            "--depth",
+            "6",
+            "--aphid-config",
+            file.to_str().expect("utf-8 temp path"),
+            "--out",
+            out_dir.to_str().expect("utf-8 temp path"),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: Value = serde_json::from_str(
+            &std::fs::read_to_string(out_dir.join("results.json")).expect("json"),
+        )
+        .expect("results.json parses");
+        let rows = json["rows"].as_array().expect("rows").clone();
+        for row in &rows {
+            assert_eq!(row["value"], row["baseline_value"], "{row}");
+        }
+        (rows, json["settings"]["aphid_config"].clone())
+    };
+    let (one, one_hash) = run(1);
+    let (three, three_hash) = run(3);
+    assert!(one_hash.is_string() && three_hash.is_string());
+    assert_ne!(one_hash, three_hash, "the fingerprint follows the file");
+    let four = |rows: &[Value]| -> Vec<Value> {
+        rows.iter()
+            .filter(|r| r["procs"] == 4)
+            .map(|r| r["nodes"].clone())
+            .collect()
+    };
+    assert_eq!(four(&one).len(), 2);
+    assert_ne!(four(&one), four(&three), "d' changes the 4-processor trees");
+    let hosts = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../testsets/aphid/figure-5.14.config"
+    );
+    fails_with(
+        &["compare", "--aphid-config", hosts, "--depth", "2"],
+        "hierarchy",
+    );
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "master_depht = 4\n").expect("write");
+    fails_with(
+        &[
+            "compare",
+            "--aphid-config",
+            bad.to_str().expect("utf-8 temp path"),
+            "--depth",
+            "2",
+        ],
+        "master_depht",
+    );
+    fails_with(
+        &[
+            "compare",
+            "--aphid-config",
+            "/nonexistent/aphid.toml",
+            "--depth",
+            "2",
+        ],
+        "--aphid-config",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -172,7 +172,7 @@ fn options(
 ) -> Result<ParallelOptions> {
     let mut o = ParallelOptions::for_algo(algo, depth, procs, plan.backend(procs, seed)?);
     o.search = plan.config;
-    o.aphid.tt = plan.aphid_tt;
+    o.aphid = plan.aphid.clone();
     if let Some(m) = plan.min_split_depth {
         o.min_split_depth = m;
     }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
-use control::parallel::aphid::TtSharing;
+use control::parallel::aphid::{AphidOptions, TtSharing};
 use control::search::{MAX_DEPTH, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
@@ -72,8 +72,30 @@ pub struct Plan {
     pub per_position: bool,
     /// What changes a cell's result, as JSON (stored beside the cells).
     pub fingerprint: Value,
-    /// APHID's transposition tables (`--aphid-tt`).
-    pub aphid_tt: TtSharing,
+    /// APHID's options for the aphid series (`--aphid-config`, then `--aphid-tt`).
+    pub aphid: AphidOptions,
+}
+
+/// Reads `--aphid-config`: the options and the FNV hash of the file's bytes.
+fn aphid_config(path: &Path) -> Result<(AphidOptions, Option<u64>)> {
+    let flag = "--aphid-config";
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input(flag, format!("cannot read {}: {e}", path.display())))?;
+    let o = AphidOptions::from_file_text(&path.to_string_lossy(), &text)
+        .map_err(|e| input(flag, format!("{}: {e}", path.display())))?;
+    if let Some(h) = &o.hierarchy {
+        return Err(input(
+            flag,
+            format!(
+                "{} names a hierarchy of {} processes, which fixes the processor count; a \
+                 comparison runs several counts, so leave the host lines out (or use \
+                 `runner search --algo aphid --aphid-config` for that one count)",
+                path.display(),
+                h.procs()
+            ),
+        ));
+    }
+    Ok((o, Some(fnv(text.as_bytes()))))
 }
 
 /// Splits a comma-separated list, trimming, dropping empty items.
@@ -260,10 +282,13 @@ impl Plan {
         let testset = find_testset(args.testset.as_deref(), game.info().name)?;
         let content = std::fs::read(&testset)
             .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
-        let aphid_tt: TtSharing = match &args.aphid_tt {
-            Some(t) => t.parse().map_err(|e| input("--aphid-tt", e))?,
-            None => TtSharing::default(),
+        let (mut aphid, aphid_fnv) = match &args.aphid_config {
+            Some(path) => aphid_config(path)?,
+            None => (AphidOptions::default(), None),
         };
+        if let Some(t) = &args.aphid_tt {
+            aphid.tt = t.parse::<TtSharing>().map_err(|e| input("--aphid-tt", e))?;
+        }
         let mut fingerprint = json!({
             "game": game.info().name,
             "testset": testset.file_name().map(|f| f.to_string_lossy().to_string()),
@@ -282,7 +307,11 @@ impl Plan {
             "mwf_wait": args.mwf_wait,
         });
         if args.aphid_tt.is_some() {
-            fingerprint["aphid_tt"] = json!(aphid_tt.name());
+            fingerprint["aphid_tt"] = json!(aphid.tt.name());
+        }
+        if let Some(h) = aphid_fnv {
+            // The file's bytes, not its name: an edited file makes new cells.
+            fingerprint["aphid_config"] = json!(format!("{h:016x}"));
         }
         if config.setting != Setting::Research {
             fingerprint["setting"] = json!(config.setting.name());
@@ -315,7 +344,7 @@ impl Plan {
             out,
             per_position: args.per_position,
             fingerprint,
-            aphid_tt,
+            aphid,
         })
     }
 
