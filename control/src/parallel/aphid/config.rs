@@ -570,6 +570,20 @@ impl AphidOptions {
 mod tests {
     use super::*;
 
+    /// The shipped 16-processor Othello file (testsets/aphid/othello-16.toml) reads as TOML
+    /// by its name and sets exactly `master_depth` and the shared table.
+    #[test]
+    fn the_shipped_othello_file_parses() {
+        let text = include_str!("../../../../testsets/aphid/othello-16.toml");
+        let o = AphidOptions::from_file_text("othello-16.toml", text).expect("valid");
+        let expected = AphidOptions {
+            master_depth: Some(5),
+            tt: TtSharing::Shared,
+            ..AphidOptions::default()
+        };
+        assert_eq!(o, expected);
+    }
+
     #[test]
     fn a_config_file_sets_the_keys_it_names() {
         let text = "# APHID for Othello\n[aphid]\nmaster_depth = 3\nwindow = 20 # evaluation units\ntt = \"shared\"\nload_balancing = false\n";
