@@ -284,14 +284,15 @@ pub struct CompareArgs {
           value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: bool,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
-    /// thesis 5.2.6); default local. Applies to the aphid series only.
+    /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
+    /// `--algos` nor `--baseline` names aphid.
     #[arg(long)]
     pub aphid_tt: Option<String>,
     /// APHID's options for the aphid series: a configuration file, `key = value` lines (TOML;
     /// keys as in control/src/parallel/aphid/README.md, such as `master_depth = 5`) or the
     /// thesis's `aphid.config` text without host lines (a hierarchy names its processor
     /// count, which a comparison over several counts cannot keep). `--aphid-tt`, when also
-    /// given, sets the tables over the file's `tt`.
+    /// given, sets the tables over the file's `tt`. An error when no series runs aphid.
     #[arg(long)]
     pub aphid_config: Option<std::path::PathBuf>,
     /// The search setting: research (fixed depth; every run must return the baseline's

@@ -516,5 +516,13 @@ fn an_aphid_configuration_reaches_the_comparison() {
         ],
         "--aphid-config",
     );
+    let cfg = dir.join("one.toml");
+    std::fs::write(&cfg, "master_depth = 1\n").expect("write");
+    let cfg = cfg.to_str().expect("utf-8 temp path");
+    for flags in [["--aphid-config", cfg], ["--aphid-tt", "shared"]] {
+        let mut args = vec!["compare", "--algos", "delaysplit", "--depth", "2"];
+        args.extend(flags);
+        fails_with(&args, "applies to the aphid series only");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -282,6 +282,19 @@ impl Plan {
         let testset = find_testset(args.testset.as_deref(), game.info().name)?;
         let content = std::fs::read(&testset)
             .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
+        let runs_aphid =
+            baseline == ParallelAlgo::Aphid || series.iter().any(|s| s.algo == ParallelAlgo::Aphid);
+        for (flag, given) in [
+            ("--aphid-config", args.aphid_config.is_some()),
+            ("--aphid-tt", args.aphid_tt.is_some()),
+        ] {
+            if given && !runs_aphid {
+                return Err(input(
+                    flag,
+                    "applies to the aphid series only, and neither --algos nor --baseline names aphid; add aphid to --algos or drop the flag",
+                ));
+            }
+        }
         let (mut aphid, aphid_fnv) = match &args.aphid_config {
             Some(path) => aphid_config(path)?,
             None => (AphidOptions::default(), None),
