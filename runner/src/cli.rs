@@ -279,10 +279,10 @@ pub struct CompareArgs {
     #[arg(long)]
     pub per_position: bool,
     /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
-    /// it searches its other children (on or off).
-    #[arg(long, value_name = "on|off", default_value = "on", action = clap::ArgAction::Set,
-          value_parser = clap::builder::BoolishValueParser::new())]
-    pub mwf_wait: bool,
+    /// it searches its other children (on or off; default on). An error when no series runs
+    /// mwf or dmwf.
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+    pub mwf_wait: Option<bool>,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
     /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
     /// `--algos` nor `--baseline` names aphid.

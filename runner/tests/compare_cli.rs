@@ -364,6 +364,18 @@ fn mwf_wait_reaches_the_comparison_and_its_fingerprint() {
         four(&off),
         "the rule changes the 4-processor trees"
     );
+    fails_with(
+        &[
+            "compare",
+            "--algos",
+            "ybw",
+            "--mwf-wait",
+            "off",
+            "--depth",
+            "2",
+        ],
+        "applies to the mwf and dmwf series only",
+    );
 }
 
 #[test]

@@ -295,6 +295,17 @@ impl Plan {
                 ));
             }
         }
+        let runs_mwf = [baseline]
+            .iter()
+            .chain(series.iter().map(|s| &s.algo))
+            .any(|a| matches!(a, ParallelAlgo::Mwf | ParallelAlgo::Dmwf));
+        if args.mwf_wait.is_some() && !runs_mwf {
+            return Err(input(
+                "--mwf-wait",
+                "applies to the mwf and dmwf series only, and neither --algos nor --baseline names them; add one to --algos or drop the flag",
+            ));
+        }
+        let mwf_wait = args.mwf_wait.unwrap_or(true);
         let (mut aphid, aphid_fnv) = match &args.aphid_config {
             Some(path) => aphid_config(path)?,
             None => (AphidOptions::default(), None),
@@ -317,7 +328,7 @@ impl Plan {
             "backend": args.backend,
             "sim_preset": args.sim_preset,
             "baseline": baseline.name(),
-            "mwf_wait": args.mwf_wait,
+            "mwf_wait": mwf_wait,
         });
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
@@ -351,7 +362,7 @@ impl Plan {
             time_ms: args.time_ms,
             config,
             min_split_depth: args.min_split_depth,
-            mwf_wait: args.mwf_wait,
+            mwf_wait,
             seeds: (1..=args.seeds).collect(),
             baseline,
             out,
