@@ -5,7 +5,7 @@
 //! scheduler (bad bounds, then the shallowest touched leaf, then priority, then one ply of
 //! speculative run-ahead), the same buffered reports and heartbeats (`slave.rs`). Where a
 //! slave searches a piece of work itself, a mid-level process runs a *session*: an APHID
-//! master (`master.rs`, unchanged) rooted at the leaf, to the depth the work asks for, whose
+//! master (`master/`, unchanged) rooted at the leaf, to the depth the work asks for, whose
 //! slaves are the process's own slaves. The session's first iterations run on the mid-level
 //! process itself, and go parallel once the leaf's tree is big enough (the same automatic
 //! `d'` and `g`). When the session's root value is known (exactly: its passes use an infinite

@@ -1,0 +1,545 @@
+//! The master (thesis 5.2.1): repeated alpha-beta passes over its `d'`-ply tree until a pass
+//! meets only certain leaves.
+//!
+//! Each pass is fail-soft alpha-beta from the root with an infinite window. At a leaf (`d'`
+//! plies down, or deeper under an exempted piece) the master reads its copy of the APHID
+//! table: if the slave's result at the required depth (`d` minus the leaf's ply) decides the
+//! leaf for the pass's window, that value is used; otherwise the leaf is *uncertain*: the
+//! master counts it, guesses a value (`guess.rs`), and, if the required depth was searched
+//! but with an unhelpful window, sends the owner a "bad bound" request with the window it
+//! needs. A pass without uncertain leaves is plain alpha-beta over correct bounds, so its root
+//! value is the `d`-ply minimax value: the iteration ends there. Until then the master waits
+//! for reports and passes again whenever the table changed.
+//!
+//! New leaves are assigned round robin; each pass updates the priorities (`priority.rs`) and,
+//! after it, the load balancing moves work to slaves without uncertain leaves
+//! (`balance.rs`). Between iterations the largest piece may be exempted from the horizon.
+//! The first iterations run sequentially on the master, which collects the node statistics
+//! that choose `d'` and `g` and the root values used to scale guesses; the search goes
+//! parallel once the tree is big enough.
+//!
+//! Faults: results are bounds, valid whoever sends them and however often, and every master
+//! message is idempotent, so the master simply re-sends a silent slave's assignments after
+//! `patience_ns`, and gives the work of a slave silent for `dead_after_ns` to the others (or
+//! searches it itself when no slave is left).
+//!
+//! The code is split by concept: `geometry` chooses `d'` and `g` from the sequential
+//! iterations, `pass` is one pass over the master's tree (leaves, guesses, bad bounds), and
+//! `dispatch` hands out the work a pass found (assignments, load balancing, exemptions, tail
+//! splitting, recovery); this module holds the state, the message loop and the iteration
+//! bookkeeping.
+
+mod dispatch;
+mod geometry;
+mod pass;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dib::{Activity, Context, Nanos};
+use games::Game;
+use games::score::is_decisive;
+
+use super::churn::{ChurnStats, News, PrincipalLeaf};
+use super::config::AphidOptions;
+use super::guess::GuessStats;
+use super::message::{BadBound, Epoch, LeafResult, Msg};
+use super::table::{AphidTable, Bounds, DepthBounds, LeafId};
+use super::tail::TailStats;
+use super::waste::WasteStats;
+use crate::search::Searcher;
+
+/// What the master counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MasterStats {
+    /// Passes over the master's tree.
+    pub passes: u64,
+    /// Nodes of those passes.
+    pub pass_nodes: u64,
+    /// Nodes the master searched itself (sequential iterations, leaf evaluations, leaves
+    /// below the granularity, leaves of dead slaves).
+    pub search_nodes: u64,
+    /// Nodes of the sequential iterations before the search went parallel.
+    pub sequential_nodes: u64,
+    /// Bad-bound requests sent.
+    pub bad_bounds: u64,
+    /// Leaves moved by load balancing.
+    pub moves: u64,
+    /// Pieces exempted from the horizon.
+    pub exemptions: u64,
+    /// Of those, uncertain leaves exempted during an iteration by tail splitting.
+    pub splits: u64,
+    /// Re-sent assignments.
+    pub resends: u64,
+    /// Interior nodes a pass did not descend because their proven bounds decided the window
+    /// (`AphidOptions::incremental_passes`).
+    pub proven_cuts: u64,
+    /// Slaves presumed dead.
+    pub deaths: u64,
+    /// Reports received.
+    pub reports: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct SlaveInfo {
+    last_heard: Nanos,
+    /// When the master last sent it work (an assignment or a bad bound).
+    last_sent: Nanos,
+    last_resend: Nanos,
+    backoff: u32,
+    dead: bool,
+    done_iteration: Option<u32>,
+}
+
+/// What one pass found.
+#[derive(Debug, Default)]
+struct Pass {
+    nodes: u64,
+    uncertain: u32,
+    touched: Vec<(LeafId, u32)>,
+    /// Uncertain leaves in the order met.
+    waiting: Vec<LeafId>,
+    bad: Vec<(LeafId, BadBound)>,
+    new_leaves: Vec<LeafId>,
+    /// Interior nodes whose proven bounds decided the window (incremental passes): the pass
+    /// did not descend, and the leaves below keep their priorities.
+    kept: BTreeSet<Vec<u16>>,
+    /// The leaf the value a node or leaf just returned came from, and its source (`churn.rs`).
+    principal: PrincipalLeaf,
+    /// Whether the value a node or leaf just returned came from a guess (a leaf's guess
+    /// became the best value of every node above it on the way up).
+    guessed: bool,
+}
+
+/// The parallel search's geometry once chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    /// `d'`.
+    pub(crate) horizon: u32,
+    /// `g`.
+    pub(crate) granularity: u32,
+    /// The first parallel iteration.
+    pub(crate) from: u32,
+}
+
+/// The master processor.
+pub(crate) struct Master<G: Game> {
+    root: G,
+    target: u32,
+    opts: AphidOptions,
+    min_granularity: u32,
+    searcher: Searcher<G>,
+    slaves: Vec<SlaveInfo>,
+    table: AphidTable,
+    pub(crate) geometry: Option<Geometry>,
+    iteration: u32,
+    root_values: Vec<Option<i32>>,
+    /// Horizon leaves and nodes of the sequential iterations, by depth.
+    seq_leaves: Vec<u64>,
+    seq_nodes: Vec<u64>,
+    hypothesis: i32,
+    /// The value guesses are scaled to (`AphidOptions::anchored_guesses`): the root value of
+    /// the last pass whose principal variation ended in a certain leaf.
+    anchor: i32,
+    best_child: BTreeMap<Vec<u16>, u16>,
+    /// The value (fail-soft, so sometimes a bound) each child of an interior node returned
+    /// the last time a pass searched it, by the node's path and the child's move index
+    /// (`AphidOptions::value_ordering`).
+    child_values: BTreeMap<Vec<u16>, Vec<Option<i32>>>,
+    /// The order children are tried in at each interior node of the master's tree before the
+    /// best-so-far goes first: the move the sequential iterations stored, then the game's hints.
+    first_order: BTreeMap<Vec<u16>, Vec<u16>>,
+    exempt: BTreeSet<Vec<u16>>,
+    /// Incremental passes: what the interior nodes of the master's tree have proven about
+    /// their value in the current iteration (from passes that met only certain leaves below
+    /// them), by path.
+    proven: BTreeMap<Vec<u16>, Bounds>,
+    pending_bad: BTreeMap<LeafId, BadBound>,
+    waiting_by_slave: BTreeMap<usize, Vec<LeafId>>,
+    next_owner: usize,
+    started: bool,
+    dirty: bool,
+    /// The value and principal variation once the root is solved.
+    pub(crate) result: Option<(i32, Vec<G::Move>)>,
+    pub(crate) stats: MasterStats,
+    /// The master's part of the search-overhead accounting (`waste.rs`).
+    pub(crate) waste: WasteStats,
+    /// Why the principal variation moves (`churn.rs`).
+    pub(crate) churn: ChurnStats,
+    /// What arrived since the last pass (`churn.rs`).
+    news: News,
+    /// The last pass's principal leaf, touched leaves and anchor (`churn.rs`).
+    last_principal: Option<LeafId>,
+    last_touched: Vec<LeafId>,
+    last_anchor: i32,
+    /// New leaves not yet handed to their slave, with the passes that touched them
+    /// (`AphidOptions::new_leaf_passes`).
+    deferred: BTreeMap<LeafId, u32>,
+    /// When the last pass was made.
+    last_pass_at: Nanos,
+    /// Results of new leaves found in the transposition table (`tt_seeded_guesses`), by
+    /// depth on the leaf's scale: for guesses only.
+    seeds: BTreeMap<LeafId, DepthBounds>,
+    /// What the guesses drew on (`guess.rs`).
+    pub(crate) guesses: GuessStats,
+    /// The last iterations' timeline, the master's part (`tail.rs`).
+    pub(crate) tail: TailStats,
+    /// Leaves and depths a bad bound was asked for (`churn.rs`: repeated requests).
+    bad_asked: BTreeSet<(LeafId, u32)>,
+    /// The value held for a leaf while its bad-bound answer is pending
+    /// (`AphidOptions::bad_bound_hold`, `bad_bound.rs`).
+    held: BTreeMap<LeafId, i32>,
+}
+
+impl<G: Game> std::fmt::Debug for Master<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Master")
+            .field("target", &self.target)
+            .field("geometry", &self.geometry)
+            .field("iteration", &self.iteration)
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> Master<G> {
+    pub(crate) fn new(
+        root: G,
+        target: u32,
+        procs: usize,
+        opts: &AphidOptions,
+        min_granularity: u32,
+        searcher: Searcher<G>,
+    ) -> Self {
+        Master {
+            root,
+            target,
+            opts: opts.clone(),
+            min_granularity: min_granularity.max(opts.min_granularity).max(1),
+            searcher,
+            slaves: vec![SlaveInfo::default(); procs.saturating_sub(1)],
+            table: AphidTable::default(),
+            geometry: None,
+            iteration: 0,
+            root_values: Vec::new(),
+            seq_leaves: Vec::new(),
+            seq_nodes: Vec::new(),
+            hypothesis: 0,
+            anchor: 0,
+            best_child: BTreeMap::new(),
+            child_values: BTreeMap::new(),
+            first_order: BTreeMap::new(),
+            exempt: BTreeSet::new(),
+            proven: BTreeMap::new(),
+            pending_bad: BTreeMap::new(),
+            waiting_by_slave: BTreeMap::new(),
+            next_owner: 0,
+            started: false,
+            dirty: false,
+            result: None,
+            stats: MasterStats::default(),
+            waste: WasteStats::default(),
+            churn: ChurnStats::default(),
+            news: News::default(),
+            last_principal: None,
+            last_touched: Vec::new(),
+            last_anchor: 0,
+            deferred: BTreeMap::new(),
+            last_pass_at: 0,
+            seeds: BTreeMap::new(),
+            guesses: GuessStats::default(),
+            tail: TailStats::default(),
+            bad_asked: BTreeSet::new(),
+            held: BTreeMap::new(),
+        }
+    }
+
+    /// Rows of the APHID table.
+    pub(crate) fn leaves(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Leaves the last pass touched, and leaves with a result at their required depth.
+    pub(crate) fn final_leaves(&self) -> (usize, usize) {
+        let touched = self
+            .table
+            .rows()
+            .iter()
+            .filter(|r| r.master.touched)
+            .count();
+        let searched = self
+            .table
+            .rows()
+            .iter()
+            .filter(|r| r.slave.get(self.target.saturating_sub(r.ply())).is_some())
+            .count();
+        (touched, searched)
+    }
+
+    fn epoch(&self) -> Epoch {
+        Epoch {
+            iteration: self.iteration,
+            hypothesis: self.hypothesis,
+            shift: self.run_ahead_shift(),
+        }
+    }
+
+    /// `AphidOptions::run_ahead_shift`: the root value's change from iteration `d - 2` to
+    /// `d - 1`, the same parity as the change from `d` to `d + 1` that the slaves' run-ahead
+    /// searches meet (Othello's values swing between odd and even depths); 0 when off, when
+    /// either is unknown or decisive.
+    fn run_ahead_shift(&self) -> i32 {
+        let d = self.iteration as usize;
+        if !self.opts.run_ahead_shift || d < 3 {
+            return 0;
+        }
+        match (self.root_values.get(d - 1), self.root_values.get(d - 2)) {
+            (Some(&Some(a)), Some(&Some(b))) if !is_decisive(a) && !is_decisive(b) => a - b,
+            _ => 0,
+        }
+    }
+
+    /// One slice.
+    pub(crate) fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
+        if self.result.is_some() {
+            return Activity::Idle { wake_at: None };
+        }
+        if !self.started {
+            self.started = true;
+            if self.start(ctx) {
+                return Activity::Idle { wake_at: None };
+            }
+            self.dirty = true;
+        }
+        while let Some(env) = ctx.poll() {
+            self.receive(env.from, env.msg, ctx.now());
+        }
+        // Silence is judged on a fresh inbox (a long pass leaves messages waiting).
+        self.recover(ctx);
+        self.release_stalled(ctx);
+        if self.dirty {
+            self.dirty = false;
+            if self.passes(ctx) {
+                return Activity::Idle { wake_at: None };
+            }
+        }
+        Activity::Idle {
+            wake_at: Some(ctx.now() + self.opts.patience_ns.max(1)),
+        }
+    }
+
+    fn charge_search(&mut self, before: u64, ctx: &mut dyn Context<Msg>) -> u64 {
+        let n = self.searcher.stats().nodes().saturating_sub(before);
+        ctx.charge(n);
+        self.stats.search_nodes += n;
+        n
+    }
+
+    fn receive(&mut self, from: usize, msg: Msg, now: Nanos) {
+        let Msg::Report {
+            results,
+            done,
+            iteration,
+        } = msg
+        else {
+            return;
+        };
+        self.stats.reports += 1;
+        if let Some(s) = from.checked_sub(1).and_then(|i| self.slaves.get_mut(i)) {
+            s.last_heard = now;
+            s.backoff = 0;
+            if s.dead {
+                s.dead = false;
+                self.dirty = true;
+            }
+            s.done_iteration = done.then_some(iteration);
+        }
+        for r in results {
+            self.record(r, true);
+        }
+    }
+
+    /// Stores a result; `news` notes it for the churn counters (a slave's report).
+    fn record(&mut self, r: LeafResult, news: bool) {
+        let Some(row) = self.table.row_mut(r.leaf) else {
+            return;
+        };
+        let b = Bounds {
+            lower: r.lower,
+            upper: r.upper,
+        };
+        // Only news the last pass could use calls for another pass: a pass reads only the
+        // leaves it touches, at depths up to their required depth.
+        let required = self.iteration.saturating_sub(row.ply());
+        let usable = row.master.touched && r.depth <= required;
+        if row.slave.record(r.depth, b) && usable {
+            self.dirty = true;
+            if news {
+                self.news.note(r.depth, required);
+            }
+        }
+        let i = r.depth as usize;
+        if row.nodes.len() <= i {
+            row.nodes.resize(i + 1, 0);
+        }
+        row.nodes[i] += r.nodes;
+        if let Some(bad) = self.pending_bad.get(&r.leaf) {
+            let answered = row
+                .slave
+                .get(bad.depth)
+                .is_some_and(|x| x.decides(bad.alpha, bad.beta).is_some());
+            if answered {
+                self.pending_bad.remove(&r.leaf);
+                self.held.remove(&r.leaf);
+                self.news.bad_answer |= news;
+                self.churn.bad_answers += u64::from(news);
+            }
+        }
+    }
+
+    /// Passes until one is uncertain; true when the whole search is done.
+    fn passes(&mut self, ctx: &mut dyn Context<Msg>) -> bool {
+        loop {
+            let anchor = self.anchor;
+            let (value, pass) = self.pass(ctx);
+            self.last_pass_at = ctx.now();
+            self.count_churn(&pass, anchor);
+            let certain = pass.uncertain == 0;
+            let old = self.hypothesis;
+            self.hypothesis = value;
+            // A root value backed by a guessed leaf would scale that very guess in the next
+            // pass: the guess and the hypothesis then drift together, pass after pass.
+            if certain || !pass.guessed || !self.opts.anchored_guesses {
+                self.anchor = value;
+            }
+            self.after_pass(pass, ctx);
+            if !certain {
+                if self.hypothesis != old {
+                    self.broadcast_epoch(ctx);
+                }
+                return false;
+            }
+            self.root_values[self.iteration as usize] = Some(value);
+            self.account_iteration();
+            if self.iteration >= self.target {
+                let pv = self.principal_variation();
+                self.result = Some((value, pv));
+                self.tail.end_ns = ctx.now();
+                self.tail.master_final_nodes = (self.stats.pass_nodes + self.stats.search_nodes)
+                    - self.tail.master_final_nodes;
+                self.tail.final_passes = self.stats.passes - self.tail.final_passes;
+                ctx.finish();
+                return true;
+            }
+            self.exempt_largest();
+            self.iteration += 1;
+            self.tail_iteration(ctx.now());
+            self.news.iteration = true;
+            self.proven.clear();
+            self.broadcast_epoch(ctx);
+        }
+    }
+
+    /// The churn counters for a pass made with guesses scaled to `anchor` (`churn.rs`).
+    fn count_churn(&mut self, pass: &Pass, anchor: i32) {
+        let news = std::mem::take(&mut self.news);
+        let mut touched: Vec<LeafId> = pass.touched.iter().map(|&(id, _)| id).collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let principal = pass.principal.map(|(id, _)| id);
+        if self.geometry.is_some() && !pass.touched.is_empty() {
+            let trigger = news.trigger(anchor != self.last_anchor);
+            let moved = (principal != self.last_principal)
+                .then(|| pass.principal.map(|(_, s)| s))
+                .flatten();
+            let changed = touched != self.last_touched;
+            let rows = pass.new_leaves.len() as u64;
+            self.churn.count(trigger, moved, changed, rows);
+        }
+        self.last_principal = principal;
+        self.last_touched = touched;
+        self.last_anchor = anchor;
+    }
+
+    /// At the end of an iteration: the work at its required depth that its last pass did not
+    /// use (rows left untouched, exempted rows), and the last iteration's total.
+    fn account_iteration(&mut self) {
+        let last = self.iteration >= self.target;
+        for row in self.table.rows() {
+            let Some(depth) = self.iteration.checked_sub(row.ply()) else {
+                continue;
+            };
+            let n = row.nodes_at(depth);
+            if self.exempt.contains(&row.master.path) {
+                self.waste.split += n;
+            } else if !row.master.touched {
+                self.waste.stale += n;
+            } else if last {
+                self.waste.final_needed += n;
+                self.tail.largest_piece_max = self.tail.largest_piece_max.max(n);
+            }
+            if last {
+                self.waste.final_iteration += n;
+            }
+        }
+    }
+
+    /// An iteration begins at `now` (`tail.rs`): the start times shift, and the last
+    /// iteration's counts start from here.
+    fn tail_iteration(&mut self, now: Nanos) {
+        let t = &mut self.tail;
+        t.prev2_start_ns = t.prev_start_ns;
+        t.prev_start_ns = t.final_start_ns;
+        t.final_start_ns = now;
+        t.master_final_nodes = self.stats.pass_nodes + self.stats.search_nodes;
+        t.final_passes = self.stats.passes;
+    }
+
+    fn broadcast_epoch(&mut self, ctx: &mut dyn Context<Msg>) {
+        let epoch = self.epoch();
+        for (i, s) in self.slaves.iter().enumerate() {
+            if !s.dead {
+                ctx.send(i + 1, Msg::Epoch(epoch));
+            }
+        }
+    }
+
+    /// The next live slave in round-robin order. With `master_hosts_slave` the hosted slave
+    /// (the last) takes its turn in one lap out of `hosted_slave_laps` only (never when 0,
+    /// unless no other slave is alive).
+    fn live_slave(&mut self) -> Option<usize> {
+        let n = self.slaves.len();
+        let hosted = self.opts.master_hosts_slave.then(|| n.saturating_sub(1));
+        let laps = self.opts.hosted_slave_laps as usize;
+        for _ in 0..n {
+            let s = self.next_owner % n;
+            let lap = self.next_owner / n;
+            self.next_owner += 1;
+            let skip = hosted == Some(s) && (laps == 0 || lap % laps != 0);
+            if !skip && !self.slaves[s].dead {
+                return Some(s + 1);
+            }
+        }
+        hosted.filter(|&s| !self.slaves[s].dead).map(|s| s + 1)
+    }
+
+    /// The moves of the best line the last pass found (down to the master's leaf).
+    fn principal_variation(&self) -> Vec<G::Move> {
+        let mut pos = self.root.clone();
+        let mut path = Vec::new();
+        let mut pv = Vec::new();
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        while (path.len() as u32) < self.target {
+            let Some(&i) = self.best_child.get(&path) else {
+                break;
+            };
+            pos.generate_moves(&mut moves);
+            let Some(&mv) = moves.get(usize::from(i)) else {
+                break;
+            };
+            pv.push(mv);
+            path.push(i);
+            let _ = pos.make_move(mv);
+        }
+        pv
+    }
+}
