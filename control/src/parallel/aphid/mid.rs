@@ -3,7 +3,7 @@
 //!
 //! Towards its master it behaves exactly as a slave: the same copy of the table, the same
 //! scheduler (bad bounds, then the shallowest touched leaf, then priority, then one ply of
-//! speculative run-ahead), the same buffered reports and heartbeats (`slave.rs`). Where a
+//! speculative run-ahead), the same buffered reports and heartbeats (`slave/`). Where a
 //! slave searches a piece of work itself, a mid-level process runs a *session*: an APHID
 //! master (`master/`, unchanged) rooted at the leaf, to the depth the work asks for, whose
 //! slaves are the process's own slaves. The session's first iterations run on the mid-level

@@ -405,7 +405,7 @@ impl<G: Game> Master<G> {
         }
     }
 
-    /// The window a slave's own search of a leaf `ply` plies down uses (`slave.rs`, `window`),
+    /// The window a slave's own search of a leaf `ply` plies down uses (`slave/pick.rs`, `window_at`),
     /// from the master's hypothetical value; `None`: the infinite window.
     fn slave_window(&self, ply: u32) -> Option<(i32, i32)> {
         let hyp = self.hypothesis;
