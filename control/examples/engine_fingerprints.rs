@@ -1,6 +1,6 @@
 //! Fixed-seed simulator fingerprints of every parallel algorithm: value, nodes, virtual seconds
 //! and the simulator's trace hash, one line per (case, algorithm, processors). A change that
-//! must not alter any schedule (a refactoring of the split engines, `split_ab.md`) leaves this
+//! must not alter any schedule (a refactoring of the split engines, `split_ab/README.md`) leaves this
 //! output identical byte for byte; one that may alter schedules changes only the nodes,
 //! seconds and hashes, never the values. Compare two runs with `diff`.
 //!

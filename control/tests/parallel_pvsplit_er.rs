@@ -1,5 +1,5 @@
 //! What distinguishes PV splitting, ER and the sorting regimes in the shared split engine
-//! (`control/src/parallel/split_ab.rs`), beyond the value agreement that
+//! (`control/src/parallel/split_ab/`), beyond the value agreement that
 //! `parallel_agreement.rs` checks for every algorithm: PV splitting splits only type-1 nodes
 //! and re-searches minimal-window failures; ER evaluates elder grandchildren, refutes children
 //! with them and hands out extra e-children; MWF honours the sorting regimes at its frames and

@@ -1,5 +1,5 @@
 //! The split engine's `SplitPolicy::Ybw` (`ybw`/`delaysplit`) and `SplitPolicy::Never`
-//! (`alphabeta`) beyond the agreement matrix's setting (`control/src/parallel/split_ab.md`):
+//! (`alphabeta`) beyond the agreement matrix's setting (`control/src/parallel/split_ab/README.md`):
 //! every value equals sequential alpha-beta's on seeded positions of every game, on the
 //! simulator (with and without faults) and on threads, with alpha-beta and with PVS (minimal
 //! windows) at the engine frames, and without ordering (the papers' frames); `Never` moves no

@@ -1,6 +1,6 @@
 //! Iterative deepening with aspiration windows over runtime runs, for any alpha-beta split
 //! engine: one run of the runtime per depth, each given a root window, the iterations' work
-//! summed into one result (`dib_alphabeta.md`, `split_ab.md`).
+//! summed into one result (`dib_alphabeta.md`, `split_ab/README.md`).
 
 use dib::{Backend, DibConfig, ProcAccounts};
 use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};

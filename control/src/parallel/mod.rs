@@ -303,7 +303,7 @@ impl ParallelAlgo {
     /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
     /// processors at depth 10, against 1.46x at 3); the task-list engine's algorithms (MWF,
     /// DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4 on 2 and on 8
-    /// simulated processors (depth 7, `split_ab.md`); the others keep 2 (`alphabeta` never
+    /// simulated processors (depth 7, `split_ab/README.md`); the others keep 2 (`alphabeta` never
     /// splits; APHID and Lazy SMP have their own granularity). The papers' experiments
     /// (`runner experiment rf-*`) pass 2, as the papers split at every level.
     #[must_use]

@@ -3,7 +3,7 @@
 //! their eldest child first and hand out the others only when it did not cut them off (delayed
 //! evaluation) and, with `ParallelOptions::mwf_wait` (the default), only once the type-1 node
 //! above them has a value (a finite beta), type-3 nodes search all their children in parallel.
-//! Measurements and why: `split_ab.md`. Window updates spread to
+//! Measurements and why: `split_ab/README.md`. Window updates spread to
 //! the pieces of a node whose bound improves; a cutoff aborts them. The engine is
 //! [`super::split_ab`].
 

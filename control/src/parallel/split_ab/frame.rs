@@ -1,0 +1,153 @@
+//! The explicit stack of the split engine: a frame per node, the tasks it works through (one
+//! per child; ER's elder grandchildren; PVS re-searches), and how a task's value is taken.
+
+use dib::Slot;
+use games::Game;
+
+use crate::parallel::ab_frames::Bounds;
+use crate::search::sorting::NodeType;
+
+use super::{Role, Window};
+
+/// What a task of a frame does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum What {
+    /// Search a child.
+    Child,
+    /// ER: search the eldest child of a child (an elder grandchild).
+    Grand,
+    /// PVS: search again, with the full window, a child whose minimal-window search failed
+    /// high.
+    Research,
+}
+
+/// One thing a frame does for one of its children.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Task {
+    /// The child's position in the frame's search order.
+    pub(super) at: u32,
+    pub(super) what: What,
+    /// The role the child problem gets (ER).
+    pub(super) role: Role,
+    /// Started here or handed off.
+    pub(super) launched: bool,
+    /// A minimal window's upper bound (from the child's side), fixed when started.
+    pub(super) null_hi: Option<i32>,
+}
+
+impl Task {
+    pub(super) fn new(at: usize, what: What, role: Role) -> Task {
+        Task {
+            at: at as u32,
+            what,
+            role,
+            launched: false,
+            null_hi: None,
+        }
+    }
+}
+
+/// A node of the explicit stack.
+#[derive(Debug)]
+pub(super) struct Frame<G: Game> {
+    pub(super) position: G,
+    pub(super) depth: u32,
+    pub(super) ply: u32,
+    pub(super) kind: NodeType,
+    pub(super) role: Role,
+    /// This node's task number in its parent frame.
+    pub(super) task: u32,
+    /// The moves in search order, with their indices in generation order.
+    pub(super) moves: Vec<(G::Move, u32)>,
+    /// Children (by search position) of a type-1 node that DMWF makes type 1.
+    pub(super) promoted: Vec<bool>,
+    pub(super) tasks: Vec<Task>,
+    /// The first task that may not have been started.
+    pub(super) next: usize,
+    /// Child values taken.
+    pub(super) completed: usize,
+    /// ER e-node: in its second phase (e-child, then refutations).
+    pub(super) main: bool,
+    /// ER: child values taken in the second phase.
+    pub(super) main_done: usize,
+    /// ER: children (by search position) whose value was taken.
+    pub(super) valued: Vec<bool>,
+    /// ER: elder-grandchild values, by search position of the child.
+    pub(super) keys: Vec<Option<i32>>,
+    /// ER: the generation index of each child's eldest child.
+    pub(super) grand_moves: Vec<Option<u32>>,
+    /// Best value and move (generation index), window, window last sent to the pieces.
+    pub(super) bounds: Bounds,
+    /// Task numbers given away and not yet back.
+    pub(super) pending: Vec<u32>,
+    /// PVS: search positions waiting for a re-search.
+    pub(super) researches: Vec<u32>,
+}
+
+impl<G: Game> Frame<G> {
+    /// The window task `t` gets now (from the child's side; two plies down, the frame's side,
+    /// for an elder grandchild).
+    pub(super) fn window_for(&self, t: &Task) -> Window {
+        match (t.what, t.null_hi) {
+            (What::Grand, _) => Window {
+                alpha: self.bounds.alpha_eff(),
+                beta: self.bounds.beta,
+            },
+            (What::Child, Some(hi)) => Window {
+                alpha: (hi - 1).max(-self.bounds.beta),
+                beta: hi,
+            },
+            _ => self.bounds.child_window(),
+        }
+    }
+
+    pub(super) fn child_kind(&self, at: usize) -> NodeType {
+        if self.kind == NodeType::One && self.promoted.get(at).copied().unwrap_or(false) {
+            NodeType::One
+        } else {
+            self.kind.child(at)
+        }
+    }
+
+    /// The first task not yet started, if any.
+    pub(super) fn untried(&self) -> Option<usize> {
+        (self.next..self.tasks.len()).find(|&i| !self.tasks[i].launched)
+    }
+
+    /// Takes task `task`'s value `v` (from the searched node's side).
+    pub(super) fn take(&mut self, task: usize, v: i32) {
+        let t = self.tasks[task];
+        let at = t.at as usize;
+        if t.what == What::Grand {
+            self.keys[at] = Some(v);
+            return;
+        }
+        if t.what == What::Child {
+            self.completed += 1;
+            if self.main {
+                self.main_done += 1;
+            }
+        }
+        self.valued[at] = true;
+        let c = -v;
+        self.bounds.raise(c, self.moves[at].1);
+        if let Some(hi) = t.null_hi {
+            // The minimal window failed high (the child failed low): `c` is only a lower
+            // bound; find the exact value unless it cuts this node off anyway.
+            if v < hi && c < self.bounds.beta {
+                self.researches.push(t.at);
+            }
+        }
+    }
+}
+
+/// The slot of task `task` of frame `frame`: every piece has its own.
+pub(super) fn slot_of(frame: usize, task: u32) -> Slot {
+    ((frame as u64) << 32) | u64::from(task)
+}
+
+/// A node opened for searching: solved at once, or a frame to push.
+pub(super) enum Opened<G: Game> {
+    Solved { value: i32, best: Option<u32> },
+    Frame(Box<Frame<G>>),
+}

@@ -1,0 +1,365 @@
+//! Alpha-beta over any [`Game`] as a DIB application, with a *split policy* saying which nodes
+//! of a running search may hand children to other processors and how children are searched:
+//! the shared engine of mandatory work first ([`super::mwf`], [`super::dmwf`]), tree splitting
+//! ([`super::treesplit`]), PV splitting ([`super::pvsplit`]) and ER ([`super::er`]).
+//! `README.md` beside this file describes the mechanism and gives the measured curves. The
+//! stack's frames and tasks are in `frame`, a running search in `search`.
+//!
+//! Every search is fail-soft negamax alpha-beta over an explicit stack of frames (one frame per
+//! node with at least `min_split_depth` plies left; shallower subtrees and terminal positions
+//! are searched at once by the sequential [`Searcher`], told where in the whole tree they lie so
+//! that the sorting regimes apply as in one sequential search). A frame works through a list of
+//! *tasks*: normally one per child, in search order (the game's order, the game's hints when
+//! ordering is on, or a sorting regime's order); ER adds elder-grandchild tasks and orders its
+//! children by them; PV splitting adds re-search tasks. Each frame knows its Knuth-Moore type
+//! in the sense of Akl, Barnard and Doran (type 1: the leftmost path; the eldest child of a
+//! type-1 node is type 1 and the others type 2; every child of a type-2 node is type 3; every
+//! child of a type-3 node is type 2). When a peer asks for work, the shallowest frame the
+//! policy allows hands off all its untried tasks. A piece carries the window its task gets from
+//! its frame; when that window narrows, the new window goes to the piece as an update
+//! (information spreading); when a frame is cut off, its pieces are aborted. Windows only
+//! narrow (a minimal-window piece keeps the bound it was started with), so every value returned
+//! is a correct fail-soft bound for the latest window and the root, whose window stays
+//! infinite, gets the exact value of sequential alpha-beta.
+//!
+//! Values are kept on the real root's scale (wins and losses count plies from the real root),
+//! as in the sequential search; a problem carries its distance from the real root.
+
+mod frame;
+mod search;
+
+pub use search::AbSearch;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use dib::{Application, Backend};
+use games::Game;
+use serde::{Deserialize, Serialize};
+
+pub use super::ab_frames::Window;
+use super::ab_frames::{self, FrameKillers, SearcherPool};
+use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
+use crate::search::sorting::NodeType;
+use crate::search::{SearchConfig, SortRegime, TranspositionTable};
+
+/// Which frames may hand children to other processors, and how children are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitPolicy {
+    /// Mandatory work first: type-1 and type-3 nodes split at any time; a type-2 node searches
+    /// its eldest child first and its other children (here or handed out) only when the eldest
+    /// did not cut it off (delayed evaluation). With `ParallelOptions::mwf_wait` (the default)
+    /// it also waits until it has a finite beta, that is until the type-1 node above it has a
+    /// value to cut it off with.
+    Mwf,
+    /// MWF where the children of a type-1 node whose static value (from the parent's side) is
+    /// at or above this percentile of their siblings' are type 1 too.
+    Dmwf {
+        /// The percentile (seed 003 section 6: 90).
+        percentile: u32,
+    },
+    /// Tree splitting: every node less than `split_depth` plies below the root splits; deeper
+    /// nodes are searched where they are.
+    TreeSplit {
+        /// Plies below the root the processor tree reaches.
+        split_depth: u32,
+    },
+    /// PV splitting (Marsland and Popowich, seed 004): only type-1 nodes split, after their
+    /// eldest child is done; every younger sibling is searched with a minimal window and
+    /// re-searched (as a new type-1 node, which may split again) when it fails high.
+    PvSplit,
+    /// Steinberg and Solomon's ER: e-nodes evaluate their elder grandchildren (in parallel),
+    /// then an e-child, then refute the other children (in parallel, with further e-children);
+    /// r-nodes refute with their children in order. See [`super::er`].
+    Er,
+    /// Young Brothers Wait (delay splitting, [`super::delaysplit`]): any frame splits once its
+    /// eldest child is done.
+    Ybw,
+    /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
+    Never,
+}
+
+impl SplitPolicy {
+    /// Younger siblings get minimal windows and re-searches (PVS).
+    fn minimal_windows(self) -> bool {
+        self == SplitPolicy::PvSplit
+    }
+
+    /// The sorting regimes apply (ER has its own ordering: seed 003 section 5).
+    fn sorts(self) -> bool {
+        self != SplitPolicy::Er
+    }
+
+    fn is_mwf(self) -> bool {
+        matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
+    }
+
+    /// With move ordering on, the frames work as the sequential search does (the engine
+    /// setting, formerly `dib_alphabeta`'s): they probe and store the table, order by the table
+    /// move, the hints, the frames' killers and the history, give younger children PVS minimal
+    /// windows when the search is PVS, and the search deepens iteratively. Only YBW and never
+    /// for now; the others keep the frames their measurements were made with (`split_ab.md`).
+    fn engine_frames(self) -> bool {
+        matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
+    }
+}
+
+/// What a problem is asked to do: ER's two node roles, plain for every other policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// A node of MWF, DMWF, tree splitting or PV splitting.
+    Plain,
+    /// ER's e-node: evaluated (elder grandchildren, then an e-child, then refutations).
+    Evaluate,
+    /// ER's r-node: refuted (its children in order, each an e-node, until one refutes it).
+    Refute,
+}
+
+/// A child of a problem that was already searched (ER's elder grandchild): its index in the
+/// problem's generation order and its fail-soft value (from its own side) for a window at
+/// least as wide as the one the problem will give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Known {
+    /// The child's index in generation order.
+    pub mv: u32,
+    /// Its value.
+    pub value: i32,
+}
+
+/// A problem: a position, its plies to go, its distance from the real root, its window, its
+/// node type (1, 2 or 3), whether it is searched first among its siblings, its ER role and a
+/// child already searched.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct AbProblem<G: Game> {
+    /// The position.
+    pub position: G,
+    /// Plies to go.
+    pub depth: u32,
+    /// Plies from the real root.
+    pub ply: u32,
+    /// The window.
+    pub window: Window,
+    /// Knuth-Moore type.
+    pub kind: NodeType,
+    /// Searched first among its siblings (the sorting regimes' "eldest child").
+    pub eldest: bool,
+    /// ER's role.
+    pub role: Role,
+    /// A child already searched, tried first and not searched again.
+    pub known: Option<Known>,
+}
+
+impl<G: Game> AbProblem<G> {
+    /// The root problem of a run: `depth` plies from `position` with an infinite window.
+    #[must_use]
+    pub fn root(position: G, depth: u32, role: Role) -> Self {
+        AbProblem {
+            position,
+            depth,
+            ply: 0,
+            window: Window::FULL,
+            kind: NodeType::One,
+            eldest: true,
+            role,
+            known: None,
+        }
+    }
+}
+
+/// A solved problem: its fail-soft value and the index of its best move (in generation order),
+/// when known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbValue {
+    /// The fail-soft value.
+    pub value: i32,
+    /// The best move's index among the position's moves.
+    pub best: Option<u32>,
+}
+
+/// What the searches of one run count together (over all processors).
+#[derive(Debug, Default)]
+pub struct Counters {
+    sort_nodes: AtomicU64,
+    minimal_windows: AtomicU64,
+    researches: AtomicU64,
+    splits_type1: AtomicU64,
+    splits_other: AtomicU64,
+    type2_waits: AtomicU64,
+    grandchildren: AtomicU64,
+    grand_refuted: AtomicU64,
+    e_children: AtomicU64,
+}
+
+fn bump(c: &AtomicU64, n: u64) {
+    c.fetch_add(n, Ordering::Relaxed);
+}
+
+impl Counters {
+    /// The figures that matter for `policy`, by name, for [`ParallelResult::extra`].
+    #[must_use]
+    pub fn extra(&self, policy: SplitPolicy) -> Vec<(&'static str, f64)> {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64;
+        let mut out = vec![
+            ("splits_type1", get(&self.splits_type1)),
+            ("splits_other", get(&self.splits_other)),
+        ];
+        match policy {
+            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => {
+                out.push(("type2_waits", get(&self.type2_waits)));
+            }
+            SplitPolicy::PvSplit => {
+                out.push(("minimal_windows", get(&self.minimal_windows)));
+                out.push(("researches", get(&self.researches)));
+            }
+            SplitPolicy::Er => {
+                out.push(("elder_grandchildren", get(&self.grandchildren)));
+                out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
+                out.push(("extra_e_children", get(&self.e_children)));
+            }
+            SplitPolicy::TreeSplit { .. } | SplitPolicy::Ybw | SplitPolicy::Never => {}
+        }
+        out
+    }
+
+    /// Nodes of the sorting look-ahead (charged as time, not counted as search nodes).
+    #[must_use]
+    pub fn sort_nodes(&self) -> u64 {
+        self.sort_nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// The application.
+pub struct SplitAb<G: Game> {
+    policy: SplitPolicy,
+    min_split_depth: u32,
+    wait: bool,
+    config: SearchConfig,
+    table: Arc<TranspositionTable>,
+    counters: Arc<Counters>,
+    /// The frames' killers (engine frames only).
+    killers: Arc<FrameKillers<G::Move>>,
+    /// The leaf searchers (kept between searches with engine frames).
+    searchers: Arc<SearcherPool<G>>,
+}
+
+impl<G: Game> std::fmt::Debug for SplitAb<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SplitAb")
+            .field("policy", &self.policy)
+            .field("min_split_depth", &self.min_split_depth)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> SplitAb<G> {
+    /// The application for `policy` with the leaf search and granularity of `options`. The
+    /// transposition table (when the search configuration uses one) is shared by the leaf
+    /// searches of one processor set. ER ignores the sorting regime (it orders by its elder
+    /// grandchildren).
+    ///
+    /// # Errors
+    /// When the table cannot be built.
+    pub fn new(policy: SplitPolicy, options: &ParallelOptions) -> Result<Self, ParallelError> {
+        let table = ab_frames::new_table(&options.search)?;
+        let mut config = options.search;
+        if !policy.sorts() {
+            config.sorting.regime = SortRegime::None;
+        }
+        Ok(SplitAb {
+            policy,
+            min_split_depth: options.min_split_depth.max(1),
+            wait: options.mwf_wait,
+            config,
+            table: Arc::clone(&table),
+            counters: Arc::new(Counters::default()),
+            killers: Arc::new(FrameKillers::new()),
+            searchers: Arc::new(SearcherPool::new(config, table, policy.engine_frames())),
+        })
+    }
+
+    /// The counters of the runs of this application.
+    #[must_use]
+    pub fn counters(&self) -> &Arc<Counters> {
+        &self.counters
+    }
+}
+
+/// Runs `policy` on `root` to `options.depth` plies: one run of the runtime, or, with engine
+/// frames ([`SplitPolicy::engine_frames`]) and the table on, iterative deepening with
+/// aspiration windows (one run per depth, see [`super::deepening`]).
+///
+/// # Errors
+/// [`ParallelError`] when the runtime or the table fails.
+pub fn run<G: Game>(
+    policy: SplitPolicy,
+    root: &G,
+    options: &ParallelOptions,
+) -> Result<ParallelResult<G::Move>, ParallelError> {
+    let app = Arc::new(SplitAb::<G>::new(policy, options)?);
+    let counters = Arc::clone(app.counters());
+    let role = if policy == SplitPolicy::Er {
+        Role::Evaluate
+    } else {
+        Role::Plain
+    };
+    let engine = policy.engine_frames() && options.search.move_ordering;
+    let dib_config = if engine {
+        deepening::engine_dib_config(options)
+    } else {
+        options.dib
+    };
+    let search_at = |depth: u32, window: Window| {
+        let mut problem = AbProblem::root(root.clone(), depth, role);
+        problem.window = window;
+        app.searchers.free_all();
+        let report = dib::solve(
+            Arc::clone(&app),
+            problem,
+            options.procs,
+            &options.backend,
+            dib_config,
+        )?;
+        let AbValue { value, best } = report.value;
+        let mut moves = Vec::with_capacity(G::MAX_MOVES);
+        root.generate_moves(&mut moves);
+        let pv: Vec<G::Move> = best
+            .and_then(|i| moves.get(i as usize).copied())
+            .into_iter()
+            .collect();
+        Ok(result_from_report(report, value, pv, Vec::new()))
+    };
+    let mut result = if engine {
+        let deepening = ab_frames::uses_table(&options.search, options.depth) && options.depth > 1;
+        deepening::deepen(options, deepening, search_at)?
+    } else {
+        search_at(options.depth, Window::FULL)?
+    };
+    let mut extra = counters.extra(policy);
+    let sort_nodes = counters.sort_nodes();
+    if sort_nodes > 0 {
+        extra.push(("sort_nodes", sort_nodes as f64));
+        if let Backend::Sim(c) = &options.backend {
+            // Virtual time spent sorting, summed over processors (at the base node cost).
+            extra.push((
+                "sort_seconds",
+                sort_nodes as f64 * c.cost.node_ns as f64 / 1e9,
+            ));
+        }
+    }
+    result.extra.extend(extra);
+    // Look-ahead nodes were charged (they take time) but are not search nodes.
+    result.nodes = result.nodes.saturating_sub(sort_nodes);
+    Ok(result)
+}
+
+impl<G: Game> Application for SplitAb<G> {
+    type Problem = AbProblem<G>;
+    type Value = AbValue;
+    type Update = Window;
+    type Search = AbSearch<G>;
+
+    fn start(&self, problem: &AbProblem<G>) -> AbSearch<G> {
+        AbSearch::new(self, problem)
+    }
+}
