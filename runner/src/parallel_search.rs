@@ -3,6 +3,8 @@
 //! per-processor accounting. With `--backend mpi` every rank of an `mpirun` launch runs the
 //! same search (one DIB processor per rank) and rank 0 prints.
 
+use std::path::Path;
+
 use anyhow::{Context as _, Result};
 use control::parallel::aphid::AphidOptions;
 use control::parallel::{self, ParallelAlgo, ParallelOptions};
@@ -86,15 +88,7 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
             return Err(input(flag, "applies to --algo aphid only"));
         }
         if let Some(path) = &args.aphid_config {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                input(
-                    "--aphid-config",
-                    format!("cannot read {}: {e}", path.display()),
-                )
-            })?;
-            let name = path.to_string_lossy();
-            options.aphid = AphidOptions::from_file_text(&name, &text)
-                .map_err(|e| input("--aphid-config", format!("{}: {e}", path.display())))?;
+            options.aphid = read_aphid_config(path)?.0;
             if let Some(h) = &options.aphid.hierarchy {
                 if h.procs() != dib.procs {
                     return Err(input(
@@ -122,6 +116,17 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         options,
         _session: session,
     }))
+}
+
+/// Reads an APHID configuration file (`--aphid-config` of `runner search` and `runner
+/// compare`): the options and the file's text.
+pub(crate) fn read_aphid_config(path: &Path) -> Result<(AphidOptions, String)> {
+    let flag = "--aphid-config";
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| input(flag, format!("cannot read {}: {e}", path.display())))?;
+    let options = AphidOptions::from_file_text(&path.to_string_lossy(), &text)
+        .map_err(|e| input(flag, format!("{}: {e}", path.display())))?;
+    Ok((options, text))
 }
 
 /// Runs a checked parallel search on `game`.

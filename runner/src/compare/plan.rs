@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use crate::cli::{CompareArgs, DibArgs};
 use crate::dib_flags::{self, MAX_PROCS};
 use crate::input_error::input;
+use crate::parallel_search::read_aphid_config;
 use crate::search::{TableAndSorting, apply_table_and_sorting};
 
 /// The depth used when neither --depth nor --time-ms is given.
@@ -77,15 +78,11 @@ pub struct Plan {
 }
 
 /// Reads `--aphid-config`: the options and the FNV hash of the file's bytes.
-fn aphid_config(path: &Path) -> Result<(AphidOptions, Option<u64>)> {
-    let flag = "--aphid-config";
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input(flag, format!("cannot read {}: {e}", path.display())))?;
-    let o = AphidOptions::from_file_text(&path.to_string_lossy(), &text)
-        .map_err(|e| input(flag, format!("{}: {e}", path.display())))?;
+fn aphid_config(path: &Path) -> Result<(AphidOptions, u64)> {
+    let (o, text) = read_aphid_config(path)?;
     if let Some(h) = &o.hierarchy {
         return Err(input(
-            flag,
+            "--aphid-config",
             format!(
                 "{} names a hierarchy of {} processes, which fixes the processor count; a \
                  comparison runs several counts, so leave the host lines out (or use \
@@ -95,7 +92,7 @@ fn aphid_config(path: &Path) -> Result<(AphidOptions, Option<u64>)> {
             ),
         ));
     }
-    Ok((o, Some(fnv(text.as_bytes()))))
+    Ok((o, fnv(text.as_bytes())))
 }
 
 /// Splits a comma-separated list, trimming, dropping empty items.
@@ -282,32 +279,47 @@ impl Plan {
         let testset = find_testset(args.testset.as_deref(), game.info().name)?;
         let content = std::fs::read(&testset)
             .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
-        let runs_aphid =
-            baseline == ParallelAlgo::Aphid || series.iter().any(|s| s.algo == ParallelAlgo::Aphid);
-        for (flag, given) in [
-            ("--aphid-config", args.aphid_config.is_some()),
-            ("--aphid-tt", args.aphid_tt.is_some()),
+        // A flag for one family of algorithms needs one of them among the series or baseline.
+        let runs = |family: &[ParallelAlgo]| {
+            family.contains(&baseline) || series.iter().any(|s| family.contains(&s.algo))
+        };
+        let aphid_only = [ParallelAlgo::Aphid];
+        let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
+        for (flag, given, family, names) in [
+            (
+                "--aphid-config",
+                args.aphid_config.is_some(),
+                &aphid_only[..],
+                "aphid",
+            ),
+            (
+                "--aphid-tt",
+                args.aphid_tt.is_some(),
+                &aphid_only[..],
+                "aphid",
+            ),
+            (
+                "--mwf-wait",
+                args.mwf_wait.is_some(),
+                &mwf_only[..],
+                "mwf and dmwf",
+            ),
         ] {
-            if given && !runs_aphid {
+            if given && !runs(family) {
                 return Err(input(
                     flag,
-                    "applies to the aphid series only, and neither --algos nor --baseline names aphid; add aphid to --algos or drop the flag",
+                    format!(
+                        "applies to the {names} series only, and neither --algos nor --baseline names one; add one to --algos or drop the flag"
+                    ),
                 ));
             }
         }
-        let runs_mwf = [baseline]
-            .iter()
-            .chain(series.iter().map(|s| &s.algo))
-            .any(|a| matches!(a, ParallelAlgo::Mwf | ParallelAlgo::Dmwf));
-        if args.mwf_wait.is_some() && !runs_mwf {
-            return Err(input(
-                "--mwf-wait",
-                "applies to the mwf and dmwf series only, and neither --algos nor --baseline names them; add one to --algos or drop the flag",
-            ));
-        }
         let mwf_wait = args.mwf_wait.unwrap_or(true);
         let (mut aphid, aphid_fnv) = match &args.aphid_config {
-            Some(path) => aphid_config(path)?,
+            Some(path) => {
+                let (o, h) = aphid_config(path)?;
+                (o, Some(h))
+            }
             None => (AphidOptions::default(), None),
         };
         if let Some(t) = &args.aphid_tt {
