@@ -15,6 +15,7 @@ mod parallel_search;
 mod perft;
 mod play;
 mod player;
+mod progress;
 mod search;
 mod solve;
 mod testset;

@@ -5,13 +5,12 @@
 //! one-processor cells run on rank 0 alone, and rank 0 stores them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
 use anyhow::{Context as _, Result, anyhow};
 use control::parallel::{self, ParallelAlgo, ParallelOptions, ParallelResult};
 use control::search::MAX_DEPTH;
 use games::{Game, GameInfo, GameVisitor};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::plan::{Plan, Series};
 use super::ranks::Ranks;
@@ -81,16 +80,7 @@ impl GameVisitor for Visitor<'_, '_> {
             }
         }
         let bar = if ranks.is_root() {
-            let bar = ProgressBar::new(todo);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{elapsed_precise} [{bar:30}] {pos}/{len} cells, ETA {eta} {msg}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
-            );
-            bar.enable_steady_tick(Duration::from_millis(500));
-            bar
+            crate::progress::bar(todo, "cells", false)
         } else {
             ProgressBar::hidden()
         };
