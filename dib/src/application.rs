@@ -16,6 +16,8 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::work::Work;
+
 /// Names a node of a search's implicit stack. Pieces split off the same node share its slot;
 /// updates and aborts addressed to a slot reach every piece below that node.
 pub type Slot = u64;
@@ -46,7 +48,7 @@ pub enum Step<V> {
 /// it gave away.
 #[derive(Debug)]
 pub struct Effects<U> {
-    pub(crate) nodes: u64,
+    pub(crate) work: Work,
     pub(crate) updates: Vec<(Slot, U)>,
     pub(crate) aborts: Vec<Slot>,
 }
@@ -54,7 +56,7 @@ pub struct Effects<U> {
 impl<U> Default for Effects<U> {
     fn default() -> Self {
         Effects {
-            nodes: 0,
+            work: Work::default(),
             updates: Vec::new(),
             aborts: Vec::new(),
         }
@@ -62,9 +64,14 @@ impl<U> Default for Effects<U> {
 }
 
 impl<U> Effects<U> {
-    /// Records `nodes` nodes really searched (the simulator charges their cost).
+    /// Records `nodes` full search nodes really searched (the simulator charges their cost).
     pub fn charge(&mut self, nodes: u64) {
-        self.nodes += nodes;
+        self.work.search += nodes;
+    }
+
+    /// Records work of every kind (see [`Work`]); the simulator charges each kind its cost.
+    pub fn charge_work(&mut self, work: &Work) {
+        self.work.add(work);
     }
 
     /// Sends `update` to every piece split off node `slot`, wherever it runs, and from there
@@ -79,10 +86,10 @@ impl<U> Effects<U> {
         self.aborts.push(slot);
     }
 
-    /// Nodes charged so far.
+    /// Nodes charged so far (every kind).
     #[must_use]
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.work.nodes()
     }
 }
 

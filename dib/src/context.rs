@@ -4,6 +4,7 @@
 //! threads and in the deterministic simulator.
 
 use crate::rng::Rng;
+use crate::work::Work;
 
 /// A processor's number, `0..procs`. Processor 0 holds the root problem.
 pub type ProcId = usize;
@@ -37,9 +38,15 @@ pub trait Context<M> {
     fn send(&mut self, to: ProcId, msg: M);
     /// The next message that has arrived, if any (never blocks).
     fn poll(&mut self) -> Option<Envelope<M>>;
-    /// Records `nodes` nodes really searched; the simulator advances this processor's clock by
-    /// their cost.
+    /// Records `nodes` full search nodes really searched; the simulator advances this
+    /// processor's clock by their cost.
     fn charge(&mut self, nodes: u64);
+    /// Records work of every kind (nodes by kind, table probes); the simulator charges each
+    /// kind its own cost. The default counts every node as a search node and ignores probes,
+    /// for contexts that only count.
+    fn charge_work(&mut self, work: &Work) {
+        self.charge(work.nodes());
+    }
     /// Ends the whole run (called by the processor that completed the root).
     fn finish(&mut self);
 

@@ -33,6 +33,7 @@ pub mod request;
 pub mod rng;
 mod run;
 pub mod trace;
+mod work;
 mod work_table;
 mod worker;
 
@@ -47,4 +48,5 @@ pub use processor::{Activity, Factory, Processor};
 pub use request::Answer;
 pub use rng::{Ratio, Rng};
 pub use run::{Backend, DibError, Report, run_processors, solve};
+pub use work::Work;
 pub use worker::{DibConfig, DibProcessor};

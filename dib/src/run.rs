@@ -15,6 +15,8 @@ use crate::worker::{DibConfig, DibProcessor};
 
 /// Where processors run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+// Built once per run and passed by reference: the size of the simulator's settings is no cost.
+#[allow(clippy::large_enum_variant)]
 pub enum Backend {
     /// One OS thread per processor; `seed` seeds the processors' RNGs.
     Threads {

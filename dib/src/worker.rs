@@ -242,8 +242,8 @@ impl<A: Application> DibProcessor<A> {
 
     /// Carries out what a search asked for: node charges, updates and aborts of its pieces.
     fn apply(&mut self, ctx: &mut dyn Context<Message<A>>, task: TaskId, fx: Effects<A::Update>) {
-        if fx.nodes > 0 {
-            ctx.charge(fx.nodes);
+        if !fx.work.is_empty() {
+            ctx.charge_work(&fx.work);
         }
         if fx.updates.is_empty() && fx.aborts.is_empty() {
             return;

@@ -132,6 +132,23 @@ games! {
 }
 
 impl GameId {
+    /// The built-in game whose type is `G`, if any (library code generic over [`Game`] finds
+    /// its game's name this way, e.g. to pick a game's own costs).
+    #[must_use]
+    pub fn of<G: Game>() -> Option<GameId> {
+        struct Same<G>(std::marker::PhantomData<G>);
+        impl<G: Game> GameVisitor for Same<G> {
+            type Output = bool;
+            fn visit<H: Game>(self, _: &'static GameInfo) -> bool {
+                std::any::TypeId::of::<G>() == std::any::TypeId::of::<H>()
+            }
+        }
+        GameId::ALL
+            .iter()
+            .copied()
+            .find(|id| id.visit(Same::<G>(std::marker::PhantomData)))
+    }
+
     /// The game's command-line name.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -173,6 +190,20 @@ impl fmt::Display for GameId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_type_finds_its_registry_entry() {
+        for &id in GameId::ALL {
+            struct Of;
+            impl GameVisitor for Of {
+                type Output = Option<GameId>;
+                fn visit<G: Game>(self, _: &'static GameInfo) -> Option<GameId> {
+                    GameId::of::<G>()
+                }
+            }
+            assert_eq!(id.visit(Of), Some(id));
+        }
+    }
 
     #[test]
     fn names_round_trip_and_unknown_names_list_the_known_ones() {

@@ -69,6 +69,36 @@ impl ParallelOptions {
         }
     }
 
+    /// The options as the simulated machine runs game `G`: the cost model's node costs for
+    /// `G` (its `[games.NAME]` section) and the table no larger than the machine had room for
+    /// (`max_table_entries`). `None` when nothing changes (not simulated, or nothing applies).
+    #[must_use]
+    pub fn fitted_to<G: Game>(&self) -> Option<ParallelOptions> {
+        let Backend::Sim(config) = &self.backend else {
+            return None;
+        };
+        let cost = &config.cost;
+        let game_costs = games::GameId::of::<G>()
+            .filter(|id| cost.games.contains_key(id.name()))
+            .map(|id| cost.for_game(id.name()));
+        let table_cap = cost
+            .max_table_mib(crate::search::TT_ENTRY_BYTES)
+            .filter(|&cap| cap < self.search.tt_mib);
+        if game_costs.is_none() && table_cap.is_none() {
+            return None;
+        }
+        let mut fitted = self.clone();
+        if let Backend::Sim(c) = &mut fitted.backend {
+            if let Some(g) = game_costs {
+                c.cost = g;
+            }
+        }
+        if let Some(cap) = table_cap {
+            fitted.search.tt_mib = cap;
+        }
+        Some(fitted)
+    }
+
     /// [`ParallelOptions::new`] with `algo`'s own granularity
     /// ([`ParallelAlgo::default_min_split_depth`]): what the runner uses when the user gives
     /// no `--min-split-depth`.
@@ -202,6 +232,8 @@ macro_rules! algorithms {
             root: &G,
             options: &ParallelOptions,
         ) -> Result<ParallelResult<G::Move>, ParallelError> {
+            let fitted = options.fitted_to::<G>();
+            let options = fitted.as_ref().unwrap_or(options);
             match algo {
                 $(ParallelAlgo::$id => $module::search(root, options),)*
             }

@@ -29,7 +29,7 @@ pub use settings::{Algorithm, PlayFeatures, SearchConfig, Setting, TtMode, Unkno
 pub use solve::{Solution, solve};
 pub use sorting::{SortConfig, SortRegime};
 pub use stats::{IterationStats, SearchStats};
-pub use tt::{Bound, TranspositionTable, TtEntry, TtError};
+pub use tt::{Bound, TT_ENTRY_BYTES, TranspositionTable, TtEntry, TtError};
 
 /// Moves a decisive score found by a search rooted `plies` below the real root to the real root's
 /// scale (wins and losses further away); other scores are unchanged. Parallel algorithms use it

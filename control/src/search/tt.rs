@@ -31,6 +31,9 @@ use serde::{Deserialize, Serialize};
 /// Entries per bucket (four entries of 16 bytes fill a 64-byte cache line).
 pub const BUCKET_ENTRIES: usize = 4;
 
+/// Bytes one entry takes in the table (a bucket of four fills a 64-byte cache line).
+pub const TT_ENTRY_BYTES: u64 = 16;
+
 /// The largest table accepted, in MiB.
 pub const MAX_TT_MIB: usize = 1 << 16;
 
@@ -330,6 +333,14 @@ mod tests {
         assert_eq!(tt.probe(0), None);
         tt.store(0, entry(1, 1, Bound::Exact, None));
         assert_eq!(tt.probe(0).map(|e| e.value), Some(1));
+    }
+
+    #[test]
+    fn an_entry_takes_the_bytes_the_cost_models_assume() {
+        assert_eq!(
+            std::mem::size_of::<Bucket>() as u64,
+            BUCKET_ENTRIES as u64 * TT_ENTRY_BYTES
+        );
     }
 
     #[test]

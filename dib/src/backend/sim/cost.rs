@@ -1,20 +1,65 @@
-//! The simulator's cost model (LogP-style) and its presets.
+//! The simulator's cost model: what each kind of work costs ([`CostModel`]), and the presets,
+//! which are data (`dib/presets/*.toml`, each number with where it comes from).
+//!
+//! A processor's clock advances by
+//!
+//! ```text
+//! (search·node + quiescence·q + static_eval·s + control·c) · speed%/100
+//!   + table_probes · probe + shared_probes · shared_probe(k)
+//! ```
+//!
+//! for the work it charges ([`Work`]), and by the LogP overheads for messages (`o_send` at the
+//! sender, `o_recv` at the receiver, `L` on the wire). A shared transposition table has
+//! `shared_table_ports` ports: while `k` processors use it at once, a probe costs
+//! `shared_probe_ns · max(1, k / ports)` (the ports are shared fairly, so the table serves at
+//! most `ports` probes per probe time); `ports = 0` means no contention. Per-game sections
+//! (`[games.chess]`) override node costs for one game: calibrated presets measure each game.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::context::{Nanos, ProcId};
+use crate::work::Work;
 
-/// How virtual time advances: per node searched, and per message (sender overhead `o_s`,
-/// receiver overhead `o_r`, wire latency `L`), with per-processor speed differences.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// How virtual time advances: per node of each kind, per table probe, and per message (sender
+/// overhead `o_s`, receiver overhead `o_r`, wire latency `L`), with per-processor speed
+/// differences. Read from TOML with [`CostModel::from_toml`]; the built-in presets are
+/// [`CostModel::preset`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CostModel {
     /// The preset's name (or `custom`).
     pub name: String,
-    /// Virtual time of one node on a processor of relative cost 100.
+    /// One line on the machine modelled.
+    #[serde(default)]
+    pub about: String,
+    /// Virtual time of one full search node on a processor of relative cost 100.
     pub node_ns: Nanos,
+    /// A quiescence node; `None`: `node_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiescence_ns: Option<Nanos>,
+    /// A static-evaluation node (a sorting look-ahead leaf, only evaluated); `None`: `node_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_eval_ns: Option<Nanos>,
+    /// A node equivalent of control overhead (an APHID master pass); `None`: `node_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_ns: Option<Nanos>,
+    /// A probe of the processor's own transposition table (0: part of the node cost).
+    #[serde(default)]
+    pub table_probe_ns: Nanos,
+    /// A probe of a table shared by several processors, uncontended (0: free).
+    #[serde(default)]
+    pub shared_probe_ns: Nanos,
+    /// Probes a shared table serves at once; 0: no contention.
+    #[serde(default)]
+    pub shared_table_ports: u32,
+    /// The largest transposition table (entries per processor, or of the shared table) the
+    /// modelled machine had room for; `None`: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_table_entries: Option<u64>,
     /// Time the sender spends on each message.
     pub send_overhead_ns: Nanos,
     /// Time the receiver spends on each message it polls.
@@ -23,74 +68,210 @@ pub struct CostModel {
     pub latency_ns: Nanos,
     /// Relative cost of a node per processor in percent (100 = the base speed; 300 = three
     /// times slower), cycled over the processors; empty means all 100.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relative_cost_percent: Vec<u32>,
+    /// Node costs of one game that differ from the defaults above (by game name).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub games: BTreeMap<String, GameCosts>,
 }
 
+/// A game's own node costs in a preset (`[games.NAME]`); what is missing keeps the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameCosts {
+    /// A full search node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_ns: Option<Nanos>,
+    /// A quiescence node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiescence_ns: Option<Nanos>,
+    /// A static-evaluation node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_eval_ns: Option<Nanos>,
+    /// A node of control overhead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_ns: Option<Nanos>,
+    /// A probe of the processor's own table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_probe_ns: Option<Nanos>,
+}
+
+/// The built-in presets: name and TOML text.
+const PRESETS: [(&str, &str); 5] = [
+    (
+        "shared-memory",
+        include_str!("../../../presets/shared-memory.toml"),
+    ),
+    ("sequent", include_str!("../../../presets/sequent.toml")),
+    (
+        "origin2000",
+        include_str!("../../../presets/origin2000.toml"),
+    ),
+    ("network", include_str!("../../../presets/network.toml")),
+    ("pdp11", include_str!("../../../presets/pdp11.toml")),
+];
+
 /// The names of the presets, for error messages and help.
-pub const PRESET_NAMES: &str = "shared-memory, network, pdp11";
+pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, network, pdp11";
 
 /// A preset name that does not exist.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown simulator preset '{0}'; the presets are: {PRESET_NAMES}")]
+#[error("unknown simulator preset '{0}'; the presets are: {PRESET_NAMES} (or give a .toml file)")]
 pub struct UnknownPreset(pub String);
 
+/// A cost-model file that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PresetError {
+    /// Not valid TOML, or a key that is unknown, missing or of the wrong type.
+    #[error("bad cost model: {0}")]
+    Parse(String),
+    /// A value that makes no sense.
+    #[error("bad cost model: {0}")]
+    Invalid(String),
+}
+
 impl CostModel {
-    /// A shared-memory multiprocessor of the late 1980s (Sequent Symmetry class): 10 µs per
-    /// node (100,000 nodes/s per processor), messages through shared memory cost 5 µs to send,
-    /// 5 µs to receive and 2 µs in flight.
+    /// The built-in preset `name` (see [`PRESET_NAMES`]).
+    ///
+    /// # Errors
+    /// [`UnknownPreset`] for any other name.
+    pub fn preset(name: &str) -> Result<CostModel, UnknownPreset> {
+        let (_, text) = PRESETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| UnknownPreset(name.to_string()))?;
+        // The built-in files are checked by the tests below.
+        Ok(CostModel::from_toml(text).unwrap_or_else(|e| panic!("preset {name}: {e}")))
+    }
+
+    /// Reads a cost model from TOML text (the format of `dib/presets/*.toml`).
+    ///
+    /// # Errors
+    /// [`PresetError`] naming the bad key or value.
+    pub fn from_toml(text: &str) -> Result<CostModel, PresetError> {
+        let model: CostModel =
+            toml::from_str(text).map_err(|e| PresetError::Parse(e.message().to_string()))?;
+        model.check()?;
+        Ok(model)
+    }
+
+    /// The model as TOML (what [`CostModel::from_toml`] reads back).
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+
+    fn check(&self) -> Result<(), PresetError> {
+        if self.node_ns == 0 {
+            return Err(PresetError::Invalid(
+                "node_ns must be at least 1 (nanoseconds per search node)".into(),
+            ));
+        }
+        if self.relative_cost_percent.contains(&0) {
+            return Err(PresetError::Invalid(
+                "relative_cost_percent entries must be at least 1".into(),
+            ));
+        }
+        if self.shared_probe_ns == 0 && self.shared_table_ports > 0 {
+            return Err(PresetError::Invalid(
+                "shared_table_ports needs a shared_probe_ns above 0".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A shared-memory multiprocessor of the late 1980s with round numbers (10 µs per node,
+    /// messages 5 µs + 5 µs + 2 µs): the preset every earlier result was measured with.
     #[must_use]
     pub fn shared_memory() -> CostModel {
-        CostModel {
-            name: "shared-memory".into(),
-            node_ns: 10_000,
-            send_overhead_ns: 5_000,
-            recv_overhead_ns: 5_000,
-            latency_ns: 2_000,
-            relative_cost_percent: Vec::new(),
-        }
+        CostModel::preset("shared-memory").unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A network of early-1990s workstations on 10 Mbit/s Ethernet: 10 µs per node, 300 µs of
-    /// protocol-stack overhead at each end of a message and 1 ms on the wire.
+    /// A network of early-1990s workstations on 10 Mbit/s Ethernet.
     #[must_use]
     pub fn network() -> CostModel {
-        CostModel {
-            name: "network".into(),
-            node_ns: 10_000,
-            send_overhead_ns: 300_000,
-            recv_overhead_ns: 300_000,
-            latency_ns: 1_000_000,
-            relative_cost_percent: Vec::new(),
-        }
+        CostModel::preset("network").unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Unequal processors on a slow serial link, after seed 002's PDP-11/45 paired with a
-    /// slower PDP-11/20: even processors at base speed (20 µs per node), odd ones three times
-    /// slower; 1 ms overhead per message end and 5 ms on the link.
+    /// Unequal processors on a slow serial link, after seed 002's PDP-11/45 and PDP-11/20.
     #[must_use]
     pub fn pdp11() -> CostModel {
+        CostModel::preset("pdp11").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The model with `game`'s own node costs (its `[games.NAME]` section) in place of the
+    /// defaults; unchanged when the preset has no section for it.
+    #[must_use]
+    pub fn for_game(&self, game: &str) -> CostModel {
+        let Some(g) = self.games.get(game) else {
+            return self.clone();
+        };
         CostModel {
-            name: "pdp11".into(),
-            node_ns: 20_000,
-            send_overhead_ns: 1_000_000,
-            recv_overhead_ns: 1_000_000,
-            latency_ns: 5_000_000,
-            relative_cost_percent: vec![100, 300],
+            node_ns: g.node_ns.unwrap_or(self.node_ns),
+            quiescence_ns: g.quiescence_ns.or(self.quiescence_ns),
+            static_eval_ns: g.static_eval_ns.or(self.static_eval_ns),
+            control_ns: g.control_ns.or(self.control_ns),
+            table_probe_ns: g.table_probe_ns.unwrap_or(self.table_probe_ns),
+            ..self.clone()
         }
     }
 
-    /// The virtual time of `nodes` nodes on processor `id`.
-    #[must_use]
-    pub fn nodes_ns(&self, id: ProcId, nodes: u64) -> Nanos {
-        let pct = if self.relative_cost_percent.is_empty() {
+    fn percent(&self, id: ProcId) -> u64 {
+        if self.relative_cost_percent.is_empty() {
             100
         } else {
-            self.relative_cost_percent[id % self.relative_cost_percent.len()]
-        };
+            u64::from(self.relative_cost_percent[id % self.relative_cost_percent.len()])
+        }
+    }
+
+    /// The virtual time of `nodes` full search nodes on processor `id`.
+    #[must_use]
+    pub fn nodes_ns(&self, id: ProcId, nodes: u64) -> Nanos {
         nodes
             .saturating_mul(self.node_ns)
-            .saturating_mul(u64::from(pct))
+            .saturating_mul(self.percent(id))
             / 100
+    }
+
+    /// What one probe of a shared table costs while `users` processors use it at once.
+    #[must_use]
+    pub fn shared_probe_cost(&self, users: u64) -> Nanos {
+        let ports = u64::from(self.shared_table_ports);
+        if ports == 0 || users <= ports {
+            self.shared_probe_ns
+        } else {
+            self.shared_probe_ns.saturating_mul(users) / ports
+        }
+    }
+
+    /// The virtual time of `work` on processor `id` while `shared_users` processors (this one
+    /// included) use the shared table.
+    #[must_use]
+    pub fn work_ns(&self, id: ProcId, work: &Work, shared_users: u64) -> Nanos {
+        let q = self.quiescence_ns.unwrap_or(self.node_ns);
+        let s = self.static_eval_ns.unwrap_or(self.node_ns);
+        let c = self.control_ns.unwrap_or(self.node_ns);
+        let nodes = work
+            .search
+            .saturating_mul(self.node_ns)
+            .saturating_add(work.quiescence.saturating_mul(q))
+            .saturating_add(work.static_eval.saturating_mul(s))
+            .saturating_add(work.control.saturating_mul(c));
+        (nodes.saturating_mul(self.percent(id)) / 100)
+            .saturating_add(work.table_probes.saturating_mul(self.table_probe_ns))
+            .saturating_add(
+                work.shared_probes
+                    .saturating_mul(self.shared_probe_cost(shared_users)),
+            )
+    }
+
+    /// The largest table in MiB that holds at most [`CostModel::max_table_entries`] entries
+    /// of `entry_bytes` bytes (at least 1), or `None` without a limit.
+    #[must_use]
+    pub fn max_table_mib(&self, entry_bytes: u64) -> Option<usize> {
+        let entries = self.max_table_entries?;
+        let mib = entries.saturating_mul(entry_bytes) >> 20;
+        Some(usize::try_from(mib.max(1)).unwrap_or(usize::MAX))
     }
 }
 
@@ -98,12 +279,7 @@ impl FromStr for CostModel {
     type Err = UnknownPreset;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        match name {
-            "shared-memory" => Ok(CostModel::shared_memory()),
-            "network" => Ok(CostModel::network()),
-            "pdp11" => Ok(CostModel::pdp11()),
-            other => Err(UnknownPreset(other.to_string())),
-        }
+        CostModel::preset(name)
     }
 }
 
@@ -111,9 +287,17 @@ impl fmt::Display for CostModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} (node {} ns, o_send {} ns, o_recv {} ns, L {} ns)",
+            "{} (node {} ns, o_send {} ns, o_recv {} ns, L {} ns",
             self.name, self.node_ns, self.send_overhead_ns, self.recv_overhead_ns, self.latency_ns
-        )
+        )?;
+        if self.shared_probe_ns > 0 {
+            write!(
+                f,
+                ", shared probe {} ns x {} ports",
+                self.shared_probe_ns, self.shared_table_ports
+            )?;
+        }
+        write!(f, ")")
     }
 }
 
@@ -129,8 +313,131 @@ mod tests {
                 Ok(name.to_string())
             );
         }
+        assert_eq!(PRESETS.len(), PRESET_NAMES.split(", ").count());
         assert!("cray".parse::<CostModel>().is_err());
         let p = CostModel::pdp11();
         assert_eq!(p.nodes_ns(1, 10), 3 * p.nodes_ns(0, 10));
+    }
+
+    #[test]
+    fn shared_memory_keeps_its_round_numbers() {
+        let c = CostModel::shared_memory();
+        assert_eq!(
+            (
+                c.node_ns,
+                c.send_overhead_ns,
+                c.recv_overhead_ns,
+                c.latency_ns
+            ),
+            (10_000, 5_000, 5_000, 2_000)
+        );
+        // Every node kind costs a node, probes are free: the results measured before node
+        // kinds existed are reproduced.
+        let w = Work {
+            search: 3,
+            quiescence: 2,
+            static_eval: 4,
+            control: 1,
+            table_probes: 50,
+            shared_probes: 70,
+        };
+        assert_eq!(c.work_ns(0, &w, 64), c.nodes_ns(0, 10));
+    }
+
+    #[test]
+    fn each_kind_is_charged_its_own_cost() {
+        let c = CostModel::from_toml(
+            "name = \"t\"\nnode_ns = 100\nquiescence_ns = 30\nstatic_eval_ns = 7\n\
+             control_ns = 1000\ntable_probe_ns = 2\nsend_overhead_ns = 0\n\
+             recv_overhead_ns = 0\nlatency_ns = 0\n",
+        )
+        .expect("valid");
+        let one = |w: Work| c.work_ns(0, &w, 1);
+        assert_eq!(one(Work::search(1)), 100);
+        assert_eq!(
+            one(Work {
+                quiescence: 1,
+                ..Work::default()
+            }),
+            30
+        );
+        assert_eq!(
+            one(Work {
+                static_eval: 1,
+                ..Work::default()
+            }),
+            7
+        );
+        assert_eq!(
+            one(Work {
+                control: 1,
+                ..Work::default()
+            }),
+            1000
+        );
+        assert_eq!(
+            one(Work {
+                table_probes: 5,
+                ..Work::default()
+            }),
+            10
+        );
+    }
+
+    #[test]
+    fn a_shared_probe_costs_more_once_users_exceed_the_ports() {
+        let c = CostModel {
+            shared_probe_ns: 800,
+            shared_table_ports: 32,
+            ..CostModel::shared_memory()
+        };
+        assert_eq!(c.shared_probe_cost(1), 800);
+        assert_eq!(c.shared_probe_cost(32), 800);
+        assert_eq!(c.shared_probe_cost(64), 1600);
+        assert_eq!(c.shared_probe_cost(48), 1200);
+        let probes = Work {
+            shared_probes: 10,
+            ..Work::default()
+        };
+        assert_eq!(c.work_ns(0, &probes, 64), 16_000);
+        let free = CostModel {
+            shared_table_ports: 0,
+            ..c
+        };
+        assert_eq!(free.shared_probe_cost(1000), 800);
+    }
+
+    #[test]
+    fn a_game_section_overrides_the_node_costs() {
+        let c = CostModel::from_toml(
+            "name = \"t\"\nnode_ns = 100\nsend_overhead_ns = 1\nrecv_overhead_ns = 1\n\
+             latency_ns = 1\n[games.chess]\nnode_ns = 400\nquiescence_ns = 250\n",
+        )
+        .expect("valid");
+        let chess = c.for_game("chess");
+        assert_eq!((chess.node_ns, chess.quiescence_ns), (400, Some(250)));
+        assert_eq!(c.for_game("othello").node_ns, 100);
+    }
+
+    #[test]
+    fn toml_round_trips_and_bad_keys_are_named() {
+        for name in PRESET_NAMES.split(", ") {
+            let c = CostModel::preset(name).expect("preset");
+            assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
+        }
+        let err = CostModel::from_toml("name = \"t\"\nnode_nss = 1\n").unwrap_err();
+        assert!(err.to_string().contains("node_nss"), "{err}");
+        let err = CostModel::from_toml(
+            "name = \"t\"\nnode_ns = 0\nsend_overhead_ns = 1\nrecv_overhead_ns = 1\nlatency_ns = 1\n",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("node_ns"), "{err}");
+    }
+
+    #[test]
+    fn the_table_limit_is_a_size_in_mib() {
+        let o = CostModel::preset("origin2000").expect("preset");
+        assert_eq!(o.max_table_mib(16), Some(256));
+        assert_eq!(CostModel::shared_memory().max_table_mib(16), None);
     }
 }

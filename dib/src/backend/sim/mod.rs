@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use serde::Serialize;
 
 pub use background::{BackgroundProblem, Hosted};
-pub use cost::{CostModel, PRESET_NAMES, UnknownPreset};
+pub use cost::{CostModel, GameCosts, PRESET_NAMES, PresetError, UnknownPreset};
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 
 use crate::accounting::BackendCounters;
@@ -29,6 +29,7 @@ use crate::context::{Context, Envelope, Nanos, ProcId};
 use crate::processor::{Activity, Factory, Processor};
 use crate::rng::{Rng, STREAM_FAULTS, STREAM_PROCESSOR, sub_seed};
 use crate::trace::{TraceHash, fnv1a};
+use crate::work::Work;
 use background::BgSlice;
 use event_queue::EventQueue;
 
@@ -224,6 +225,8 @@ struct Slot<M> {
     deferred: bool,
     /// A background process's slice in progress.
     slice: Option<BgSlice<M>>,
+    /// Whether it has probed a shared table (it counts as a user of the table while busy).
+    shared_user: bool,
 }
 
 impl<M> Slot<M> {
@@ -306,6 +309,8 @@ impl Wire<'_> {
 struct SimCtx<'a, M> {
     id: ProcId,
     procs: usize,
+    /// Processors using the shared table at the start of this slice, this one included.
+    shared_users: u64,
     cost: &'a CostModel,
     slot: &'a mut Slot<M>,
     outbox: &'a mut Vec<(ProcId, M, Nanos)>,
@@ -341,14 +346,37 @@ impl<M> Context<M> for SimCtx<'_, M> {
         Some(env)
     }
     fn charge(&mut self, nodes: u64) {
-        let t = self.cost.nodes_ns(self.id, nodes);
+        self.charge_work(&Work::search(nodes));
+    }
+    fn charge_work(&mut self, work: &Work) {
+        if work.shared_probes > 0 && !self.slot.shared_user {
+            self.slot.shared_user = true;
+            self.shared_users += 1;
+        }
+        let t = self.cost.work_ns(self.id, work, self.shared_users);
         self.slot.clock += t;
         self.slot.counters.busy_ns += t;
-        self.slot.counters.nodes += nodes;
+        self.slot.counters.nodes += work.nodes();
     }
     fn finish(&mut self) {
         *self.finished = true;
     }
+}
+
+/// The processors using the shared table while `proc` runs a slice: those that have probed it
+/// and are not waiting for a message or crashed, `proc` included if it has probed it. Counted
+/// only when the model has contention (ports > 0): the count then depends on the event order,
+/// which is deterministic.
+fn shared_users<M>(slots: &[Slot<M>], proc: ProcId, cost: &CostModel) -> u64 {
+    if cost.shared_table_ports == 0 {
+        return 1;
+    }
+    let busy = slots
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| s.shared_user && !s.crashed && (!s.waiting || *i == proc))
+        .count();
+    busy.max(1) as u64
 }
 
 const TAG_READY: u64 = 1;
@@ -422,6 +450,7 @@ pub fn run<P: Processor>(
             wake: None,
             deferred: false,
             slice: None,
+            shared_user: false,
         })
         .collect();
     for h in &config.background {
@@ -500,10 +529,13 @@ pub fn run<P: Processor>(
                 let start = slot.clock;
                 let background = slot.host.is_some();
                 let mut background_finish = false;
+                let shared_users = shared_users(&slots, proc, cost);
+                let slot = &mut slots[proc];
                 let activity = {
                     let mut ctx = SimCtx {
                         id: proc,
                         procs,
+                        shared_users,
                         cost,
                         slot,
                         outbox: &mut outbox,

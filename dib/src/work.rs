@@ -1,0 +1,85 @@
+//! What a processor charges: nodes of each kind and table probes ([`Work`]).
+//!
+//! The simulator prices each kind with its own cost ([`crate::CostModel`]): a full search node,
+//! a quiescence node, a static-evaluation node (a sorting look-ahead leaf that is only
+//! evaluated), control overhead (a node of an APHID master pass, a split), a probe of the
+//! processor's own table, and a probe of a table shared by several processors, whose cost grows
+//! with the number of processors using it at once. The threads and MPI backends only count.
+
+use serde::{Deserialize, Serialize};
+
+/// Work done by a processor since its last charge, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Work {
+    /// Full search nodes (interior nodes and horizon leaves).
+    pub search: u64,
+    /// Quiescence nodes (below the horizon).
+    pub quiescence: u64,
+    /// Static-evaluation nodes: positions only generated and evaluated (sorting look-ahead).
+    pub static_eval: u64,
+    /// Control overhead, in node equivalents (a master's pass over its tree, a split).
+    pub control: u64,
+    /// Probes of the processor's own transposition table.
+    pub table_probes: u64,
+    /// Probes of a transposition table shared with other processors.
+    pub shared_probes: u64,
+}
+
+impl Work {
+    /// `nodes` full search nodes.
+    #[must_use]
+    pub const fn search(nodes: u64) -> Work {
+        Work {
+            search: nodes,
+            quiescence: 0,
+            static_eval: 0,
+            control: 0,
+            table_probes: 0,
+            shared_probes: 0,
+        }
+    }
+
+    /// Nodes of every kind (the node count of the accounting); probes are not nodes.
+    #[must_use]
+    pub const fn nodes(&self) -> u64 {
+        self.search + self.quiescence + self.static_eval + self.control
+    }
+
+    /// Whether nothing was done.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Work::default()
+    }
+
+    /// Adds `other` to this.
+    pub fn add(&mut self, other: &Work) {
+        self.search += other.search;
+        self.quiescence += other.quiescence;
+        self.static_eval += other.static_eval;
+        self.control += other.control;
+        self.table_probes += other.table_probes;
+        self.shared_probes += other.shared_probes;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_count_every_kind_but_probes() {
+        let mut w = Work::search(5);
+        w.add(&Work {
+            quiescence: 3,
+            static_eval: 2,
+            control: 1,
+            table_probes: 7,
+            shared_probes: 9,
+            ..Work::default()
+        });
+        assert_eq!(w.nodes(), 11);
+        assert_eq!(w.table_probes, 7);
+        assert!(!w.is_empty());
+        assert!(Work::default().is_empty());
+    }
+}
