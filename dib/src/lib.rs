@@ -40,7 +40,8 @@ mod worker;
 pub use accounting::{BackendCounters, DibCounters, ProcAccounts};
 pub use application::{Application, Effects, Piece, Search, Slot, Step};
 pub use backend::sim::{
-    BackgroundProblem, CostModel, FaultPlan, Hosted, SimConfig, SimError, SimFigures,
+    BackgroundProblem, CostModel, FaultPlan, GameCosts, Hosted, PRESET_NAMES, PresetError,
+    SimConfig, SimError, SimFigures,
 };
 pub use context::{Context, Envelope, Nanos, ProcId};
 pub use message::{Message, TaskId};

@@ -205,8 +205,9 @@ pub struct DibArgs {
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulator cost model: shared-memory, network or pdp11 (default shared-memory). Needs
-    /// --backend sim.
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11;
+    /// default shared-memory) or a .toml cost-model file (`runner calibrate` writes one).
+    /// Needs --backend sim.
     #[arg(long)]
     pub sim_preset: Option<String>,
     /// Faults to inject on the simulator, e.g.
@@ -262,7 +263,8 @@ pub struct CompareArgs {
     /// for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
-    /// Simulator cost model: shared-memory, network or pdp11 (sim only).
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11) or a
+    /// .toml cost-model file (sim only).
     #[arg(long)]
     pub sim_preset: Option<String>,
     /// Seeds 1..=K per cell: mean and spread over them.

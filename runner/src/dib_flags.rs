@@ -75,7 +75,7 @@ pub fn parse(flags: &DibArgs) -> Result<Option<Parallel>> {
         }
         "sim" => {
             let preset = flags.sim_preset.as_deref().unwrap_or("shared-memory");
-            let cost: CostModel = preset.parse().map_err(|e| input("--sim-preset", e))?;
+            let cost = cost_model(preset)?;
             let faults: FaultPlan = match flags.faults.as_deref() {
                 Some(spec) => spec.parse().map_err(|e| input("--faults", e))?,
                 None => FaultPlan::default(),
@@ -109,6 +109,26 @@ pub fn parse(flags: &DibArgs) -> Result<Option<Parallel>> {
             format!("unknown backend '{other}'; use threads, sim or mpi"),
         )),
     }
+}
+
+/// The cost model `--sim-preset` names: a built-in preset, or a TOML file (a path ending in
+/// `.toml`, or any existing file) in the format of `dib/presets/*.toml`.
+///
+/// # Errors
+/// An unknown name, an unreadable file or a bad model, as an input error naming the flag.
+pub fn cost_model(preset: &str) -> Result<CostModel> {
+    let path = std::path::Path::new(preset);
+    if preset.ends_with(".toml") || path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            input(
+                "--sim-preset",
+                format!("cannot read cost-model file {preset}: {e}"),
+            )
+        })?;
+        return CostModel::from_toml(&text)
+            .map_err(|e| input("--sim-preset", format!("{preset}: {e}")));
+    }
+    CostModel::preset(preset).map_err(|e| input("--sim-preset", e))
 }
 
 impl Parallel {

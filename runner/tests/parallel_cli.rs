@@ -251,3 +251,71 @@ fn mwf_wait_reaches_the_search_and_keeps_the_value() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_cost_model_file_drives_the_simulator() {
+    let dir = std::env::temp_dir().join(format!("runner-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let slow = dir.join("slow.toml");
+    std::fs::write(
+        &slow,
+        "name = \"slow\"\nnode_ns = 1000000\nsend_overhead_ns = 5000\n\
+         recv_overhead_ns = 5000\nlatency_ns = 2000\n",
+    )
+    .expect("write the model");
+    let search = |preset: &str| {
+        json_of(&[
+            "search",
+            "--game",
+            "tictactoe4",
+            "--depth",
+            "4",
+            "--algo",
+            "delaysplit",
+            "--procs",
+            "2",
+            "--backend",
+            "sim",
+            "--sim-preset",
+            preset,
+            "--json",
+        ])
+    };
+    let base = search("shared-memory");
+    let slow_run = search(slow.to_str().expect("a UTF-8 path"));
+    let sequent = search("sequent");
+    assert_eq!(slow_run["value"], base["value"]);
+    assert_eq!(sequent["value"], base["value"]);
+    let seconds = |v: &serde_json::Value| v["seconds"].as_f64().expect("seconds");
+    // 100 times the node cost, the same messages: far slower.
+    assert!(seconds(&slow_run) > 20.0 * seconds(&base), "{slow_run}");
+
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "name = \"bad\"\nnode_ns = 1\nwarp = 3\n").expect("write");
+    for (preset, says) in [
+        (bad.to_str().expect("UTF-8"), "warp"),
+        ("missing-file.toml", "cannot read"),
+        ("cray", "unknown simulator preset"),
+    ] {
+        let out = runner(&[
+            "search",
+            "--game",
+            "tictactoe4",
+            "--depth",
+            "3",
+            "--algo",
+            "delaysplit",
+            "--procs",
+            "2",
+            "--backend",
+            "sim",
+            "--sim-preset",
+            preset,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{preset}: {err}");
+        assert!(err.contains("--sim-preset") && err.contains(says), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -164,6 +164,9 @@ struct Setup<G: Game> {
     config: SearchConfig,
     table: Arc<TranspositionTable>,
     mode: Mode,
+    /// Whether every processor of the run probes `table` (not over MPI, where each rank has
+    /// its own): probes are then charged as shared-table probes.
+    shared: bool,
 }
 
 impl<G: Game> Setup<G> {
@@ -177,7 +180,9 @@ impl<G: Game> Setup<G> {
 /// The main search: sequential iterative deepening to the depth.
 fn main_job<G: Game>(setup: &Setup<G>) -> Job<Option<MainOutput<G::Move>>> {
     let (root, depth, mut s) = setup.parts();
+    let shared = setup.shared;
     Box::new(move |ctx: &mut JobCtx<'_>| {
+        ctx.set_shared_table(shared);
         let r = s.search(&root, &Limits::depth(depth), ctx);
         ctx.settle(r.stats.nodes());
         Some(r)
@@ -187,7 +192,9 @@ fn main_job<G: Game>(setup: &Setup<G>) -> Job<Option<MainOutput<G::Move>>> {
 /// Helper `h`: its own schedule of depths, each a root search in its own move rotation.
 fn helper_job<G: Game>(setup: &Setup<G>, h: usize) -> Job<Option<MainOutput<G::Move>>> {
     let (root, depth, mut s) = setup.parts();
+    let shared = setup.shared;
     Box::new(move |ctx: &mut JobCtx<'_>| {
+        ctx.set_shared_table(shared);
         let mut moves = Vec::with_capacity(G::MAX_MOVES);
         root.generate_moves(&mut moves);
         if root.outcome().is_some() || moves.is_empty() {
@@ -299,6 +306,7 @@ pub fn search<G: Game>(
         config: options.search,
         table: Arc::new(table),
         mode,
+        shared: !exchange && options.procs > 1,
     };
     let factory = |id: ProcId| {
         let job = if id == 0 {

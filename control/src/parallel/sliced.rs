@@ -26,9 +26,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use dib::{Context, Nanos};
+use dib::{Context, Nanos, Work};
 
-use crate::search::{SearchContext, Signal, TtEntry};
+use crate::search::{SearchContext, SearchStats, Signal, TtEntry};
 
 /// What a running job sees of its processor: a [`SearchContext`] that charges nodes and
 /// passes on stop requests.
@@ -38,14 +38,35 @@ pub struct JobCtx<'a> {
     seen: u64,
     /// Nodes of the current search charged so far.
     charged: u64,
+    /// The searcher's quiescence, look-ahead and probe counters at the last poll.
+    counts: (u64, u64, u64),
+    /// Whether the searcher's table is shared with other processors (its probes are then
+    /// charged as shared-table probes).
+    shared_table: bool,
 }
 
-impl JobCtx<'_> {
+impl<'a> JobCtx<'a> {
+    fn new(link: &'a mut dyn Link) -> Self {
+        JobCtx {
+            link,
+            seen: 0,
+            charged: 0,
+            counts: (0, 0, 0),
+            shared_table: false,
+        }
+    }
+
     /// Ends one search that visited `nodes` nodes in all: charges what its polls did not.
     pub fn settle(&mut self, nodes: u64) {
-        self.link.add(nodes.saturating_sub(self.charged));
+        self.link
+            .add(&Work::search(nodes.saturating_sub(self.charged)));
         self.seen = 0;
         self.charged = 0;
+    }
+
+    /// Says whether the job's searches probe a table shared with other processors.
+    pub fn set_shared_table(&mut self, shared: bool) {
+        self.shared_table = shared;
     }
 
     /// Whether the processor was asked to stop.
@@ -63,7 +84,35 @@ impl SearchContext for JobCtx<'_> {
         let delta = nodes.saturating_sub(self.seen);
         self.seen = nodes;
         self.charged += delta;
-        self.link.add(delta);
+        self.link.add(&Work::search(delta));
+        self.link.pause()
+    }
+
+    fn poll_counts(&mut self, nodes: u64, stats: &SearchStats) -> Signal {
+        let delta = nodes.saturating_sub(self.seen);
+        self.seen = nodes;
+        self.charged += delta;
+        // Counters only grow, except when the searcher resets them (a new search): then
+        // everything they hold is new.
+        let since = |now: u64, was: u64| if now >= was { now - was } else { now };
+        let (q, sorted, probes) = self.counts;
+        let quiescence = since(stats.quiescence, q).min(delta);
+        let static_eval = since(stats.sort_nodes, sorted);
+        let probes = since(stats.tt_probes, probes);
+        self.counts = (stats.quiescence, stats.sort_nodes, stats.tt_probes);
+        let (table_probes, shared_probes) = if self.shared_table {
+            (0, probes)
+        } else {
+            (probes, 0)
+        };
+        self.link.add(&Work {
+            search: delta - quiescence,
+            quiescence,
+            static_eval,
+            control: 0,
+            table_probes,
+            shared_probes,
+        });
         self.link.pause()
     }
 
@@ -74,8 +123,8 @@ impl SearchContext for JobCtx<'_> {
 
 /// The processor side of a running job.
 trait Link {
-    /// Records nodes searched (charged at the next pause).
-    fn add(&mut self, nodes: u64);
+    /// Records work done (charged at the next pause).
+    fn add(&mut self, work: &Work);
     /// Charges the recorded nodes and gives the processor a chance to run (stepped mode);
     /// `Stop` when the job must end.
     fn pause(&mut self) -> Signal;
@@ -114,8 +163,8 @@ enum ToWorker {
 }
 
 enum FromWorker<T> {
-    Yield { nodes: u64 },
-    Done { nodes: u64, output: T },
+    Yield { work: Work },
+    Done { work: Work, output: T },
 }
 
 struct Worker<T> {
@@ -200,15 +249,11 @@ impl<T: Send + 'static, M: 'static> Sliced<T, M> {
                 };
                 let mut link = InlineLink {
                     ctx,
-                    pending: 0,
+                    pending: Work::default(),
                     stop: self.stop,
                     mailbox: &mut *self.mailbox,
                 };
-                let mut jc = JobCtx {
-                    link: &mut link,
-                    seen: 0,
-                    charged: 0,
-                };
+                let mut jc = JobCtx::new(&mut link);
                 let output = job(&mut jc);
                 let _ = link.pause();
                 self.stop = link.stop;
@@ -239,12 +284,12 @@ impl<T: Send + 'static, M: 'static> Sliced<T, M> {
             return Progress::Over;
         };
         match w.reports.recv() {
-            Ok(FromWorker::Yield { nodes }) => {
-                ctx.charge(nodes);
+            Ok(FromWorker::Yield { work }) => {
+                ctx.charge_work(&work);
                 Progress::Running
             }
-            Ok(FromWorker::Done { nodes, output }) => {
-                ctx.charge(nodes);
+            Ok(FromWorker::Done { work, output }) => {
+                ctx.charge_work(&work);
                 self.over = true;
                 self.shut_down();
                 Progress::Done(output)
@@ -292,18 +337,14 @@ fn spawn<T: Send + 'static>(job: Job<T>, stop: bool, now: Nanos) -> Worker<T> {
         let mut link = WorkerLink {
             resume: resume_rx,
             reports: report_tx,
-            pending: 0,
+            pending: Work::default(),
             stop,
             now,
         };
-        let mut jc = JobCtx {
-            link: &mut link,
-            seen: 0,
-            charged: 0,
-        };
+        let mut jc = JobCtx::new(&mut link);
         let output = job(&mut jc);
-        let nodes = std::mem::take(&mut link.pending);
-        let _ = link.reports.send(FromWorker::Done { nodes, output });
+        let work = std::mem::take(&mut link.pending);
+        let _ = link.reports.send(FromWorker::Done { work, output });
     });
     Worker {
         resume: Some(resume_tx),
@@ -314,18 +355,21 @@ fn spawn<T: Send + 'static>(job: Job<T>, stop: bool, now: Nanos) -> Worker<T> {
 
 struct InlineLink<'a, M> {
     ctx: &'a mut dyn Context<M>,
-    pending: u64,
+    pending: Work,
     stop: bool,
     mailbox: &'a mut dyn Mailbox<M>,
 }
 
 impl<M> Link for InlineLink<'_, M> {
-    fn add(&mut self, nodes: u64) {
-        self.pending += nodes;
+    fn add(&mut self, work: &Work) {
+        self.pending.add(work);
     }
 
     fn pause(&mut self) -> Signal {
-        self.ctx.charge(std::mem::take(&mut self.pending));
+        let work = std::mem::take(&mut self.pending);
+        if !work.is_empty() {
+            self.ctx.charge_work(&work);
+        }
         self.mailbox.send(self.ctx);
         self.stop_requested();
         if self.stop {
@@ -354,22 +398,22 @@ impl<M> Link for InlineLink<'_, M> {
 struct WorkerLink<T> {
     resume: Receiver<ToWorker>,
     reports: Sender<FromWorker<T>>,
-    pending: u64,
+    pending: Work,
     stop: bool,
     now: Nanos,
 }
 
 impl<T> Link for WorkerLink<T> {
-    fn add(&mut self, nodes: u64) {
-        self.pending += nodes;
+    fn add(&mut self, work: &Work) {
+        self.pending.add(work);
     }
 
     fn pause(&mut self) -> Signal {
         if self.stop {
             return Signal::Stop;
         }
-        let nodes = std::mem::take(&mut self.pending);
-        if self.reports.send(FromWorker::Yield { nodes }).is_err() {
+        let work = std::mem::take(&mut self.pending);
+        if self.reports.send(FromWorker::Yield { work }).is_err() {
             self.stop = true;
             return Signal::Stop;
         }

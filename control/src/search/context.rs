@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::stats::SearchStats;
 use super::tt::TtEntry;
 
 /// The search polls its context once every this many nodes (and at the start of each search).
@@ -38,6 +39,15 @@ pub trait SearchContext {
         Signal::Continue
     }
 
+    /// [`SearchContext::poll`] with the searcher's counters (cumulative since its last
+    /// [`Searcher::reset_stats`](crate::search::Searcher::reset_stats)), for a runtime that
+    /// charges nodes by kind (quiescence, look-ahead, table probes). The search calls this one;
+    /// the default passes `nodes` on to [`SearchContext::poll`].
+    fn poll_counts(&mut self, nodes: u64, stats: &SearchStats) -> Signal {
+        let _ = stats;
+        self.poll(nodes)
+    }
+
     /// Called after the search stores `entry` for the position with `hash` in its
     /// transposition table. A runtime may share entries (APHID's shadow tables); the default
     /// does nothing.
@@ -53,6 +63,10 @@ impl<C: SearchContext + ?Sized> SearchContext for &mut C {
 
     fn poll(&mut self, nodes: u64) -> Signal {
         (**self).poll(nodes)
+    }
+
+    fn poll_counts(&mut self, nodes: u64, stats: &SearchStats) -> Signal {
+        (**self).poll_counts(nodes, stats)
     }
 
     fn stored(&mut self, hash: u64, entry: &TtEntry) {

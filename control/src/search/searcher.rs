@@ -214,7 +214,7 @@ impl<G: Game> Searcher<G> {
         }
         if self.visited >= self.next_poll {
             self.next_poll = self.visited + POLL_INTERVAL;
-            if ctx.poll(self.visited) == Signal::Stop
+            if ctx.poll_counts(self.visited, &self.stats) == Signal::Stop
                 || self.deadline.is_some_and(|d| ctx.elapsed() >= d)
             {
                 self.stopped = true;

@@ -345,6 +345,17 @@ impl Plan {
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
         }
+        if let Some(preset) = args
+            .sim_preset
+            .as_ref()
+            .filter(|p| p.parse::<dib::CostModel>().is_err())
+        {
+            // A cost-model file: its numbers, not its name, enter the fingerprint, so an edited
+            // file makes new cells (a built-in preset is part of the build, which the
+            // fingerprint names).
+            let model = crate::dib_flags::cost_model(preset)?;
+            fingerprint["sim_cost"] = json!(format!("{:016x}", fnv(model.to_toml().as_bytes())));
+        }
         if let Some(h) = aphid_fnv {
             // The file's bytes, not its name: an edited file makes new cells.
             fingerprint["aphid_config"] = json!(format!("{h:016x}"));

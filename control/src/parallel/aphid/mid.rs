@@ -391,5 +391,8 @@ impl Context<Msg> for Down<'_> {
     fn charge(&mut self, nodes: u64) {
         self.inner.charge(nodes);
     }
+    fn charge_work(&mut self, work: &dib::Work) {
+        self.inner.charge_work(work);
+    }
     fn finish(&mut self) {}
 }

@@ -52,6 +52,9 @@ impl Context<Msg> for Remap<'_> {
     fn charge(&mut self, nodes: u64) {
         self.inner.charge(nodes);
     }
+    fn charge_work(&mut self, work: &dib::Work) {
+        self.inner.charge_work(work);
+    }
 
     fn finish(&mut self) {
         self.inner.finish();

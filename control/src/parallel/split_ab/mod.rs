@@ -340,11 +340,10 @@ pub fn run<G: Game>(
     if sort_nodes > 0 {
         extra.push(("sort_nodes", sort_nodes as f64));
         if let Backend::Sim(c) = &options.backend {
-            // Virtual time spent sorting, summed over processors (at the base node cost).
-            extra.push((
-                "sort_seconds",
-                sort_nodes as f64 * c.cost.node_ns as f64 / 1e9,
-            ));
+            // Virtual time spent sorting, summed over processors (at the static-evaluation
+            // node cost).
+            let each = c.cost.static_eval_ns.unwrap_or(c.cost.node_ns);
+            extra.push(("sort_seconds", sort_nodes as f64 * each as f64 / 1e9));
         }
     }
     result.extra.extend(extra);

@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 use std::sync::Arc;
 
-use dib::{Effects, Piece, Search, Slot, Step};
+use dib::{Effects, Piece, Search, Slot, Step, Work};
 use games::Game;
 use games::score::INFINITY;
 
@@ -35,6 +35,28 @@ pub struct AbSearch<G: Game> {
     /// Pieces outstanding over all frames.
     outstanding: usize,
     done: Option<AbValue>,
+    /// The searcher's quiescence, look-ahead and probe counts at the last charge.
+    tally: Tally,
+    /// Probes of the engine frames' table (shared by every processor) since the last charge.
+    shared_probes: u64,
+}
+
+/// The searcher's counters that split a charge into kinds.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    quiescence: u64,
+    sort_nodes: u64,
+    tt_probes: u64,
+}
+
+impl Tally {
+    fn of(stats: &crate::search::SearchStats) -> Tally {
+        Tally {
+            quiescence: stats.quiescence,
+            sort_nodes: stats.sort_nodes,
+            tt_probes: stats.tt_probes,
+        }
+    }
 }
 
 impl<G: Game> std::fmt::Debug for AbSearch<G> {
@@ -51,7 +73,7 @@ impl<G: Game> std::fmt::Debug for AbSearch<G> {
 impl<G: Game> AbSearch<G> {
     /// A search of `problem` for the application `app` (not started until its first step).
     pub(super) fn new(app: &SplitAb<G>, problem: &AbProblem<G>) -> Self {
-        AbSearch {
+        let mut search = AbSearch {
             policy: app.policy,
             min_split_depth: app.min_split_depth,
             wait: app.wait,
@@ -65,7 +87,31 @@ impl<G: Game> AbSearch<G> {
             stack: Vec::new(),
             outstanding: 0,
             done: None,
-        }
+            tally: Tally::default(),
+            shared_probes: 0,
+        };
+        search.tally = Tally::of(search.searcher.stats());
+        search
+    }
+
+    /// Charges `nodes` (every node the steps since the last charge visited, look-ahead
+    /// included) by kind: the searcher's quiescence and look-ahead nodes and table probes since
+    /// the last charge and the engine table's probes; the rest are search nodes.
+    fn charge(&mut self, nodes: u64, fx: &mut Effects<Window>) {
+        let now = Tally::of(self.searcher.stats());
+        let was = self.tally;
+        self.tally = now;
+        // A searcher's counters only grow while this search holds it.
+        let quiescence = now.quiescence.saturating_sub(was.quiescence);
+        let static_eval = now.sort_nodes.saturating_sub(was.sort_nodes);
+        fx.charge_work(&Work {
+            search: nodes.saturating_sub(quiescence + static_eval),
+            quiescence,
+            static_eval,
+            control: 0,
+            table_probes: now.tt_probes.saturating_sub(was.tt_probes),
+            shared_probes: std::mem::take(&mut self.shared_probes),
+        });
     }
 
     /// Whether `pos` with `depth` plies to go is searched at once by the sequential searcher.
@@ -183,6 +229,7 @@ impl<G: Game> AbSearch<G> {
     /// Returns the nodes spent too.
     fn open(&mut self, p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
         let (cut, tt_move) = if self.engine {
+            self.shared_probes += 1;
             let hash = p.position.hash();
             ab_frames::probe(&self.table, &self.config, hash, p.depth, p.ply, p.window)
         } else {
@@ -564,7 +611,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             if let Some(task) = f.untried() {
                 if self.must_wait(&self.stack[top]) {
                     bump(&self.counters.type2_waits, 1);
-                    fx.charge(nodes);
+                    self.charge(nodes, fx);
                     return Step::Blocked;
                 }
                 self.stack[top].next = task + 1;
@@ -572,7 +619,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
                 continue;
             }
             if !f.pending.is_empty() {
-                fx.charge(nodes);
+                self.charge(nodes, fx);
                 return Step::Blocked;
             }
             if !f.main {
@@ -581,7 +628,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             }
             self.pop_top(fx);
         }
-        fx.charge(nodes);
+        self.charge(nodes, fx);
         match self.done {
             Some(v) => Step::Done(v),
             None => Step::Continue,

@@ -37,7 +37,11 @@ impl<G: Game> Master<G> {
         );
         self.stats.passes += 1;
         self.stats.pass_nodes += pass.nodes;
-        ctx.charge(pass.nodes);
+        // A pass walks the master's tree: control overhead, not search.
+        ctx.charge_work(&dib::Work {
+            control: pass.nodes,
+            ..dib::Work::default()
+        });
         (value, pass)
     }
 

@@ -1,0 +1,172 @@
+//! The simulator charges each kind of node its own cost: look-ahead (static-evaluation) nodes
+//! of the sorting regimes, quiescence nodes, shared-table probes and their contention; and
+//! every preset stays deterministic.
+
+use control::parallel::{self, ParallelAlgo, ParallelOptions, ParallelResult};
+use control::search::{SortConfig, SortRegime};
+use dib::{Backend, CostModel, SimConfig};
+use games::Game;
+use games::chess::Chess;
+use games::tictactoe::TicTacToe4;
+
+fn sim(cost: CostModel) -> Backend {
+    Backend::Sim(SimConfig::new(cost, 7))
+}
+
+fn run<G: Game>(
+    algo: ParallelAlgo,
+    root: &G,
+    depth: u32,
+    procs: usize,
+    backend: Backend,
+    tweak: impl Fn(&mut ParallelOptions),
+) -> ParallelResult<G::Move> {
+    let mut o = ParallelOptions::for_algo(algo, depth, procs, backend);
+    tweak(&mut o);
+    parallel::search(algo, root, &o).expect("the search runs")
+}
+
+fn extra(r: &ParallelResult<impl Sized>, name: &str) -> f64 {
+    r.extra
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(0.0, |(_, v)| *v)
+}
+
+#[test]
+fn a_look_ahead_node_is_charged_the_static_evaluation_cost() {
+    let root = TicTacToe4::start();
+    let sorted = |o: &mut ParallelOptions| {
+        o.search.sorting = SortConfig {
+            regime: SortRegime::EldestChild,
+            ..SortConfig::default()
+        };
+    };
+    let base = CostModel::shared_memory();
+    let free = CostModel {
+        static_eval_ns: Some(0),
+        ..base.clone()
+    };
+    // One processor: the virtual time is exactly the sum of its charges.
+    let a = run(
+        ParallelAlgo::AlphaBeta,
+        &root,
+        5,
+        1,
+        sim(base.clone()),
+        sorted,
+    );
+    let b = run(ParallelAlgo::AlphaBeta, &root, 5, 1, sim(free), sorted);
+    let sort_nodes = extra(&a, "sort_nodes");
+    assert!(sort_nodes > 0.0, "the regime sorts");
+    assert_eq!(a.value, b.value);
+    assert_eq!(a.nodes, b.nodes);
+    let difference = a.seconds - b.seconds;
+    let expected = sort_nodes * base.node_ns as f64 / 1e9;
+    assert!(
+        (difference - expected).abs() < 1e-9,
+        "look-ahead time {difference} s, expected {expected} s"
+    );
+}
+
+#[test]
+fn quiescence_nodes_are_charged_their_own_cost() {
+    // A middle-game position with captures, so that quiescence runs.
+    let root =
+        Chess::parse_position("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
+            .expect("a valid FEN");
+    let base = CostModel::shared_memory();
+    let cheap = CostModel {
+        quiescence_ns: Some(base.node_ns / 10),
+        ..base.clone()
+    };
+    let a = run(ParallelAlgo::DelaySplit, &root, 3, 1, sim(base), |_| {});
+    let b = run(ParallelAlgo::DelaySplit, &root, 3, 1, sim(cheap), |_| {});
+    assert_eq!((a.value, a.nodes), (b.value, b.nodes));
+    assert!(
+        b.seconds < a.seconds,
+        "cheaper quiescence nodes take less time: {} against {}",
+        b.seconds,
+        a.seconds
+    );
+}
+
+#[test]
+fn shared_table_probes_cost_more_when_more_processors_use_the_table_than_it_has_ports() {
+    let root = TicTacToe4::start();
+    let probing = CostModel {
+        shared_probe_ns: 2_000,
+        ..CostModel::shared_memory()
+    };
+    let contended = CostModel {
+        shared_table_ports: 1,
+        ..probing.clone()
+    };
+    let free = run(
+        ParallelAlgo::LazySmp,
+        &root,
+        6,
+        4,
+        sim(CostModel::shared_memory()),
+        |_| {},
+    );
+    let probed = run(ParallelAlgo::LazySmp, &root, 6, 4, sim(probing), |_| {});
+    let queued = run(ParallelAlgo::LazySmp, &root, 6, 4, sim(contended), |_| {});
+    assert_eq!(free.value, probed.value);
+    assert_eq!(free.value, queued.value);
+    assert!(
+        probed.seconds > free.seconds,
+        "probes of the shared table take time: {} against {}",
+        probed.seconds,
+        free.seconds
+    );
+    assert!(
+        queued.seconds > probed.seconds,
+        "four users of one port wait: {} against {}",
+        queued.seconds,
+        probed.seconds
+    );
+}
+
+#[test]
+fn every_preset_is_deterministic_and_agrees_on_the_value() {
+    let root = TicTacToe4::start();
+    let reference = run(
+        ParallelAlgo::AlphaBeta,
+        &root,
+        5,
+        1,
+        sim(CostModel::shared_memory()),
+        |_| {},
+    )
+    .value;
+    for name in dib::PRESET_NAMES.split(", ") {
+        let cost = CostModel::preset(name).expect("a built-in preset");
+        for algo in [ParallelAlgo::DelaySplit, ParallelAlgo::LazySmp] {
+            let a = run(algo, &root, 5, 4, sim(cost.clone()), |_| {});
+            let b = run(algo, &root, 5, 4, sim(cost.clone()), |_| {});
+            let hash = |r: &ParallelResult<_>| r.sim.map(|s| s.trace_hash);
+            assert_eq!(hash(&a), hash(&b), "{name} {algo}: same seed, same trace");
+            assert_eq!(a.seconds, b.seconds, "{name} {algo}");
+            assert_eq!(a.value, reference, "{name} {algo}");
+        }
+    }
+}
+
+#[test]
+fn a_preset_table_limit_caps_the_table_on_the_simulator() {
+    let o = ParallelOptions {
+        search: control::search::SearchConfig {
+            tt_mib: 1024,
+            ..control::search::SearchConfig::research()
+        },
+        ..ParallelOptions::new(4, 2, sim(CostModel::preset("origin2000").expect("preset")))
+    };
+    let fitted = o.fitted_to::<TicTacToe4>().expect("the table is capped");
+    assert_eq!(fitted.search.tt_mib, 256);
+    let threads = ParallelOptions {
+        backend: Backend::Threads { seed: 1 },
+        ..o
+    };
+    assert!(threads.fitted_to::<TicTacToe4>().is_none());
+}
