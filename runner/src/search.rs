@@ -35,6 +35,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     for (flag, given) in [
         ("--min-split-depth", args.min_split_depth.is_some()),
         ("--mwf-wait", args.mwf_wait.is_some()),
+        ("--verbose", args.verbose),
     ] {
         if given {
             return Err(input(flag, "needs --procs N (a parallel run)"));

@@ -316,6 +316,9 @@ fn parallel_search_prints_like_the_sequential_search() {
         .find(|l| l.starts_with("pv: "))
         .expect("a pv line");
     assert!(pv_line.split_whitespace().count() > 2, "{pv_line}");
+    let sequential_verbose = runner(&[&base[..], &["--verbose"]].concat());
+    assert_eq!(sequential_verbose.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&sequential_verbose.stderr).contains("--verbose"));
     let v = json_of(&[&args[..], &["--json"]].concat());
     assert!(v["extra"].as_object().is_some_and(|e| e.len() > 50), "{v}");
 }
