@@ -63,9 +63,9 @@ pub struct PerftArgs {
     /// The game (see `runner list`).
     #[arg(long)]
     pub game: String,
-    /// The root position in the game's text format; the start position if absent.
-    #[arg(long)]
-    pub position: Option<String>,
+    /// The root position (`--position`).
+    #[command(flatten)]
+    pub position: PositionArg,
     /// Depth in plies (0 to 64).
     #[arg(long)]
     pub depth: u32,
@@ -87,13 +87,15 @@ pub struct SearchArgs {
     /// The game (see `runner list`).
     #[arg(long)]
     pub game: String,
-    /// The root position in the game's text format; the start position if absent.
-    #[arg(long, allow_hyphen_values = true)]
-    pub position: Option<String>,
-    /// A file of positions (one per line, `#` comments; trailing fields such as EPD operations
-    /// are ignored) to search one after the other, with totals: the benchmark mode.
+    /// The root position (`--position`).
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// A test set to search position by position, with totals (the benchmark mode): a file
+    /// (one position per line, `#` comments, EPD operations after the position) or the name
+    /// of a built-in set (`runner list` shows them). EPD `bm` operations are scored: how many
+    /// best moves the search found.
     #[arg(long, conflicts_with = "position")]
-    pub testset: Option<std::path::PathBuf>,
+    pub testset: Option<String>,
     /// Depth in plies (1 to 100); iterative deepening stops there.
     #[arg(long)]
     pub depth: Option<u32>,
@@ -148,6 +150,9 @@ pub struct SearchArgs {
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Parallel runs (--procs): also print the algorithm's own counters (always in --json).
+    #[arg(long)]
+    pub verbose: bool,
     /// MWF and DMWF (`--algo mwf|dmwf`): a type-2 node whose eldest child is done waits for a
     /// finite beta before it searches its other children (on or off; default on).
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
@@ -175,18 +180,38 @@ pub struct TableSortArgs {
 /// Arguments of `runner solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The game: othello, othello6, tictactoe3 or tictactoe4.
+    /// The game (see `runner list`): any game; Othello's boards use their own endgame solver,
+    /// the others the generic search to the end of the game.
     #[arg(long)]
     pub game: String,
-    /// The position in the game's text format; the start position if absent.
-    #[arg(long, allow_hyphen_values = true)]
-    pub position: Option<String>,
+    /// The position to solve (`--position`).
+    #[command(flatten)]
+    pub position: PositionArg,
     /// Transposition table size in MiB (of whichever solver runs).
     #[arg(long, default_value_t = 64)]
     pub tt_mb: usize,
+    /// Stop after this many milliseconds (wall clock) and report the deepest completed
+    /// iteration, unproven; no limit if absent.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--position`, the same for every subcommand that takes one (read by
+/// [`crate::testset::parse_position`], as test-set lines are).
+#[derive(Clone, Debug, Default, Args)]
+pub struct PositionArg {
+    /// The root position in the game's text format (`runner list` shows each game's; a
+    /// position may begin with `-`); the start position if absent.
+    #[arg(
+        id = "position",
+        long = "position",
+        value_name = "POSITION",
+        allow_hyphen_values = true
+    )]
+    pub text: Option<String>,
 }
 
 /// The DIB runtime flags shared by `runner perft` and `runner search` (checked by
@@ -224,8 +249,9 @@ pub struct CompareArgs {
     /// The game (see `runner list`).
     #[arg(long, default_value = "tictactoe4")]
     pub game: String,
-    /// The test set: a file, or a name in testsets/search (`tictactoe4` for
-    /// testsets/search/tictactoe4.txt); default: the game's own file there.
+    /// The test set: a file, or the name of a built-in set (`runner list` shows them);
+    /// default: the built-in set named after the game, or else the start position and seeded
+    /// random positions (the seed is printed).
     #[arg(long)]
     pub testset: Option<String>,
     /// Use only the first N positions of the test set.
@@ -345,10 +371,10 @@ pub struct PlayArgs {
     /// Fixed search depth per move instead of a time.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// A test-set file of opening positions (one per line, as for `runner search --testset`);
-    /// the start position if absent.
+    /// Opening positions: a test set as for `runner search --testset` (a file, one position
+    /// per line, or a built-in set's name); the start position if absent.
     #[arg(long)]
-    pub openings: Option<std::path::PathBuf>,
+    pub openings: Option<String>,
     /// Write the games to this file: PGN for chess, a plain move list for other games.
     #[arg(long)]
     pub pgn: Option<std::path::PathBuf>,

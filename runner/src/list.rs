@@ -1,13 +1,23 @@
-//! `runner list`: the games and their formats, and the parallel algorithms.
+//! `runner list`: the games and their formats, the parallel algorithms and the built-in test
+//! sets.
 
 use control::parallel::ParallelAlgo;
 use games::GameId;
 use serde_json::json;
 
 use crate::cli::ListArgs;
+use crate::testset::BUILT_IN;
 
-/// Prints every game with its description and formats, and every parallel algorithm with
-/// its description and paper.
+/// The number of positions of a test set's text (lines that are neither empty nor comments).
+fn position_lines(text: &str) -> usize {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count()
+}
+
+/// Prints every game with its description and formats, every parallel algorithm with its
+/// description and paper, and the built-in test sets.
 pub fn run(args: &ListArgs) -> anyhow::Result<()> {
     if args.json {
         let games: Vec<_> = GameId::ALL
@@ -35,9 +45,13 @@ pub fn run(args: &ListArgs) -> anyhow::Result<()> {
                 })
             })
             .collect();
+        let testsets: Vec<_> = BUILT_IN
+            .iter()
+            .map(|(name, text)| json!({ "name": name, "positions": position_lines(text) }))
+            .collect();
         println!(
             "{}",
-            json!({ "games": games, "parallel_algorithms": algorithms })
+            json!({ "games": games, "parallel_algorithms": algorithms, "testsets": testsets })
         );
         return Ok(());
     }
@@ -62,6 +76,11 @@ pub fn run(args: &ListArgs) -> anyhow::Result<()> {
         };
         println!("  {:<12} {}{aliases}", i.name, i.description);
         println!("  {:<12}   paper: {}", "", i.paper);
+    }
+    println!();
+    println!("Built-in test sets (--testset NAME; a path reads a file instead):");
+    for (name, text) in BUILT_IN {
+        println!("  {name:<22} {} positions", position_lines(text));
     }
     Ok(())
 }

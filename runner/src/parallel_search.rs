@@ -8,14 +8,15 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 use control::parallel::aphid::AphidOptions;
 use control::parallel::{self, ParallelAlgo, ParallelOptions};
-use control::search::{MAX_DEPTH, Setting};
+use control::search::{MAX_DEPTH, Searcher, Setting, Unlimited};
+use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::cli::SearchArgs;
 use crate::dib_flags::{self, Parallel};
 use crate::input_error::input;
-use crate::search::{describe_value, format_line, parse_config, parse_position};
+use crate::search::{describe_value, format_line, parse_config};
 
 /// A checked parallel search request.
 pub struct ParallelSearch {
@@ -129,6 +130,43 @@ pub(crate) fn read_aphid_config(path: &Path) -> Result<(AphidOptions, String)> {
     Ok((options, text))
 }
 
+/// How a parallel search's tree relates to the sequential search's, printed with every parallel
+/// result: `--algo alphabeta --procs 1` is not `--algo alphabeta` without --procs.
+pub const TREE_NOTE: &str = "the parallel algorithm's own tree to exactly --depth (its own deepening, windows, ordering and table), not the tree of the sequential `runner search --algo` of the same name; compare nodes with the same algorithm at other --procs";
+
+/// The principal variation of a parallel result, completed where the algorithm knows only its
+/// start: the moves after the first come from a sequential search (the research setting's
+/// table and ordering) of the remaining depth below them, outside the timed search. Returns
+/// the line and whether it was completed so.
+fn complete_pv<G: Game>(
+    root: &G,
+    pv: &[G::Move],
+    o: &ParallelOptions,
+) -> Result<(Vec<G::Move>, bool)> {
+    let depth = o.depth as usize;
+    if pv.is_empty() || pv.len() >= depth {
+        return Ok((pv.to_vec(), false));
+    }
+    let mut pos = root.clone();
+    for &mv in pv {
+        let _ = pos.make_move(mv);
+    }
+    if pos.outcome().is_some() {
+        return Ok((pv.to_vec(), false));
+    }
+    let mut searcher = Searcher::<G>::new(o.search).context("the table of the PV search")?;
+    let rest = searcher.search_window(
+        &pos,
+        (depth - pv.len()) as u32,
+        -INFINITY,
+        INFINITY,
+        &mut Unlimited,
+    );
+    let mut line = pv.to_vec();
+    line.extend(rest.pv);
+    Ok((line, true))
+}
+
 /// Runs a checked parallel search on `game`.
 pub fn run(game: GameId, args: &SearchArgs, par: &ParallelSearch) -> Result<()> {
     game.visit(Visitor { args, par })
@@ -144,7 +182,7 @@ impl GameVisitor for Visitor<'_> {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
         let (args, par) = (self.args, self.par);
-        let root: G = parse_position(args.position.as_deref(), info)?;
+        let root: G = args.position.parse(info)?;
         let o = &par.options;
         let r = parallel::search(par.algo, &root, o).with_context(|| {
             format!(
@@ -159,7 +197,8 @@ impl GameVisitor for Visitor<'_> {
             // Another MPI rank: rank 0 prints.
             return Ok(());
         }
-        let pv = format_line(&root, &r.pv);
+        let (line, completed) = complete_pv(&root, &r.pv, o)?;
+        let pv = format_line(&root, &line);
         let best_move = r.best_move.map(|m| root.format_move(m));
         let nps = if r.seconds > 0.0 {
             r.nodes as f64 / r.seconds
@@ -190,6 +229,8 @@ impl GameVisitor for Visitor<'_> {
                 "value_text": describe_value(r.value),
                 "best_move": best_move,
                 "pv": pv,
+                "pv_completed_sequentially": completed,
+                "tree": TREE_NOTE,
                 "nodes": r.nodes,
                 "seconds": r.seconds,
                 "nodes_per_second": nps,
@@ -227,17 +268,31 @@ impl GameVisitor for Visitor<'_> {
             "best move: {}",
             best_move.as_deref().unwrap_or("none (game over)")
         );
-        println!("pv: {}", pv.join(" "));
+        let after = if completed {
+            " (after the first move: a sequential search of the remaining depth)"
+        } else {
+            ""
+        };
+        println!("pv: {}{after}", pv.join(" "));
+        println!("nodes: {}", r.nodes);
+        println!("tree: {TREE_NOTE}");
+        if args.verbose {
+            for (k, v) in &r.extra {
+                println!("{k}: {v}");
+            }
+        } else if !r.extra.is_empty() {
+            println!(
+                "{} counters of {} not shown (--verbose or --json shows them)",
+                r.extra.len(),
+                par.algo
+            );
+        }
         let clock = if r.sim.is_some() { "virtual " } else { "" };
         println!(
-            "nodes: {}; time: {:.6} {clock}s, {:.2} M nodes/s",
-            r.nodes,
+            "time: {:.3} {clock}s, {:.2} M nodes/s",
             r.seconds,
             nps / 1e6
         );
-        for (k, v) in &r.extra {
-            println!("{k}: {v}");
-        }
         par.dib
             .print_accounting(&r.total, &r.accounts, r.sim.as_ref());
         Ok(())

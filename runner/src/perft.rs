@@ -67,11 +67,7 @@ impl GameVisitor for PerftVisitor<'_> {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
         let args = self.args;
-        let root = match &args.position {
-            Some(text) => G::parse_position(text)
-                .map_err(|e| input(format!("--position for {}", info.name), e))?,
-            None => G::start(),
-        };
+        let root: G = args.position.parse(info)?;
         if let Some(par) = self.parallel {
             return run_parallel(info, &root, args, par);
         }

@@ -33,6 +33,22 @@ pub fn bar(len: u64, unit: &str, json: bool) -> ProgressBar {
     bar
 }
 
+/// A spinner with the elapsed time and a message, for work of unknown length (`runner solve`);
+/// hidden unless [`visible`]`(json)`.
+#[must_use]
+pub fn spinner(json: bool) -> ProgressBar {
+    if !visible(json) {
+        return ProgressBar::hidden();
+    }
+    let spinner = ProgressBar::new_spinner();
+    spinner.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    spinner.enable_steady_tick(Duration::from_millis(200));
+    spinner
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,5 +57,6 @@ mod tests {
     fn json_output_hides_the_bar() {
         assert!(!visible(true));
         assert!(bar(10, "cells", true).is_hidden());
+        assert!(spinner(true).is_hidden());
     }
 }

@@ -35,6 +35,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     for (flag, given) in [
         ("--min-split-depth", args.min_split_depth.is_some()),
         ("--mwf-wait", args.mwf_wait.is_some()),
+        ("--verbose", args.verbose),
     ] {
         if given {
             return Err(input(flag, "needs --procs N (a parallel run)"));
@@ -190,16 +191,6 @@ pub fn format_line<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
         .collect()
 }
 
-/// Parses `--position` for game `G` (the start position when absent).
-pub fn parse_position<G: Game>(text: Option<&str>, info: &GameInfo) -> Result<G> {
-    match text {
-        Some(text) => {
-            G::parse_position(text).map_err(|e| input(format!("--position for {}", info.name), e))
-        }
-        None => Ok(G::start()),
-    }
-}
-
 struct SearchVisitor<'a> {
     args: &'a SearchArgs,
     config: SearchConfig,
@@ -214,7 +205,7 @@ impl GameVisitor for SearchVisitor<'_> {
         if let Some(path) = &args.testset {
             return crate::testset::run::<G>(info, args, path, self.config, &self.limits);
         }
-        let root: G = parse_position(args.position.as_deref(), info)?;
+        let root: G = args.position.parse(info)?;
         let mut searcher = Searcher::<G>::new(self.config).map_err(|e| input("--tt-mb", e))?;
         let mut clock = WallClock::start();
         let result = searcher.search(&root, &self.limits, &mut clock);

@@ -15,7 +15,7 @@ use indicatif::ProgressBar;
 use super::plan::{Plan, Series};
 use super::ranks::Ranks;
 use super::store::{Key, Record, Store, key};
-use crate::testset::read_positions;
+use crate::testset::{TestSet, read_positions};
 
 /// The positions of the plan's test set as (line, text) pairs.
 pub type Positions = Vec<(usize, String)>;
@@ -60,6 +60,13 @@ impl GameVisitor for Visitor<'_, '_> {
             store,
             done,
         } = self;
+        if ranks.is_root() && matches!(plan.testset, TestSet::Random { .. }) {
+            eprintln!(
+                "compare: no built-in test set is named {}; using {} (give --testset to choose)",
+                info.name,
+                plan.testset.display()
+            );
+        }
         let mut positions = read_positions::<G>("--testset", &plan.testset, info)?;
         if let Some(n) = plan.positions {
             positions.truncate(n);

@@ -17,6 +17,7 @@ use crate::dib_flags::{self, MAX_PROCS};
 use crate::input_error::input;
 use crate::parallel_search::read_aphid_config;
 use crate::search::{TableAndSorting, apply_table_and_sorting};
+use crate::testset::TestSet;
 
 /// The depth used when neither --depth nor --time-ms is given.
 pub const DEFAULT_DEPTH: u32 = 7;
@@ -40,8 +41,8 @@ pub struct Series {
 pub struct Plan {
     /// The game.
     pub game: GameId,
-    /// The test set file.
-    pub testset: PathBuf,
+    /// The test set.
+    pub testset: TestSet,
     /// Only the first N positions.
     pub positions: Option<usize>,
     /// The series, in the order given.
@@ -179,36 +180,13 @@ fn parse_procs(text: &str) -> Result<Vec<usize>> {
     Ok(procs)
 }
 
-/// Finds the test set: a file, or a name in `testsets/search` of the current folder or of the
-/// workspace this binary was built from.
-pub fn find_testset(given: Option<&str>, game: &str) -> Result<PathBuf> {
-    let name = given.unwrap_or(game);
-    let direct = Path::new(name);
-    if direct.is_file() {
-        return Ok(direct.to_path_buf());
+/// Finds the test set: `--testset` (a file or a built-in set's name), else the built-in set
+/// named after the game, else the start position and seeded random positions.
+pub fn find_testset(given: Option<&str>, game: &str) -> Result<TestSet> {
+    match given {
+        Some(given) => TestSet::find("--testset", given),
+        None => Ok(TestSet::built_in(game).unwrap_or_else(TestSet::random)),
     }
-    if direct.is_dir() {
-        return Err(input(
-            format!("--testset {name}"),
-            "is a folder; give a test-set file (one position per line) or a name in testsets/search",
-        ));
-    }
-    let roots = [
-        PathBuf::from("."),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
-    ];
-    for root in &roots {
-        for ext in ["", ".txt", ".epd"] {
-            let p = root.join("testsets/search").join(format!("{name}{ext}"));
-            if p.is_file() {
-                return Ok(p);
-            }
-        }
-    }
-    Err(input(
-        format!("--testset {name}"),
-        "no such file, nor a test set of that name in testsets/search (give a path or a name such as tictactoe4)",
-    ))
 }
 
 /// FNV-1a of the bytes: a short, stable content hash for the fingerprint.
@@ -277,8 +255,6 @@ impl Plan {
             }
         }
         let testset = find_testset(args.testset.as_deref(), game.info().name)?;
-        let content = std::fs::read(&testset)
-            .map_err(|e| input(format!("--testset {}", testset.display()), e))?;
         // A flag for one family of algorithms needs one of them among the series or baseline.
         let runs = |family: &[ParallelAlgo]| {
             family.contains(&baseline) || series.iter().any(|s| family.contains(&s.algo))
@@ -327,8 +303,8 @@ impl Plan {
         }
         let mut fingerprint = json!({
             "game": game.info().name,
-            "testset": testset.file_name().map(|f| f.to_string_lossy().to_string()),
-            "testset_fnv": format!("{:016x}", fnv(&content)),
+            "testset": testset.short_name(),
+            "testset_fnv": format!("{:016x}", fnv(testset.content().as_bytes())),
             "depth": depth,
             "time_ms": args.time_ms,
             "sort": config.sorting.regime.name(),

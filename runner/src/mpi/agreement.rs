@@ -15,6 +15,8 @@ use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::{Value, json};
 
+use crate::testset::random_position;
+
 /// The sub-seed stream of the positions.
 const POSITIONS: u64 = 0x706f_7369;
 
@@ -178,19 +180,4 @@ impl GameVisitor for &mut Sweep<'_> {
         }
         Ok(())
     }
-}
-
-/// A position reached by `plies` random moves from the start (fewer if the game ends).
-fn random_position<G: Game>(rng: &mut Rng, plies: u64) -> G {
-    let mut pos = G::start();
-    let mut moves = Vec::with_capacity(G::MAX_MOVES);
-    for _ in 0..plies {
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let pick = usize::try_from(rng.below(moves.len() as u64)).unwrap_or(0);
-        let _ = pos.make_move(moves[pick]);
-    }
-    pos
 }

@@ -83,10 +83,13 @@ impl GameVisitor for MatchVisitor<'_> {
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
         let args = self.args;
         let openings: Vec<G> = match &args.openings {
-            Some(path) => crate::testset::read_positions::<G>("--openings", path, info)?
-                .into_iter()
-                .map(|(_, p)| p)
-                .collect(),
+            Some(given) => {
+                let set = crate::testset::TestSet::find("--openings", given)?;
+                crate::testset::read_positions::<G>("--openings", &set, info)?
+                    .into_iter()
+                    .map(|(_, p)| p)
+                    .collect()
+            }
             None => vec![G::start()],
         };
         let mut a = Seat::new(
