@@ -299,11 +299,11 @@ impl ParallelAlgo {
     }
 
     /// The granularity (`ParallelOptions::min_split_depth`) the algorithm uses when none is
-    /// given, chosen by measurement on the Othello middle-game set (`dib_alphabeta.md`): delay
-    /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
-    /// processors at depth 10, against 1.46x at 3); the task-list engine's algorithms (MWF,
-    /// DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4 on 2 and on 8
-    /// simulated processors (depth 7, `split_ab/README.md`); the others keep 2 (`alphabeta` never
+    /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`,
+    /// "Options"): delay splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2
+    /// simulated processors at depth 10, against 1.46x at 3); the other split-engine
+    /// algorithms (MWF, DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4
+    /// on 2 and on 8 simulated processors (depth 7); the others keep 2 (`alphabeta` never
     /// splits; APHID and Lazy SMP have their own granularity). The papers' experiments
     /// (`runner experiment rf-*`) pass 2, as the papers split at every level.
     #[must_use]
@@ -317,16 +317,6 @@ impl ParallelAlgo {
             | ParallelAlgo::Er => 4,
             ParallelAlgo::AlphaBeta | ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
         }
-    }
-
-    /// Whether the algorithm runs on `backend`: every algorithm runs on every backend
-    /// (threads, the simulator, and MPI, where Lazy SMP's ranks exchange table entries by
-    /// messages and APHID's master is rank 0). Kept so that callers that list the algorithms of
-    /// a backend need not change if one ever cannot.
-    #[must_use]
-    pub fn runs_on(self, backend: &Backend) -> bool {
-        let _ = (self, backend);
-        true
     }
 }
 
