@@ -95,10 +95,10 @@ impl SplitPolicy {
     }
 
     /// With move ordering on, the frames work as the sequential search does (the engine
-    /// setting, formerly `dib_alphabeta`'s): they probe and store the table, order by the table
-    /// move, the hints, the frames' killers and the history, give younger children PVS minimal
-    /// windows when the search is PVS, and the search deepens iteratively. Only YBW and never
-    /// for now; the others keep the frames their measurements were made with (`split_ab.md`).
+    /// setting): they probe and store the table, order by the table move, the hints, the
+    /// frames' killers and the history, give younger children PVS minimal windows when the
+    /// search is PVS, and the search deepens iteratively. YBW and `Never` only: the other
+    /// policies keep the frames their measurements were made with (`README.md`).
     fn engine_frames(self) -> bool {
         matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
     }
