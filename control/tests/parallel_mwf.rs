@@ -160,7 +160,7 @@ fn long_agreement_on_many_positions() {
 /// `cargo test --release -p control --test parallel_mwf -- --ignored --nocapture efficiency`.
 #[test]
 #[ignore = "experiment: prints the efficiency table (virtual seconds)"]
-fn efficiency_on_tictactoe4_depth9() {
+fn bench_efficiency_on_tictactoe4_depth9() {
     use control::search::TtMode;
     use games::tictactoe::TicTacToe4;
     let root = TicTacToe4::parse_position("x---/----/----/----").unwrap();

@@ -70,7 +70,7 @@ impl ParallelOptions {
     }
 
     /// [`ParallelOptions::new`] with `algo`'s own granularity
-    /// ([`ParallelAlgo::default_min_split_depth`]): what the runner uses when the user gives
+    /// (`ParallelAlgo::default_min_split_depth`): what the runner uses when the user gives
     /// no `--min-split-depth`.
     #[must_use]
     pub fn for_algo(algo: ParallelAlgo, depth: u32, procs: usize, backend: Backend) -> Self {
@@ -267,7 +267,7 @@ algorithms! {
     };
 }
 
-pub mod ab_frames;
+pub(crate) mod ab_frames;
 pub mod alphabeta;
 pub mod aphid;
 mod deepening;
@@ -277,7 +277,7 @@ pub mod er;
 pub mod lazysmp;
 pub mod mwf;
 pub mod pvsplit;
-pub mod sliced;
+pub(crate) mod sliced;
 pub mod split_ab;
 pub mod treesplit;
 
@@ -307,7 +307,7 @@ impl ParallelAlgo {
     /// splits; APHID and Lazy SMP have their own granularity). The papers' experiments
     /// (`runner experiment rf-*`) pass 2, as the papers split at every level.
     #[must_use]
-    pub fn default_min_split_depth(self) -> u32 {
+    pub(crate) fn default_min_split_depth(self) -> u32 {
         match self {
             ParallelAlgo::DelaySplit => 5,
             ParallelAlgo::Mwf
