@@ -1,5 +1,5 @@
 //! Real-thread speed of `ybw` (delay splitting) against sequential PVS on the Othello
-//! middle-game test set (issue 6): both at the same depth, runs alternated position by position
+//! middle-game test set: both at the same depth, runs alternated position by position
 //! and repeated, medians per position summed.
 //!
 //! `cargo run --release -p control --example ybw_threads -- [DEPTH] [ROUNDS] [PROCS] [MIN_SPLIT] [POSITIONS]`

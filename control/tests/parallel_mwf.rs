@@ -160,7 +160,7 @@ fn long_agreement_on_many_positions() {
 /// `cargo test --release -p control --test parallel_mwf -- --ignored --nocapture efficiency`.
 #[test]
 #[ignore = "experiment: prints the efficiency table (virtual seconds)"]
-fn efficiency_on_tictactoe4_depth9() {
+fn bench_efficiency_on_tictactoe4_depth9() {
     use control::search::TtMode;
     use games::tictactoe::TicTacToe4;
     let root = TicTacToe4::parse_position("x---/----/----/----").unwrap();
@@ -217,12 +217,11 @@ fn efficiency_on_tictactoe4_depth9() {
     }
 }
 
-/// Regression: with the type-2 wait, type-3 frames that had no alpha yet used to hand off
-/// type-2 children with an infinite beta; each searched its eldest child with an open window
-/// and then waited. On 12, 13, 14 or 17 simulated processors the work tables filled with
-/// thousands of waiting pieces, and every step scanned them: this test took 326 s of real time
-/// before the fix (3 s after) and `runner experiment rf-fig5-6` seemed to hang. Values, node
-/// counts and the event cap are checked here; the real time is the visible symptom.
+/// With the type-2 wait, a type-3 frame splits only once its first child has given it an alpha:
+/// otherwise it hands off type-2 children with an infinite beta, each searches its eldest child
+/// with an open window and then waits, and on 12, 13, 14 or 17 simulated processors the work
+/// tables fill with thousands of waiting pieces that every step scans. Values, node counts and
+/// the simulator's event cap are checked here.
 #[test]
 fn mwf_wait_does_not_pile_up_waiting_pieces() {
     let root = games::tictactoe::TicTacToe4::parse_position("----/-X--/----/----").unwrap();

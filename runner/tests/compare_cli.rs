@@ -393,15 +393,6 @@ fn mpi_comparisons_check_their_flags_before_starting_mpi() {
         "{stderr}"
     );
     assert!(!dir.exists(), "nothing is written before MPI has started");
-    // Algorithms that cannot run over MPI are named (whichever they are in this build).
-    let mpi = dib::Backend::Mpi { seed: 1 };
-    for algo in control::parallel::ParallelAlgo::ALL {
-        if !algo.runs_on(&mpi) {
-            let mut args = base.to_vec();
-            args.extend(["--algos", algo.name()]);
-            fails_with(&args, "does not run over MPI");
-        }
-    }
     fails_with(
         &["compare", "--backend", "mpi", "--sim-preset", "network"],
         "--backend sim",

@@ -1,5 +1,5 @@
 //! The pieces of the alpha-beta split engine ([`super::split_ab`]) that are not about
-//! splitting (first shared with the former second engine, `dib_alphabeta`): the window a
+//! splitting: the window a
 //! problem carries, the bounds of a frame of the explicit stack, the node type on the wire, the
 //! conversions around the sequential leaf search, the frames' move order (the game's hints, a
 //! sorting regime's look-ahead, the table move, the frames' killers and the history), the

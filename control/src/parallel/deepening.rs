@@ -1,6 +1,6 @@
 //! Iterative deepening with aspiration windows over runtime runs, for any alpha-beta split
 //! engine: one run of the runtime per depth, each given a root window, the iterations' work
-//! summed into one result (`dib_alphabeta.md`, `split_ab/README.md`).
+//! summed into one result (`split_ab/README.md`, "Engine frames").
 
 use dib::{Backend, DibConfig, ProcAccounts};
 use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
@@ -68,7 +68,7 @@ const THREADS_QUANTUM: u64 = 256;
 
 /// The runtime settings of the engine setting: `options.dib` when given; on threads a search
 /// looks at its inbox after every few leaf searches (an empty inbox costs one atomic load), so
-/// that a work request waits less (see `dib_alphabeta.md`); else the backend's defaults.
+/// that a work request waits less (see `split_ab/README.md`); else the backend's defaults.
 pub(super) fn engine_dib_config(options: &ParallelOptions) -> Option<DibConfig> {
     options.dib.or_else(|| {
         matches!(options.backend, Backend::Threads { .. }).then(|| DibConfig {

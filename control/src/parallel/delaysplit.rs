@@ -3,7 +3,7 @@
 //! subdivides the running search at its shallowest such node, handing off every untried child
 //! with the node's current window. Narrowed windows are spread to the pieces, and a cutoff
 //! aborts the pieces still out. It runs on the split engine (`split_ab`, policy
-//! [`SplitPolicy::Ybw`]); `dib_alphabeta.md` has its measurements.
+//! [`SplitPolicy::Ybw`]); `split_ab/README.md` has its measurements.
 
 use games::Game;
 

@@ -36,9 +36,9 @@
 //! the node that makes them (the node cost of the preset).
 //!
 //! Over MPI ranks share no memory: every rank has its own table. A rank's mailbox collects its
-//! searches' stores of at least [`SHARE_MIN_DEPTH`] plies through the
+//! searches' stores of at least `SHARE_MIN_DEPTH` plies through the
 //! [`SearchContext::stored`](crate::search::SearchContext::stored) hook, and at every poll
-//! sends what it collected to every other rank ([`LazyMsg::Entries`]), which stores the
+//! sends what it collected to every other rank (`LazyMsg::Entries`), which stores the
 //! entries in its own table. Rank
 //! 0 runs the main search; the value is its completed search at the requested depth, exact as
 //! on threads since an entry is as correct on another machine as on the one that made it.
@@ -62,7 +62,7 @@ use crate::search::{
 
 /// What Lazy SMP processors tell each other.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LazyMsg {
+pub(crate) enum LazyMsg {
     /// The main search is done: stop searching.
     Stop,
     /// Table entries (position hash, entry) the sender stored since its last poll (over MPI,
@@ -73,7 +73,7 @@ pub enum LazyMsg {
 /// Over MPI, a rank sends the entries its table stored with at least this many plies left
 /// (shallower ones are cheaper to search again than to send; the research setting does not
 /// store below 2 plies anyway).
-pub const SHARE_MIN_DEPTH: u8 = 3;
+pub(crate) const SHARE_MIN_DEPTH: u8 = 3;
 
 /// Over MPI, at most this many entries are collected per poll interval (1,024 nodes); a
 /// search stores far fewer deep entries than that.
@@ -239,7 +239,7 @@ fn helper_job<G: Game>(setup: &Setup<G>, h: usize) -> Job<Option<MainOutput<G::M
 }
 
 /// One Lazy SMP processor.
-pub struct LazyProcessor<G: Game> {
+pub(crate) struct LazyProcessor<G: Game> {
     id: ProcId,
     job: Sliced<Option<MainOutput<G::Move>>, LazyMsg>,
     result: Option<MainOutput<G::Move>>,

@@ -100,7 +100,7 @@ impl ParallelOptions {
     }
 
     /// [`ParallelOptions::new`] with `algo`'s own granularity
-    /// ([`ParallelAlgo::default_min_split_depth`]): what the runner uses when the user gives
+    /// (`ParallelAlgo::default_min_split_depth`): what the runner uses when the user gives
     /// no `--min-split-depth`.
     #[must_use]
     pub fn for_algo(algo: ParallelAlgo, depth: u32, procs: usize, backend: Backend) -> Self {
@@ -299,7 +299,7 @@ algorithms! {
     };
 }
 
-pub mod ab_frames;
+pub(crate) mod ab_frames;
 pub mod alphabeta;
 pub mod aphid;
 mod deepening;
@@ -309,7 +309,7 @@ pub mod er;
 pub mod lazysmp;
 pub mod mwf;
 pub mod pvsplit;
-pub mod sliced;
+pub(crate) mod sliced;
 pub mod split_ab;
 pub mod treesplit;
 
@@ -331,15 +331,15 @@ impl ParallelAlgo {
     }
 
     /// The granularity (`ParallelOptions::min_split_depth`) the algorithm uses when none is
-    /// given, chosen by measurement on the Othello middle-game set (`dib_alphabeta.md`): delay
-    /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
-    /// processors at depth 10, against 1.46x at 3); the task-list engine's algorithms (MWF,
-    /// DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4 on 2 and on 8
-    /// simulated processors (depth 7, `split_ab/README.md`); the others keep 2 (`alphabeta` never
+    /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`,
+    /// "Options"): delay splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2
+    /// simulated processors at depth 10, against 1.46x at 3); the other split-engine
+    /// algorithms (MWF, DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4
+    /// on 2 and on 8 simulated processors (depth 7); the others keep 2 (`alphabeta` never
     /// splits; APHID and Lazy SMP have their own granularity). The papers' experiments
     /// (`runner experiment rf-*`) pass 2, as the papers split at every level.
     #[must_use]
-    pub fn default_min_split_depth(self) -> u32 {
+    pub(crate) fn default_min_split_depth(self) -> u32 {
         match self {
             ParallelAlgo::DelaySplit => 5,
             ParallelAlgo::Mwf
@@ -349,16 +349,6 @@ impl ParallelAlgo {
             | ParallelAlgo::Er => 4,
             ParallelAlgo::AlphaBeta | ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
         }
-    }
-
-    /// Whether the algorithm runs on `backend`: every algorithm runs on every backend
-    /// (threads, the simulator, and MPI, where Lazy SMP's ranks exchange table entries by
-    /// messages and APHID's master is rank 0). Kept so that callers that list the algorithms of
-    /// a backend need not change if one ever cannot.
-    #[must_use]
-    pub fn runs_on(self, backend: &Backend) -> bool {
-        let _ = (self, backend);
-        true
     }
 }
 

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 
 /// Entries per bucket (four entries of 16 bytes fill a 64-byte cache line).
-pub const BUCKET_ENTRIES: usize = 4;
+pub(crate) const BUCKET_ENTRIES: usize = 4;
 
 /// Bytes one entry takes in the table (a bucket of four fills a 64-byte cache line).
 pub const TT_ENTRY_BYTES: u64 = 16;
@@ -52,7 +52,7 @@ pub enum Bound {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TtEntry {
     /// The value, with decisive scores relative to the stored position (see
-    /// [`value_to_tt`]).
+    /// `value_to_tt`).
     pub value: i32,
     /// The depth that was searched.
     pub depth: u8,
@@ -162,7 +162,7 @@ impl TranspositionTable {
     }
 
     /// Starts a new search: older entries become cheaper to replace.
-    pub fn new_generation(&self) {
+    pub(crate) fn new_generation(&self) {
         let g = self.generation.load(Ordering::Relaxed);
         self.generation
             .store(g.wrapping_add(1) & GEN_MASK, Ordering::Relaxed);
@@ -259,7 +259,7 @@ impl TranspositionTable {
 /// decisive scores count plies from the stored position, so a hit found at another ply reads the
 /// right distance.
 #[must_use]
-pub fn value_to_tt(value: i32, ply: usize) -> i32 {
+pub(crate) fn value_to_tt(value: i32, ply: usize) -> i32 {
     let ply = ply as i32;
     if value >= games::score::WIN_THRESHOLD {
         value + ply
@@ -272,7 +272,7 @@ pub fn value_to_tt(value: i32, ply: usize) -> i32 {
 
 /// The inverse of [`value_to_tt`] at `ply`.
 #[must_use]
-pub fn value_from_tt(value: i32, ply: usize) -> i32 {
+pub(crate) fn value_from_tt(value: i32, ply: usize) -> i32 {
     let ply = ply as i32;
     if value >= games::score::WIN_THRESHOLD {
         value - ply

@@ -70,7 +70,7 @@
 //! positions of the presort's shallow searches included), which [`SolveResult::nodes`]
 //! reports.
 //!
-//! What was tried and not kept, and every measurement (before and after, FFO #40-#49), are in
+//! Why each default, what was tried and rejected, and the measurements (FFO #40-#59) are in
 //! `endgame/README.md`.
 
 mod last_flip;

@@ -201,21 +201,7 @@ impl Plan {
     pub fn parse(args: &CompareArgs) -> Result<Plan> {
         let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
         let on_mpi = args.backend == "mpi";
-        let mut series = parse_series(args.algos.as_deref())?;
-        if on_mpi {
-            let mpi = Backend::Mpi { seed: 1 };
-            if args.algos.is_none() {
-                series.retain(|s| s.algo.runs_on(&mpi));
-            } else if let Some(s) = series.iter().find(|s| !s.algo.runs_on(&mpi)) {
-                return Err(input(
-                    "--algos",
-                    format!(
-                        "{} does not run over MPI; compare it on --backend threads or sim, or leave it out",
-                        s.algo.name()
-                    ),
-                ));
-            }
-        }
+        let series = parse_series(args.algos.as_deref())?;
         // On MPI the world size is added by `fit_world` once MPI has started.
         let procs = match (&args.procs, on_mpi) {
             (Some(text), _) => parse_procs(text)?,

@@ -91,7 +91,7 @@ pub fn run(args: &AgreementArgs) -> Result<()> {
             .sum();
         let out = json!({
             "procs": procs,
-            "algos": ParallelAlgo::ALL.iter().filter(|a| a.runs_on(&Backend::Mpi { seed: args.seed })).map(|a| a.name()).collect::<Vec<_>>(),
+            "algos": ParallelAlgo::ALL.iter().map(|a| a.name()).collect::<Vec<_>>(),
             "games": GameId::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
             "cases": sweep.cases,
             "runs": sweep.runs.len(),
@@ -139,7 +139,7 @@ impl GameVisitor for &mut Sweep<'_> {
             let want = sequential(&pos, depth)?;
             self.cases += 1;
             let backend = Backend::Mpi { seed: args.seed };
-            for &algo in ParallelAlgo::ALL.iter().filter(|a| a.runs_on(&backend)) {
+            for &algo in ParallelAlgo::ALL {
                 let mut o = ParallelOptions::new(depth, self.procs, backend.clone());
                 o.search = config();
                 // Both granularities: splitting down to the last ply, and the default.

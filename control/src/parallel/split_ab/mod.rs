@@ -28,7 +28,7 @@
 mod frame;
 mod search;
 
-pub use search::AbSearch;
+pub(crate) use search::AbSearch;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,7 +37,7 @@ use dib::{Application, Backend};
 use games::Game;
 use serde::{Deserialize, Serialize};
 
-pub use super::ab_frames::Window;
+pub(crate) use super::ab_frames::Window;
 use super::ab_frames::{self, FrameKillers, SearcherPool};
 use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::sorting::NodeType;
@@ -95,10 +95,10 @@ impl SplitPolicy {
     }
 
     /// With move ordering on, the frames work as the sequential search does (the engine
-    /// setting, formerly `dib_alphabeta`'s): they probe and store the table, order by the table
-    /// move, the hints, the frames' killers and the history, give younger children PVS minimal
-    /// windows when the search is PVS, and the search deepens iteratively. Only YBW and never
-    /// for now; the others keep the frames their measurements were made with (`split_ab.md`).
+    /// setting): they probe and store the table, order by the table move, the hints, the
+    /// frames' killers and the history, give younger children PVS minimal windows when the
+    /// search is PVS, and the search deepens iteratively. YBW and `Never` only: the other
+    /// policies keep the frames their measurements were made with (`README.md`).
     fn engine_frames(self) -> bool {
         matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
     }
@@ -106,7 +106,7 @@ impl SplitPolicy {
 
 /// What a problem is asked to do: ER's two node roles, plain for every other policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Role {
+pub(crate) enum Role {
     /// A node of MWF, DMWF, tree splitting or PV splitting.
     Plain,
     /// ER's e-node: evaluated (elder grandchildren, then an e-child, then refutations).
@@ -119,7 +119,7 @@ pub enum Role {
 /// problem's generation order and its fail-soft value (from its own side) for a window at
 /// least as wide as the one the problem will give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Known {
+pub(crate) struct Known {
     /// The child's index in generation order.
     pub mv: u32,
     /// Its value.
@@ -131,7 +131,7 @@ pub struct Known {
 /// child already searched.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
-pub struct AbProblem<G: Game> {
+pub(crate) struct AbProblem<G: Game> {
     /// The position.
     pub position: G,
     /// Plies to go.
@@ -170,7 +170,7 @@ impl<G: Game> AbProblem<G> {
 /// A solved problem: its fail-soft value and the index of its best move (in generation order),
 /// when known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AbValue {
+pub(crate) struct AbValue {
     /// The fail-soft value.
     pub value: i32,
     /// The best move's index among the position's moves.
@@ -179,7 +179,7 @@ pub struct AbValue {
 
 /// What the searches of one run count together (over all processors).
 #[derive(Debug, Default)]
-pub struct Counters {
+pub(crate) struct Counters {
     sort_nodes: AtomicU64,
     minimal_windows: AtomicU64,
     researches: AtomicU64,
@@ -230,7 +230,7 @@ impl Counters {
 }
 
 /// The application.
-pub struct SplitAb<G: Game> {
+pub(crate) struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
     wait: bool,

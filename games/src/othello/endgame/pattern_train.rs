@@ -2,7 +2,7 @@
 //! exact scores by the solver, then per band a least-squares fit of the linear features and
 //! stochastic gradient descent of the pattern weights on the residuals, every training
 //! position used in its eight symmetric orientations. Both steps are ignored tests; the
-//! commands are in `README.md` ("Session 5").
+//! commands are in `README.md` ("Training the evaluation").
 
 use super::super::bitboard::{flips, moves};
 use super::pattern::{self, BANDS, LINEAR, TABLE};

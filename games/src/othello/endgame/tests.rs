@@ -168,7 +168,7 @@ fn six_by_six_start_is_a_white_win_by_four() {
 
 #[test]
 #[ignore = "prints solver speed on 20-26 empties; run with --release -- --ignored --nocapture"]
-fn report_solver_speed() {
+fn bench_solver_speed() {
     // Positions from uniformly random play from the start (the test's LCG, seeds 1..=3),
     // stopped at k empties. SOLVE_EMPTIES=20,22 picks the empties counts (default 20 to 26).
     let counts: Vec<u32> = std::env::var("SOLVE_EMPTIES").map_or(vec![20, 22, 24, 26], |v| {

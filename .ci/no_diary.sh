@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Documents and comments say what is, in the present tense; history lives in git. This lists
+# every line of a tracked .md, .rs, .toml or .py file (and of .ci/*) that reads like a diary:
+# "session N", "this session", "coordinator", "issue N", "(issue", or a calendar date in prose.
+# Exit status 1 with file:line for each hit, 0 when there is none.
+#
+# Usage: .ci/no_diary.sh [PATHSPEC...]   (default: the whole repository)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The diary words, case-insensitive. A date counts when it looks like 2026-11-23.
+pattern='sessions?[ -][0-9]+|(this|previous|last|next) session|session-start|(end|start)[ -]of[ -](the[ -])?session|coordinator|issues? [0-9]+|\(issue|\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b'
+
+# The script and its test name the words it looks for.
+skip=(".ci/no_diary.sh" ".ci/no_diary_test.sh")
+
+files=()
+while IFS= read -r -d '' f; do
+    case " ${skip[*]} " in *" $f "*) continue ;; esac
+    [ -f "$f" ] && files+=("$f")
+done < <(git ls-files -z -- "${@:-.}" | grep -zE '\.(md|rs|toml|py)$|^\.ci/' || true)
+
+if [ "${#files[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+hits=$(grep -nHiE -- "$pattern" "${files[@]}" || true)
+if [ -n "$hits" ]; then
+    echo "$hits"
+    count=$(printf '%s\n' "$hits" | wc -l)
+    echo "no_diary: $count line(s) read like a diary (sessions, issues, coordinator, dates of work); say what is, in the present tense" >&2
+    exit 1
+fi
+exit 0
