@@ -1,7 +1,8 @@
-//! `runner list`: the games and their formats, the parallel algorithms and the built-in test
-//! sets.
+//! `runner list`: the games and their formats, the parallel algorithms, the built-in test
+//! sets and the simulator's cost-model presets.
 
 use control::parallel::ParallelAlgo;
+use dib::{CostModel, PRESET_NAMES};
 use games::GameId;
 use serde_json::json;
 
@@ -14,6 +15,14 @@ fn position_lines(text: &str) -> usize {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .count()
+}
+
+/// The built-in cost models, in the order of [`PRESET_NAMES`].
+fn presets() -> Vec<CostModel> {
+    PRESET_NAMES
+        .split(", ")
+        .filter_map(|n| CostModel::preset(n).ok())
+        .collect()
 }
 
 /// Prints every game with its description and formats, every parallel algorithm with its
@@ -49,9 +58,18 @@ pub fn run(args: &ListArgs) -> anyhow::Result<()> {
             .iter()
             .map(|(name, text)| json!({ "name": name, "positions": position_lines(text) }))
             .collect();
+        let presets: Vec<_> = presets()
+            .iter()
+            .map(|c| json!({ "name": c.name, "about": c.about, "model": c }))
+            .collect();
         println!(
             "{}",
-            json!({ "games": games, "parallel_algorithms": algorithms, "testsets": testsets })
+            json!({
+                "games": games,
+                "parallel_algorithms": algorithms,
+                "testsets": testsets,
+                "sim_presets": presets,
+            })
         );
         return Ok(());
     }
@@ -81,6 +99,12 @@ pub fn run(args: &ListArgs) -> anyhow::Result<()> {
     println!("Built-in test sets (--testset NAME; a path reads a file instead):");
     for (name, text) in BUILT_IN {
         println!("  {name:<22} {} positions", position_lines(text));
+    }
+    println!();
+    println!("Simulator presets (--backend sim --sim-preset NAME, or a .toml file):");
+    for c in presets() {
+        println!("  {:<14} {}", c.name, c.about);
+        println!("  {:<14}   {c}", "");
     }
     Ok(())
 }

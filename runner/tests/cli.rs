@@ -30,6 +30,14 @@ fn list_names_every_game() {
         v["games"].as_array().unwrap().len(),
         games::GameId::ALL.len()
     );
+    // Every simulator preset, with the numbers `--sim-preset` would use.
+    let presets = v["sim_presets"].as_array().expect("sim_presets");
+    let names: Vec<&str> = presets.iter().filter_map(|p| p["name"].as_str()).collect();
+    assert_eq!(names.join(", "), dib::PRESET_NAMES);
+    for p in presets {
+        assert!(p["model"]["node_ns"].as_u64().is_some_and(|n| n > 0), "{p}");
+        assert!(stdout(&runner(&["list"])).contains(p["name"].as_str().unwrap_or("?")));
+    }
 }
 
 #[test]
