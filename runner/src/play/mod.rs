@@ -58,6 +58,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         time: args
             .time_ms
             .map(|t| Duration::from_millis(t - (t / 10).min(50))),
+        fixed_time: false,
     };
     let per_move = args.time_ms.map(Duration::from_millis);
     game.visit(MatchVisitor {
