@@ -25,8 +25,6 @@ use control::search::{
 use dib::Backend;
 use games::Game;
 
-use crate::wall_clock::WallClock;
-
 /// How an engine searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -179,9 +177,10 @@ impl<G: Game> Player<G> {
         }
     }
 
-    /// Chooses a move in `root` within `budget`, timed by `clock`; raising `stop` ends the
-    /// search early with the last completed depth. `report` sees every completed depth and
-    /// (sequential search) the root move being searched, now and then.
+    /// Chooses a move in `root` within `budget`, timed by `clock` (the wall clock started when
+    /// the move was asked for, or a virtual clock in tests); raising `stop` ends the search
+    /// early with the last completed depth. `report` sees every completed depth and (sequential
+    /// search) the root move being searched, now and then.
     ///
     /// # Errors
     /// When a parallel search fails (its runtime or options).
@@ -189,7 +188,7 @@ impl<G: Game> Player<G> {
         &mut self,
         root: &G,
         budget: &Budget,
-        clock: WallClock,
+        clock: impl SearchContext,
         stop: &Arc<AtomicBool>,
         report: &mut dyn FnMut(Event<G::Move>),
     ) -> Result<Thought<G::Move>> {
@@ -249,7 +248,7 @@ impl<G: Game> Player<G> {
                 simulated,
                 self.config,
                 budget,
-                clock,
+                &clock,
                 stop,
                 report,
             ),
@@ -262,8 +261,8 @@ impl<G: Game> Player<G> {
 
 /// The sequential search's context: the wall clock, the stop flag, the deadline of a fixed
 /// time, and the root moves reported as [`Event::CurrMove`].
-struct Watch<'a, 'b, M> {
-    clock: WallClock,
+struct Watch<'a, 'b, M, C> {
+    clock: C,
     stop: &'a AtomicBool,
     deadline: Option<Duration>,
     root_moves: Vec<M>,
@@ -271,13 +270,16 @@ struct Watch<'a, 'b, M> {
     report: &'a RefCell<&'b mut dyn FnMut(Event<M>)>,
 }
 
-impl<M: Copy> SearchContext for Watch<'_, '_, M> {
+impl<M: Copy, C: SearchContext> SearchContext for Watch<'_, '_, M, C> {
     fn elapsed(&self) -> Duration {
         self.clock.elapsed()
     }
 
-    fn poll(&mut self, _nodes: u64) -> Signal {
-        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| self.elapsed() >= d) {
+    fn poll(&mut self, nodes: u64) -> Signal {
+        if self.clock.poll(nodes) == Signal::Stop
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| self.elapsed() >= d)
+        {
             Signal::Stop
         } else {
             Signal::Continue
@@ -322,7 +324,7 @@ fn parallel_deepening<G: Game>(
     simulated: bool,
     config: SearchConfig,
     budget: &Budget,
-    clock: WallClock,
+    clock: &dyn SearchContext,
     stop: &Arc<AtomicBool>,
     report: &mut dyn FnMut(Event<G::Move>),
 ) -> Result<Thought<G::Move>> {
@@ -422,6 +424,7 @@ fn parallel_deepening<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wall_clock::WallClock;
     use games::tictactoe::TicTacToe3;
 
     #[test]
@@ -431,6 +434,80 @@ mod tests {
         assert_eq!(predict_next(Some(ms(10)), ms(30)), ms(90));
         assert_eq!(predict_next(Some(ms(10)), ms(10)), ms(20));
         assert_eq!(predict_next(Some(ms(1)), ms(100)), ms(800));
+    }
+
+    #[test]
+    fn a_fixed_time_is_searched_to_its_deadline_and_a_clock_time_starts_no_depth_after_half() {
+        use control::search::NodeClock;
+        use games::chess::Chess;
+        // A virtual clock of 10 µs a node: 150 ms are 15,000 nodes, the same on every machine.
+        let root =
+            Chess::parse_position("r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1")
+                .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let think = |fixed_time: bool| {
+            let mut player =
+                Player::<Chess>::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play())
+                    .unwrap();
+            let budget = Budget {
+                time: Some(Duration::from_millis(150)),
+                fixed_time,
+                ..Budget::default()
+            };
+            let mut depths = Vec::new();
+            let t = player
+                .think(&root, &budget, NodeClock::new(10_000), &stop, &mut |e| {
+                    if let Event::Depth(r) = e {
+                        depths.push((r.depth, r.nodes));
+                    }
+                })
+                .unwrap();
+            (t, depths)
+        };
+        let (fixed, depths) = think(true);
+        // Searched until the deadline stopped the running depth (polls come every 1,024 nodes).
+        assert!(
+            (15_000..15_000 + 2 * control::search::POLL_INTERVAL).contains(&fixed.nodes),
+            "{} {depths:?}",
+            fixed.nodes
+        );
+        assert!(fixed.best_move.is_some());
+        assert_eq!(fixed.depth, depths.last().unwrap().0);
+        // With a clock, the depth that ended past half the time (7,500 nodes) was the last.
+        let (clock, depths) = think(false);
+        assert!(clock.nodes < 15_000, "{} {depths:?}", clock.nodes);
+        assert!(depths.last().unwrap().1 >= 7_500, "{depths:?}");
+    }
+
+    #[test]
+    fn the_root_move_is_reported_after_the_first_second_at_most_four_times_a_second() {
+        use control::search::NodeClock;
+        use games::chess::Chess;
+        // 100 µs a node: 2 s are 20,000 nodes; reports start after 10,000, one per 2,500 at most.
+        let root = Chess::start();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut player =
+            Player::<Chess>::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play()).unwrap();
+        let budget = Budget {
+            time: Some(Duration::from_secs(2)),
+            fixed_time: true,
+            ..Budget::default()
+        };
+        let mut events = Vec::new();
+        player
+            .think(&root, &budget, NodeClock::new(100_000), &stop, &mut |e| {
+                if let Event::CurrMove { mv, number } = e {
+                    events.push((mv, number));
+                }
+            })
+            .unwrap();
+        assert!((1..=4).contains(&events.len()), "{events:?}");
+        let mut legal = Vec::new();
+        root.generate_moves(&mut legal);
+        for (mv, number) in events {
+            assert!(legal.contains(&mv));
+            assert!((1..=legal.len()).contains(&number));
+        }
     }
 
     #[test]
