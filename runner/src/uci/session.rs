@@ -32,6 +32,9 @@ pub struct Session {
     /// Why the last `position` command was rejected: `go` then answers `bestmove 0000` instead
     /// of searching the position before it, until a valid `position` (or `ucinewgame`) arrives.
     rejected: Option<String>,
+    /// A `go infinite` (or `go ponder`) after a rejected position: nothing is searched, but
+    /// `bestmove 0000` waits for `stop` as any infinite search's answer does.
+    held_null: bool,
     /// The engine, when no search holds it and the options have not changed since it was built.
     player: Option<Player<Chess>>,
     running: Option<Running>,
@@ -45,6 +48,7 @@ impl Session {
             options: Options::default(),
             position: Chess::start(),
             rejected: None,
+            held_null: false,
             player: None,
             running: None,
         }
@@ -123,18 +127,12 @@ impl Session {
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::Go(go) => self.go(&go),
-            Command::Stop => {
-                if let Some(r) = self.running.take() {
-                    self.player = r.stop();
-                }
-            }
+            Command::Stop => self.stop(),
             Command::PonderHit => self
                 .out
                 .note("pondering is not offered (no Ponder option); ponderhit ignored"),
             Command::Quit => {
-                if let Some(r) = self.running.take() {
-                    self.player = r.stop();
-                }
+                self.stop();
                 return Flow::Quit;
             }
             Command::Bench(depth) => self.bench(depth),
@@ -192,8 +190,19 @@ impl Session {
         }
     }
 
+    /// Stops a running search (it answers) or answers a held `go infinite`.
+    fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.player = r.stop();
+        }
+        if self.held_null {
+            self.held_null = false;
+            self.out.line("bestmove 0000");
+        }
+    }
+
     fn refuse_while_searching(&self, what: &str) -> bool {
-        if self.running.is_some() {
+        if self.running.is_some() || self.held_null {
             self.out.note(&format!(
                 "{what} ignored: a search is running; send stop first"
             ));
@@ -290,7 +299,7 @@ impl Session {
 
     fn go(&mut self, go: &GoParams) {
         let clock = WallClock::start();
-        if self.running.is_some() {
+        if self.running.is_some() || self.held_null {
             self.out
                 .note("go ignored: a search is already running; send stop first");
             return;
@@ -309,7 +318,11 @@ impl Session {
             self.out.note(&format!(
                 "no position to search ({why}); send a valid position command"
             ));
-            self.out.line("bestmove 0000");
+            if go.infinite || go.ponder {
+                self.held_null = true;
+            } else {
+                self.out.line("bestmove 0000");
+            }
             return;
         }
         let Some(player) = self.player.take().or_else(|| self.build_player()) else {

@@ -184,6 +184,13 @@ fn go_after_a_rejected_position_answers_0000_until_a_valid_one() {
             "{lines:?}"
         );
     }
+    // go infinite holds even that answer until stop.
+    send(&mut s, &["go infinite", "isready"]);
+    assert!(!out.lines().iter().any(|l| l.starts_with("bestmove")));
+    send(&mut s, &["go depth 1", "stop"]);
+    let lines = out.take();
+    assert!(lines.iter().any(|l| l.contains("go ignored")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
     // A valid position is searched again.
     send(&mut s, &["position startpos moves d2d4", "go depth 1"]);
     s.wait();
