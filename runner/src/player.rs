@@ -400,6 +400,13 @@ fn parallel_deepening<G: Game>(
             result.with_context(|| format!("parallel {} search at depth {depth}", algo.name()))?;
         let took = clock.elapsed().saturating_sub(start);
         times = (times.1, Some(took));
+        // Whole permille, as the table reports it.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let hashfull = result
+            .extra
+            .iter()
+            .find(|(k, _)| *k == parallel::HASHFULL)
+            .map(|(_, v)| *v as u32);
         thought.nodes += result.nodes;
         thought.depth = depth;
         thought.value = result.value;
@@ -411,7 +418,7 @@ fn parallel_deepening<G: Game>(
             pv: thought.pv.clone(),
             nodes: thought.nodes,
             elapsed: clock.elapsed(),
-            hashfull: None,
+            hashfull,
             seldepth: depth.max(u32::try_from(thought.pv.len()).unwrap_or(u32::MAX)),
         }));
         if games::score::plies_to_end(thought.value).is_some_and(|p| p <= depth) {

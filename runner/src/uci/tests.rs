@@ -486,6 +486,23 @@ fn parallel_algorithms_deepen_and_play_legal_moves() {
     for (i, l) in infos.iter().enumerate() {
         assert!(field(l, "seldepth").is_some_and(|s| s > i as u64), "{l}");
         assert!(field(l, "nps").is_some_and(|n| n > 0), "{l}");
+        assert!(field(l, "hashfull").is_some_and(|h| h <= 1000), "{l}");
+    }
+    // Lazy SMP reports its shared table too.
+    send(
+        &mut s,
+        &["setoption name Algorithm value lazysmp", "go depth 2"],
+    );
+    s.wait();
+    let lines = out.take();
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 2, "{lines:?}");
+    for l in infos {
+        assert!(field(l, "hashfull").is_some(), "{l}");
+        assert!(field(l, "seldepth").is_some(), "{l}");
     }
     let mut pos = Chess::start();
     let mv = pos.parse_move("d2d4").unwrap();
