@@ -52,6 +52,23 @@ fn send(s: &mut Session, lines: &[&str]) {
     }
 }
 
+/// The start position after `moves`.
+fn after(moves: &[&str]) -> Chess {
+    let mut pos = Chess::start();
+    for m in moves {
+        let _ = pos.make_move(pos.parse_move(m).unwrap());
+    }
+    pos
+}
+
+/// The `info depth` lines.
+fn depth_lines(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect()
+}
+
 /// The move of the last `bestmove` line, checked legal in `pos`.
 fn legal_bestmove(lines: &[String], pos: &Chess) -> String {
     let last = lines.last().expect("no output");
@@ -161,9 +178,7 @@ fn go_after_a_rejected_position_answers_0000_until_a_valid_one() {
     let (mut s, out) = session();
     send(&mut s, &["position startpos moves e2e4", "go depth 1"]);
     s.wait();
-    let mut pos = Chess::start();
-    let _ = pos.make_move(pos.parse_move("e2e4").unwrap());
-    legal_bestmove(&out.take(), &pos);
+    legal_bestmove(&out.take(), &after(&["e2e4"]));
     for bad in [
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
         "position startpos moves e2e4 e2e4",
@@ -194,9 +209,7 @@ fn go_after_a_rejected_position_answers_0000_until_a_valid_one() {
     // A valid position is searched again.
     send(&mut s, &["position startpos moves d2d4", "go depth 1"]);
     s.wait();
-    let mut pos = Chess::start();
-    let _ = pos.make_move(pos.parse_move("d2d4").unwrap());
-    legal_bestmove(&out.take(), &pos);
+    legal_bestmove(&out.take(), &after(&["d2d4"]));
 }
 
 /// The value of `key` in an `info` line.
@@ -226,10 +239,7 @@ fn movetime_is_used_to_the_deadline_with_currmove_updates() {
         took >= Duration::from_millis(1_800),
         "answered after {took:?}: {lines:?}"
     );
-    let mut pos = Chess::start();
-    for m in ["e2e4", "c7c5", "g1f3"] {
-        let _ = pos.make_move(pos.parse_move(m).unwrap());
-    }
+    let pos = after(&["e2e4", "c7c5", "g1f3"]);
     legal_bestmove(&lines, &pos);
     // The iteration running after the first second reports its root moves, at most four a
     // second.
@@ -303,9 +313,8 @@ fn go_mate_is_a_mate_search_to_2n_minus_1_plies() {
     send(&mut s, &["position startpos", "go mate 2"]);
     s.wait();
     let lines = out.take();
-    let depths: Vec<u64> = lines
+    let depths: Vec<u64> = depth_lines(&lines)
         .iter()
-        .filter(|l| l.starts_with("info depth"))
         .filter_map(|l| field(l, "depth"))
         .collect();
     assert_eq!(depths, vec![1, 2, 3], "{lines:?}");
@@ -332,11 +341,7 @@ fn threads_alone_select_the_parallel_algorithm() {
     s.wait();
     let lines = out.take();
     assert!(!lines.iter().any(|l| l.contains("no effect")), "{lines:?}");
-    assert_eq!(
-        lines.iter().filter(|l| l.starts_with("info depth")).count(),
-        2,
-        "{lines:?}"
-    );
+    assert_eq!(depth_lines(&lines).len(), 2, "{lines:?}");
     legal_bestmove(&lines, &Chess::start());
     // Naming a sequential algorithm keeps it, with a note that the threads are unused.
     send(
@@ -396,8 +401,7 @@ fn bench_counts_the_same_nodes_every_time_and_d_shows_the_position() {
         lines.contains(&" |   |   |   |   | P |   |   |   | 4".to_string()),
         "{lines:?}"
     );
-    let mut pos = Chess::start();
-    let _ = pos.make_move(pos.parse_move("e2e4").unwrap());
+    let pos = after(&["e2e4"]);
     assert!(lines.contains(&format!("Fen: {pos}")), "{lines:?}");
     assert_eq!(lines.last().unwrap(), &format!("Key: {:016X}", pos.hash()));
 }
@@ -478,10 +482,7 @@ fn parallel_algorithms_deepen_and_play_legal_moves() {
     );
     s.wait();
     let lines = out.take();
-    let infos: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
+    let infos = depth_lines(&lines);
     assert_eq!(infos.len(), 3, "{lines:?}");
     for (i, l) in infos.iter().enumerate() {
         assert!(field(l, "seldepth").is_some_and(|s| s > i as u64), "{l}");
@@ -495,10 +496,7 @@ fn parallel_algorithms_deepen_and_play_legal_moves() {
     );
     s.wait();
     let lines = out.take();
-    let infos: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth"))
-        .collect();
+    let infos = depth_lines(&lines);
     assert_eq!(infos.len(), 2, "{lines:?}");
     for l in infos {
         assert!(field(l, "hashfull").is_some(), "{l}");
