@@ -241,13 +241,13 @@ fn movetime_is_used_to_the_deadline_with_currmove_updates() {
     );
     let pos = after(&["e2e4", "c7c5", "g1f3"]);
     legal_bestmove(&lines, &pos);
-    // The iteration running after the first second reports its root moves, at most four a
-    // second.
+    // Root moves started after the first second are reported, at most four a second (whether
+    // one starts in that window depends on the machine's speed; `player.rs` checks the rule on
+    // a virtual clock).
     let current: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info currmove "))
         .collect();
-    assert!(!current.is_empty(), "{lines:?}");
     assert!(current.len() <= 5, "{current:?}");
     for l in &current {
         let mv = l.split_whitespace().nth(2).unwrap();
