@@ -122,7 +122,8 @@ fn search(
     );
     if let (Some(n), Ok(t)) = (job.mate, &result) {
         if t.best_move.is_some() {
-            out.note(&info::mate_verdict(t.value, n, t.depth));
+            let limit = job.budget.depth.unwrap_or(t.depth);
+            out.note(&info::mate_verdict(t.value, n, t.depth, limit));
         }
     }
     let (best, pv) = match result {

@@ -60,16 +60,16 @@ pub fn currmove<G: Game>(root: &G, mv: G::Move, number: usize) -> String {
     )
 }
 
-/// What `go mate N` found, from the value and the last completed depth of the search: a mate
-/// for the side to move in at most N moves, or none within N moves up to that depth.
-pub fn mate_verdict(value: i32, n: u32, depth: u32) -> String {
+/// What `go mate N` found, from the value and the last completed depth of a search to at most
+/// `limit` plies: a mate for the side to move in at most N moves, or none within N moves up to
+/// that depth.
+pub fn mate_verdict(value: i32, n: u32, depth: u32, limit: u32) -> String {
     match plies_to_end(value) {
         Some(plies) if value > 0 && plies.div_ceil(2) <= n => {
             format!("mate in {} found (asked: mate in {n})", plies.div_ceil(2))
         }
         _ => format!(
-            "no mate in {n} found (searched to depth {depth} of {}); the move is the search's best",
-            (2 * n).saturating_sub(1).max(1)
+            "no mate in {n} found (searched to depth {depth} of {limit}); the move is the search's best"
         ),
     }
 }
@@ -111,12 +111,12 @@ mod tests {
     #[test]
     fn mate_verdicts() {
         assert_eq!(
-            mate_verdict(win_in(3), 2, 3),
+            mate_verdict(win_in(3), 2, 3, 3),
             "mate in 2 found (asked: mate in 2)"
         );
-        assert!(mate_verdict(win_in(5), 2, 3).starts_with("no mate in 2 found"));
-        assert!(mate_verdict(loss_in(2), 2, 3).starts_with("no mate in 2"));
-        assert!(mate_verdict(40, 1, 1).contains("depth 1 of 1"));
+        assert!(mate_verdict(win_in(5), 2, 3, 3).starts_with("no mate in 2 found"));
+        assert!(mate_verdict(loss_in(2), 2, 3, 3).starts_with("no mate in 2"));
+        assert!(mate_verdict(40, 3, 2, 5).contains("depth 2 of 5"));
     }
 
     #[test]
