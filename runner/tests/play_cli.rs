@@ -143,7 +143,10 @@ fn chess_records_carry_the_full_pgn_headers() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    assert_eq!(v["elo_method"], "95 % interval, normal approximation");
+    // Two draws: no variance, so the interval is the adjusted one, with a width.
+    assert!(v["elo_method"].as_str().unwrap().contains("Wilson"), "{v}");
+    assert_eq!(v["elo"]["adjusted"], true);
+    assert!(v["elo"]["high"].as_f64().unwrap() > 0.0, "{v}");
     let text = std::fs::read_to_string(&record).unwrap();
     for tag in [
         "[Event \"one vs two (chess)\"]",

@@ -7,8 +7,9 @@
 //! interval `p ± 1.96 s/√N` is mapped through the same formula. This is the normal
 //! approximation; with few games the interval is wide, as it should be.
 //!
-//! When that interval reaches a score of 0 or 1 (always when one side scored everything, where
-//! `s = 0` and the Elo would be infinite), the result is *adjusted*: half a point is added to
+//! When that interval has no width (every game had the same result, so `s = 0`: all draws, or
+//! one side scored everything and the Elo would be infinite) or reaches a score of 0 or 1, the
+//! result is *adjusted*: half a point is added to
 //! each side (one drawn game: `p' = (W + D/2 + 1/2) / (N + 1)`), the estimate is the Elo of
 //! `p'`, and the interval is the Wilson score interval of `p'` on `N + 1` games,
 //! `(p' + z²/2n ± z √(p'(1-p')/n + z²/4n²)) / (1 + z²/n)`, which stays strictly inside (0, 1) for
@@ -40,7 +41,7 @@ pub struct Elo {
     /// The upper end.
     pub high: f64,
     /// Whether half a point was added to each side and the Wilson interval used (the normal
-    /// interval reached a score of 0 or 1).
+    /// interval had no width or reached a score of 0 or 1).
     pub adjusted: bool,
 }
 
@@ -65,7 +66,7 @@ impl Tally {
             + f64::from(self.losses) * p.powi(2))
             / n;
         let margin = Z95 * (var / n).sqrt();
-        if p - margin > 0.0 && p + margin < 1.0 {
+        if margin > 0.0 && p - margin > 0.0 && p + margin < 1.0 {
             return Some(Elo {
                 diff: elo_of_score(p),
                 low: elo_of_score(p - margin),
@@ -105,7 +106,7 @@ pub fn elo_of_score(p: f64) -> f64 {
 /// adjustment of one-sided scores.
 pub fn method(elo: &Elo) -> &'static str {
     if elo.adjusted {
-        "95 % Wilson interval, half a point added to each side as the score reached 0 or 100 %"
+        "95 % Wilson interval with half a point added to each side, as the normal interval had no width or reached a score of 0 or 100 %"
     } else {
         "95 % interval, normal approximation"
     }
@@ -214,5 +215,17 @@ mod tests {
         assert!(e.adjusted && close(e.diff, -240.82), "{e:?}");
         assert!(e.low.is_finite() && e.high.is_finite());
         assert!(method(&e).contains("Wilson"));
+        // All draws: the estimate stays 0, the interval gets a width. Wilson on p' = 0.5,
+        // n = 3: half 1.959964 √(0.083333 + 0.106707) / 2.280486 = 0.374666, so the scores
+        // 0.125334 and 0.874666 give ∓337.51.
+        let e = Tally {
+            wins: 0,
+            draws: 2,
+            losses: 0,
+        }
+        .elo()
+        .unwrap();
+        assert!(e.adjusted && close(e.diff, 0.0), "{e:?}");
+        assert!(close(e.low, -337.51) && close(e.high, 337.51), "{e:?}");
     }
 }
