@@ -259,7 +259,7 @@ impl<G: Game> Player<G> {
     }
 }
 
-/// The sequential search's context: the wall clock, the stop flag, the deadline of a fixed
+/// The sequential search's context: the clock, the stop flag, the deadline of a fixed
 /// time, and the root moves reported as [`Event::CurrMove`].
 struct Watch<'a, 'b, M, C> {
     clock: C,
