@@ -1,6 +1,7 @@
 //! One engine choosing a move: the sequential search core, or iterative deepening over
 //! fixed-depth searches of a parallel algorithm, under a [`Budget`], with a progress report per
-//! completed depth and an abort flag. Shared by `runner uci` and `runner play`.
+//! completed depth (and, for the sequential search, the root move it is on) and an abort flag.
+//! Shared by `runner uci` and `runner play`.
 //!
 //! The parallel algorithms search one fixed depth and cannot be interrupted. [`Player`] runs
 //! them depth after depth, each on a thread of its own, and starts the next depth only when the
@@ -10,6 +11,7 @@
 //! finish in the background; its result is dropped. So the clock is kept, at the price of a
 //! thread that may go on computing for a while.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -18,12 +20,10 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use control::parallel::{self, ParallelAlgo, ParallelOptions};
 use control::search::{
-    Abortable, Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, Searcher, TtMode,
+    Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, Searcher, Signal, TtMode,
 };
 use dib::Backend;
 use games::Game;
-
-use crate::wall_clock::WallClock;
 
 /// How an engine searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,8 +67,13 @@ pub struct Budget {
     pub depth: Option<u32>,
     /// Nodes (the sequential search stops inside an iteration; parallel ones between them).
     pub nodes: Option<u64>,
-    /// The hard deadline since the clock started; no new iteration starts after half of it.
+    /// The hard deadline since the clock started. Unless `fixed_time`, no new iteration starts
+    /// after half of it.
     pub time: Option<Duration>,
+    /// The whole of `time` is for this move (UCI `go movetime`): iterations go on until the
+    /// deadline stops the running one (a parallel depth is still not started when it is
+    /// predicted to end past the deadline).
+    pub fixed_time: bool,
 }
 
 /// One completed iteration, as reported while thinking.
@@ -86,9 +91,31 @@ pub struct Report<M> {
     pub elapsed: Duration,
     /// Transposition-table fill in permille, where known.
     pub hashfull: Option<u32>,
-    /// The deepest ply reached (quiescence included), where known (sequential searches).
-    pub seldepth: Option<u32>,
+    /// The deepest ply reached (quiescence included); for parallel algorithms, whose
+    /// processors do not report it, the length of the principal variation (at least the depth).
+    pub seldepth: u32,
 }
+
+/// What thinking reports while it goes on.
+#[derive(Clone, Debug)]
+pub enum Event<M> {
+    /// A depth is complete.
+    Depth(Report<M>),
+    /// The sequential search has started on a root move: at most one event per
+    /// [`CURRMOVE_INTERVAL`], the first after [`CURRMOVE_AFTER`].
+    CurrMove {
+        /// The move.
+        mv: M,
+        /// Its number among the root moves searched in this iteration (from 1).
+        number: usize,
+    },
+}
+
+/// No [`Event::CurrMove`] before this much thinking (short searches stay quiet).
+pub const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// At most one [`Event::CurrMove`] per this interval.
+pub const CURRMOVE_INTERVAL: Duration = Duration::from_millis(250);
 
 /// What thinking produced.
 #[derive(Clone, Debug)]
@@ -150,8 +177,10 @@ impl<G: Game> Player<G> {
         }
     }
 
-    /// Chooses a move in `root` within `budget`, timed by `clock`; raising `stop` ends the
-    /// search early with the last completed depth. `report` sees every completed depth.
+    /// Chooses a move in `root` within `budget`, timed by `clock` (the wall clock started when
+    /// the move was asked for, or a virtual clock in tests); raising `stop` ends the search
+    /// early with the last completed depth. `report` sees every completed depth and (sequential
+    /// search) the root move being searched, now and then.
     ///
     /// # Errors
     /// When a parallel search fails (its runtime or options).
@@ -159,30 +188,42 @@ impl<G: Game> Player<G> {
         &mut self,
         root: &G,
         budget: &Budget,
-        clock: WallClock,
+        clock: impl SearchContext,
         stop: &Arc<AtomicBool>,
-        report: &mut dyn FnMut(&Report<G::Move>),
+        report: &mut dyn FnMut(Event<G::Move>),
     ) -> Result<Thought<G::Move>> {
         match (self.method, &mut self.searcher) {
             (Method::Sequential(_), Some(searcher)) => {
                 let table = Arc::clone(searcher.table());
                 let hashfull = (self.config.tt_mode != TtMode::Off).then_some(());
+                // A fixed time is the context's deadline, not the search's: the search's own
+                // time limit starts no iteration after half of it.
                 let limits = Limits {
                     depth: budget.depth,
                     nodes: budget.nodes,
-                    time: budget.time,
+                    time: budget.time.filter(|_| !budget.fixed_time),
                 };
-                let mut ctx = Abortable::new(clock, Arc::clone(stop));
+                let report = RefCell::new(report);
+                let mut root_moves = Vec::with_capacity(G::MAX_MOVES);
+                root.generate_moves(&mut root_moves);
+                let mut ctx = Watch {
+                    clock,
+                    stop,
+                    deadline: budget.time.filter(|_| budget.fixed_time),
+                    root_moves,
+                    next_currmove: CURRMOVE_AFTER,
+                    report: &report,
+                };
                 let result = searcher.search_with_progress(root, &limits, &mut ctx, &mut |p| {
-                    report(&Report {
+                    (report.borrow_mut())(Event::Depth(Report {
                         depth: p.depth,
                         value: p.value,
                         pv: p.pv.to_vec(),
                         nodes: p.nodes,
                         elapsed: p.elapsed,
                         hashfull: hashfull.map(|()| table.hashfull()),
-                        seldepth: Some(p.seldepth),
-                    });
+                        seldepth: p.seldepth,
+                    }));
                 });
                 Ok(Thought {
                     best_move: result.best_move,
@@ -207,13 +248,52 @@ impl<G: Game> Player<G> {
                 simulated,
                 self.config,
                 budget,
-                clock,
+                &clock,
                 stop,
                 report,
             ),
             (Method::Sequential(_), None) => {
                 anyhow::bail!("internal: a sequential player without a searcher")
             }
+        }
+    }
+}
+
+/// The sequential search's context: the clock, the stop flag, the deadline of a fixed
+/// time, and the root moves reported as [`Event::CurrMove`].
+struct Watch<'a, 'b, M, C> {
+    clock: C,
+    stop: &'a AtomicBool,
+    deadline: Option<Duration>,
+    root_moves: Vec<M>,
+    next_currmove: Duration,
+    report: &'a RefCell<&'b mut dyn FnMut(Event<M>)>,
+}
+
+impl<M: Copy, C: SearchContext> SearchContext for Watch<'_, '_, M, C> {
+    fn elapsed(&self) -> Duration {
+        self.clock.elapsed()
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        if self.clock.poll(nodes) == Signal::Stop
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| self.elapsed() >= d)
+        {
+            Signal::Stop
+        } else {
+            Signal::Continue
+        }
+    }
+
+    fn root_move(&mut self, number: usize, index: usize) {
+        let now = self.elapsed();
+        if now < self.next_currmove {
+            return;
+        }
+        self.next_currmove = now + CURRMOVE_INTERVAL;
+        if let Some(&mv) = self.root_moves.get(index) {
+            (self.report.borrow_mut())(Event::CurrMove { mv, number });
         }
     }
 }
@@ -244,9 +324,9 @@ fn parallel_deepening<G: Game>(
     simulated: bool,
     config: SearchConfig,
     budget: &Budget,
-    clock: WallClock,
+    clock: &dyn SearchContext,
     stop: &Arc<AtomicBool>,
-    report: &mut dyn FnMut(&Report<G::Move>),
+    report: &mut dyn FnMut(Event<G::Move>),
 ) -> Result<Thought<G::Move>> {
     let mut thought = Thought {
         best_move: first_move(root),
@@ -268,7 +348,8 @@ fn parallel_deepening<G: Game>(
         }
         let now = clock.elapsed();
         if let (Some(limit), Some(last)) = (budget.time, times.1) {
-            if depth > 1 && (now >= limit / 2 || now + predict_next(times.0, last) >= limit) {
+            let past_half = !budget.fixed_time && now >= limit / 2;
+            if depth > 1 && (past_half || now + predict_next(times.0, last) >= limit) {
                 break;
             }
         }
@@ -319,20 +400,27 @@ fn parallel_deepening<G: Game>(
             result.with_context(|| format!("parallel {} search at depth {depth}", algo.name()))?;
         let took = clock.elapsed().saturating_sub(start);
         times = (times.1, Some(took));
+        // Whole permille, as the table reports it.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let hashfull = result
+            .extra
+            .iter()
+            .find(|(k, _)| *k == parallel::HASHFULL)
+            .map(|(_, v)| *v as u32);
         thought.nodes += result.nodes;
         thought.depth = depth;
         thought.value = result.value;
         thought.best_move = result.best_move.or(thought.best_move);
         thought.pv = result.pv;
-        report(&Report {
+        report(Event::Depth(Report {
             depth,
             value: thought.value,
             pv: thought.pv.clone(),
             nodes: thought.nodes,
             elapsed: clock.elapsed(),
-            hashfull: None,
-            seldepth: None,
-        });
+            hashfull,
+            seldepth: depth.max(u32::try_from(thought.pv.len()).unwrap_or(u32::MAX)),
+        }));
         if games::score::plies_to_end(thought.value).is_some_and(|p| p <= depth) {
             break;
         }
@@ -343,6 +431,7 @@ fn parallel_deepening<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wall_clock::WallClock;
     use games::tictactoe::TicTacToe3;
 
     #[test]
@@ -352,6 +441,80 @@ mod tests {
         assert_eq!(predict_next(Some(ms(10)), ms(30)), ms(90));
         assert_eq!(predict_next(Some(ms(10)), ms(10)), ms(20));
         assert_eq!(predict_next(Some(ms(1)), ms(100)), ms(800));
+    }
+
+    #[test]
+    fn a_fixed_time_is_searched_to_its_deadline_and_a_clock_time_starts_no_depth_after_half() {
+        use control::search::NodeClock;
+        use games::chess::Chess;
+        // A virtual clock of 10 µs a node: 150 ms are 15,000 nodes, the same on every machine.
+        let root =
+            Chess::parse_position("r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1")
+                .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let think = |fixed_time: bool| {
+            let mut player =
+                Player::<Chess>::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play())
+                    .unwrap();
+            let budget = Budget {
+                time: Some(Duration::from_millis(150)),
+                fixed_time,
+                ..Budget::default()
+            };
+            let mut depths = Vec::new();
+            let t = player
+                .think(&root, &budget, NodeClock::new(10_000), &stop, &mut |e| {
+                    if let Event::Depth(r) = e {
+                        depths.push((r.depth, r.nodes));
+                    }
+                })
+                .unwrap();
+            (t, depths)
+        };
+        let (fixed, depths) = think(true);
+        // Searched until the deadline stopped the running depth (polls come every 1,024 nodes).
+        assert!(
+            (15_000..15_000 + 2 * control::search::POLL_INTERVAL).contains(&fixed.nodes),
+            "{} {depths:?}",
+            fixed.nodes
+        );
+        assert!(fixed.best_move.is_some());
+        assert_eq!(fixed.depth, depths.last().unwrap().0);
+        // With a clock, the depth that ended past half the time (7,500 nodes) was the last.
+        let (clock, depths) = think(false);
+        assert!(clock.nodes < 15_000, "{} {depths:?}", clock.nodes);
+        assert!(depths.last().unwrap().1 >= 7_500, "{depths:?}");
+    }
+
+    #[test]
+    fn the_root_move_is_reported_after_the_first_second_at_most_four_times_a_second() {
+        use control::search::NodeClock;
+        use games::chess::Chess;
+        // 100 µs a node: 2 s are 20,000 nodes; reports start after 10,000, one per 2,500 at most.
+        let root = Chess::start();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut player =
+            Player::<Chess>::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play()).unwrap();
+        let budget = Budget {
+            time: Some(Duration::from_secs(2)),
+            fixed_time: true,
+            ..Budget::default()
+        };
+        let mut events = Vec::new();
+        player
+            .think(&root, &budget, NodeClock::new(100_000), &stop, &mut |e| {
+                if let Event::CurrMove { mv, number } = e {
+                    events.push((mv, number));
+                }
+            })
+            .unwrap();
+        assert!((1..=4).contains(&events.len()), "{events:?}");
+        let mut legal = Vec::new();
+        root.generate_moves(&mut legal);
+        for (mv, number) in events {
+            assert!(legal.contains(&mv));
+            assert!((1..=legal.len()).contains(&number));
+        }
     }
 
     #[test]
@@ -374,8 +537,10 @@ mod tests {
             let mut player = Player::<TicTacToe3>::new(method, SearchConfig::research()).unwrap();
             let mut depths = Vec::new();
             let t = player
-                .think(&root, &budget, WallClock::start(), &stop, &mut |r| {
-                    depths.push(r.depth)
+                .think(&root, &budget, WallClock::start(), &stop, &mut |e| {
+                    if let Event::Depth(r) = e {
+                        depths.push(r.depth);
+                    }
                 })
                 .unwrap();
             assert_eq!(depths, vec![1, 2, 3, 4, 5], "{method:?}");

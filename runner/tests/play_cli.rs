@@ -85,6 +85,92 @@ fn bad_play_arguments_exit_2_naming_the_problem() {
 }
 
 #[test]
+fn a_record_file_that_cannot_be_written_exits_2_before_the_first_game() {
+    let missing = std::env::temp_dir()
+        .join(format!("runner-no-such-dir-{}", std::process::id()))
+        .join("games.pgn");
+    let dir = std::env::temp_dir();
+    for path in [missing.to_str().unwrap(), dir.to_str().unwrap()] {
+        let start = std::time::Instant::now();
+        let out = runner(&[
+            "play", "--game", "chess", "--a", "algo=pvs", "--b", "algo=pvs", "--games", "200",
+            "--depth", "6", "--pgn", path,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--pgn: cannot write"), "{path}: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+}
+
+#[test]
+fn chess_records_carry_the_full_pgn_headers() {
+    let dir = std::env::temp_dir().join(format!("runner-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.pgn");
+    let out = runner(&[
+        "play",
+        "--game",
+        "chess",
+        "--a",
+        "algo=pvs,name=one",
+        "--b",
+        "algo=alphabeta,name=two",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--max-plies",
+        "4",
+        "--pgn",
+        record.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // No progress bar under --json.
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    // Two draws: no variance, so the interval is the adjusted one, with a width.
+    assert!(v["elo_method"].as_str().unwrap().contains("Wilson"), "{v}");
+    assert_eq!(v["elo"]["adjusted"], true);
+    assert!(v["elo"]["high"].as_f64().unwrap() > 0.0, "{v}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    for tag in [
+        "[Event \"one vs two (chess)\"]",
+        "[Site \"runner play\"]",
+        "[Round \"2\"]",
+        "[White \"two\"]",
+        "[Black \"one\"]",
+        "[Result \"1/2-1/2\"]",
+        "[TimeControl \"-\"]",
+    ] {
+        assert!(text.contains(tag), "{tag}: {text}");
+    }
+    let date = text
+        .lines()
+        .find_map(|l| l.strip_prefix("[Date \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .unwrap();
+    let parts: Vec<&str> = date.split('.').collect();
+    assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), [4, 2, 2]);
+    assert!(parts[0] >= "2024", "{date}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_uci_engine_answers_over_pipes() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_runner"))
         .arg("uci")

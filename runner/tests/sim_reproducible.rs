@@ -2,6 +2,8 @@
 //! shared tables and presets as files stay exactly reproducible: the same cells give the same
 //! nodes and the same virtual seconds.
 
+// Not every helper is used here.
+#[allow(dead_code)]
 mod common;
 
 use common::runner;

@@ -343,7 +343,11 @@ pub fn search<G: Game>(
         imported: p.imported.load(Ordering::Relaxed),
     };
     let outcome = dib::run_processors(options.procs, &options.backend, &factory, &summarize)?;
-    finish(outcome, options)
+    let mut result = finish(outcome, options)?;
+    result
+        .extra
+        .push((super::HASHFULL, f64::from(setup.table.hashfull())));
+    Ok(result)
 }
 
 fn finish<G: Game>(

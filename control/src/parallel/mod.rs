@@ -137,7 +137,9 @@ pub struct ParallelResult<M> {
     /// Named algorithm-specific figures (for example speculative nodes), for the comparison
     /// tables. `runner compare` reads two by name: `speculative_nodes` (nodes searched beyond
     /// the requested depth) and `master_processors` (processors used only as masters, the
-    /// lowest-numbered), for the thesis 6.2.6 overheads.
+    /// lowest-numbered), for the thesis 6.2.6 overheads. Algorithms with one table shared by
+    /// their processors (the alpha-beta split family and `lazysmp`) report its fill at the end
+    /// as [`HASHFULL`], which the UCI engine shows as `hashfull`.
     pub extra: Vec<(&'static str, f64)>,
     /// On MPI, this process's rank (every rank gets the same result; rank 0 prints it);
     /// `None` on the other backends. See [`ParallelResult::is_root`].
@@ -372,6 +374,10 @@ impl fmt::Display for ParallelAlgo {
         f.write_str(self.name())
     }
 }
+
+/// The `extra` figure of the shared transposition table's fill at the end of a search, in
+/// permille of its entries (the UCI `hashfull`).
+pub const HASHFULL: &str = "hashfull";
 
 /// Builds a [`ParallelResult`] from a runtime report and the root's value and principal
 /// variation; shared by the DIB-based algorithms.

@@ -151,6 +151,9 @@ impl<G: Game> Searcher<G> {
             }
             let index = buf.order[i].1;
             let mv = buf.moves[usize::from(index)];
+            if ply == 0 {
+                ctx.root_move(i + 1, usize::from(index));
+            }
             let child = NodeInfo {
                 kind: node.kind.child(i),
                 eldest: i == 0,

@@ -54,6 +54,13 @@ pub trait SearchContext {
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         let _ = (hash, entry);
     }
+
+    /// Called when the search starts on a move at its root: the `number`-th move searched
+    /// (from 1) in this iteration, `index` its place in the root's `generate_moves` list. An
+    /// engine may report it (UCI `currmove`); the default does nothing.
+    fn root_move(&mut self, number: usize, index: usize) {
+        let _ = (number, index);
+    }
 }
 
 impl<C: SearchContext + ?Sized> SearchContext for &mut C {
@@ -71,6 +78,10 @@ impl<C: SearchContext + ?Sized> SearchContext for &mut C {
 
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         (**self).stored(hash, entry);
+    }
+
+    fn root_move(&mut self, number: usize, index: usize) {
+        (**self).root_move(number, index);
     }
 }
 

@@ -4,9 +4,16 @@
 //! the logistic Elo model gives the difference `-400 log10(1/p - 1)`. The interval treats the
 //! per-game scores (1, 1/2, 0) as independent samples: their variance is
 //! `s² = (W (1-p)² + D (1/2-p)² + L p²) / N`, the standard error of `p` is `s / √N`, and the
-//! interval `p ± 1.96 s/√N` is mapped through the same formula (bounds at or beyond 0 or 1 give
-//! infinite Elo). This is the normal approximation; with few games the interval is wide, as it
-//! should be.
+//! interval `p ± 1.96 s/√N` is mapped through the same formula. This is the normal
+//! approximation; with few games the interval is wide, as it should be.
+//!
+//! When that interval has no width (every game had the same result, so `s = 0`: all draws, or
+//! one side scored everything and the Elo would be infinite) or reaches a score of 0 or 1, the
+//! result is *adjusted*: half a point is added to
+//! each side (one drawn game: `p' = (W + D/2 + 1/2) / (N + 1)`), the estimate is the Elo of
+//! `p'`, and the interval is the Wilson score interval of `p'` on `N + 1` games,
+//! `(p' + z²/2n ± z √(p'(1-p')/n + z²/4n²)) / (1 + z²/n)`, which stays strictly inside (0, 1) for
+//! `0 < p' < 1`; so every end is finite. 2-0 gives +279.6 [-139.0, +698.2].
 
 use serde::Serialize;
 
@@ -33,6 +40,9 @@ pub struct Elo {
     pub low: f64,
     /// The upper end.
     pub high: f64,
+    /// Whether half a point was added to each side and the Wilson interval used (the normal
+    /// interval had no width or reached a score of 0 or 1).
+    pub adjusted: bool,
 }
 
 impl Tally {
@@ -56,10 +66,25 @@ impl Tally {
             + f64::from(self.losses) * p.powi(2))
             / n;
         let margin = Z95 * (var / n).sqrt();
+        if margin > 0.0 && p - margin > 0.0 && p + margin < 1.0 {
+            return Some(Elo {
+                diff: elo_of_score(p),
+                low: elo_of_score(p - margin),
+                high: elo_of_score(p + margin),
+                adjusted: false,
+            });
+        }
+        let n = n + 1.0;
+        let p = (p * (n - 1.0) + 0.5) / n;
+        let z2 = Z95 * Z95;
+        let centre = p + z2 / (2.0 * n);
+        let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        let scale = 1.0 + z2 / n;
         Some(Elo {
             diff: elo_of_score(p),
-            low: elo_of_score(p - margin),
-            high: elo_of_score(p + margin),
+            low: elo_of_score((centre - half) / scale),
+            high: elo_of_score((centre + half) / scale),
+            adjusted: true,
         })
     }
 }
@@ -74,6 +99,16 @@ pub fn elo_of_score(p: f64) -> f64 {
     } else {
         // Written so that an even score gives +0, not -0.
         400.0 * (p / (1.0 - p)).log10()
+    }
+}
+
+/// How the interval was computed, for the report: the normal approximation, or the
+/// adjustment of one-sided scores.
+pub fn method(elo: &Elo) -> &'static str {
+    if elo.adjusted {
+        "95 % Wilson interval with half a point added to each side, as the normal interval had no width or reached a score of 0 or 100 %"
+    } else {
+        "95 % interval, normal approximation"
     }
 }
 
@@ -141,19 +176,34 @@ mod tests {
     }
 
     #[test]
-    fn one_sided_results_are_infinite() {
+    fn one_sided_results_get_half_a_point_each_and_finite_bounds() {
+        // 2-0: p' = 2.5/3 = 0.833333, Elo -400 log10(0.2) = 279.59. Wilson on n = 3:
+        // z²/n = 1.280486, centre (0.833333 + 0.640243) / 2.280486 = 0.646168,
+        // half 1.959964 √(0.046296 + 0.106707) / 2.280486 = 0.336180; the scores 0.309988
+        // and 0.982347 give 400 log10(0.309988/0.690012) = -139.00 and +698.18.
         let e = Tally {
-            wins: 4,
+            wins: 2,
             draws: 0,
             losses: 0,
         }
         .elo()
         .unwrap();
-        // Every game scored 1: no variance, all three ends infinite.
-        assert!(e.diff.is_infinite() && e.low.is_infinite() && e.high.is_infinite());
-        assert_eq!(describe(&e), "+inf [+inf, +inf]");
+        assert!(e.adjusted);
+        assert!(close(e.diff, 279.59), "{e:?}");
+        assert!(e.low.is_finite() && e.high.is_finite(), "{e:?}");
+        assert!(close(e.low, -139.00) && close(e.high, 698.18), "{e:?}");
+        assert_eq!(describe(&e), "+279.6 [-139.0, +698.2]");
+        // The mirror image.
+        let m = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 2,
+        }
+        .elo()
+        .unwrap();
+        assert!(close(m.diff, -e.diff) && close(m.low, -e.high) && close(m.high, -e.low));
         assert_eq!(Tally::default().elo(), None);
-        // One draw among losses: the upper end is finite, the estimate too.
+        // One draw among losses: the normal interval reaches 0, so it is adjusted too.
         let e = Tally {
             wins: 0,
             draws: 1,
@@ -161,8 +211,21 @@ mod tests {
         }
         .elo()
         .unwrap();
-        // p = 1/8: -400 log10(7) = -338.04.
-        assert!(close(e.diff, -338.04), "{e:?}");
-        assert!(e.low.is_infinite() && e.high.is_finite());
+        // p' = (0.5 + 0.5) / 5 = 0.2: -400 log10(4) = -240.82.
+        assert!(e.adjusted && close(e.diff, -240.82), "{e:?}");
+        assert!(e.low.is_finite() && e.high.is_finite());
+        assert!(method(&e).contains("Wilson"));
+        // All draws: the estimate stays 0, the interval gets a width. Wilson on p' = 0.5,
+        // n = 3: half 1.959964 √(0.083333 + 0.106707) / 2.280486 = 0.374666, so the scores
+        // 0.125334 and 0.874666 give ∓337.51.
+        let e = Tally {
+            wins: 0,
+            draws: 2,
+            losses: 0,
+        }
+        .elo()
+        .unwrap();
+        assert!(e.adjusted && close(e.diff, 0.0), "{e:?}");
+        assert!(close(e.low, -337.51) && close(e.high, 337.51), "{e:?}");
     }
 }

@@ -1,5 +1,6 @@
 //! `runner play`: a match between two engine configurations on any game, with wins, draws,
-//! losses, the Elo difference and its 95 % interval, and optional game records.
+//! losses, the Elo difference and its 95 % interval, a progress bar over the games, and
+//! optional game records (the file is created before the first game and written game by game).
 //!
 //! | module | concept |
 //! | --- | --- |
@@ -13,18 +14,21 @@ mod record;
 mod referee;
 mod spec;
 
+use std::fs::File;
+use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use control::search::MAX_DEPTH;
 use games::{Game, GameId, GameInfo, GameVisitor};
+use indicatif::ProgressBar;
 use serde_json::json;
 
 use crate::cli::PlayArgs;
 use crate::input_error::input;
 use crate::player::{Budget, Player};
 use elo::Tally;
-use record::{GameRecord, GameResult};
+use record::{GameRecord, GameResult, MatchInfo};
 use referee::Seat;
 
 /// Runs `runner play`.
@@ -58,14 +62,30 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         time: args
             .time_ms
             .map(|t| Duration::from_millis(t - (t / 10).min(50))),
+        fixed_time: false,
     };
     let per_move = args.time_ms.map(Duration::from_millis);
+    // Before the first game: a record file that cannot be written would otherwise fail only
+    // after the whole match.
+    let pgn = match &args.pgn {
+        Some(path) => Some(File::create(path).map_err(|e| {
+            input(
+                "--pgn",
+                format!(
+                    "cannot write {}: {e}; give a file in an existing folder that you may write to",
+                    path.display()
+                ),
+            )
+        })?),
+        None => None,
+    };
     game.visit(MatchVisitor {
         args,
         a,
         b,
         budget,
         per_move,
+        pgn,
     })
 }
 
@@ -75,6 +95,14 @@ struct MatchVisitor<'a> {
     b: spec::Spec,
     budget: Budget,
     per_move: Option<Duration>,
+    pgn: Option<File>,
+}
+
+/// Seconds since 1970-01-01 UTC (0 should the clock be set before it).
+fn now_unix() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 impl GameVisitor for MatchVisitor<'_> {
@@ -100,29 +128,53 @@ impl GameVisitor for MatchVisitor<'_> {
             self.b.name.clone(),
             Player::<G>::new(self.b.method, self.b.config).map_err(|e| input("--b", e))?,
         );
-        let event = format!("{} vs {} ({})", a.name, b.name, info.name);
-        let mut tally = Tally::default();
-        let mut records = String::new();
-        let mut rows = Vec::new();
+        let record_info = MatchInfo::new(
+            format!("{} vs {} ({})", a.name, b.name, info.name),
+            now_unix(),
+            args.time_ms,
+        );
+        let bar = crate::progress::bar(args.games as u64, "games", args.json);
+        let mut pgn = self.pgn;
+        let (tally, rows) = play_games(
+            args,
+            &openings,
+            (&mut a, &mut b),
+            (&self.budget, self.per_move),
+            pgn.as_mut().map(|f| (f, &record_info)),
+            &bar,
+        )?;
+        bar.finish_and_clear();
+        report(args, info, &a, &b, &tally, rows);
+        Ok(())
+    }
+}
+
+/// Plays the match's games, one line per game on stdout (unless `--json`) above `bar`, which
+/// advances by one per game; each record is written to the file as its game ends. Returns the
+/// tally and the JSON rows of the games.
+fn play_games<G: Game>(
+    args: &PlayArgs,
+    openings: &[G],
+    (a, b): (&mut Seat<G>, &mut Seat<G>),
+    (budget, per_move): (&Budget, Option<Duration>),
+    mut pgn: Option<(&mut File, &MatchInfo)>,
+    bar: &ProgressBar,
+) -> Result<(Tally, Vec<serde_json::Value>)> {
+    let mut tally = Tally::default();
+    let mut rows = Vec::new();
+    {
         for i in 0..args.games {
             let opening = &openings[(i / 2) % openings.len()];
             let a_first = i % 2 == 0;
             a.player.clear();
             b.player.clear();
             let (first, second) = if a_first {
-                (&mut a, &mut b)
+                (&mut *a, &mut *b)
             } else {
-                (&mut b, &mut a)
+                (&mut *b, &mut *a)
             };
-            let played = referee::play(
-                opening,
-                first,
-                second,
-                &self.budget,
-                self.per_move,
-                args.max_plies,
-            )
-            .with_context(|| format!("game {}", i + 1))?;
+            let played = referee::play(opening, first, second, budget, per_move, args.max_plies)
+                .with_context(|| format!("game {}", i + 1))?;
             let a_result = match (played.result, a_first) {
                 (GameResult::Draw, _) => 0,
                 (GameResult::FirstWins, true) | (GameResult::SecondWins, false) => 1,
@@ -139,16 +191,18 @@ impl GameVisitor for MatchVisitor<'_> {
                 (b.name.clone(), a.name.clone())
             };
             if !args.json {
-                println!(
-                    "game {:>3}: {first_name} (first) - {second_name} (second): {:<7} {:>4} plies, {}; A: +{} ={} -{}",
-                    i + 1,
-                    played.result.token(),
-                    played.moves.len(),
-                    played.reason,
-                    tally.wins,
-                    tally.draws,
-                    tally.losses
-                );
+                bar.suspend(|| {
+                    println!(
+                        "game {:>3}: {first_name} (first) - {second_name} (second): {:<7} {:>4} plies, {}; A: +{} ={} -{}",
+                        i + 1,
+                        played.result.token(),
+                        played.moves.len(),
+                        played.reason,
+                        tally.wins,
+                        tally.draws,
+                        tally.losses
+                    );
+                });
             }
             rows.push(json!({
                 "game": i + 1,
@@ -158,7 +212,8 @@ impl GameVisitor for MatchVisitor<'_> {
                 "plies": played.moves.len(),
                 "reason": played.reason,
             }));
-            if args.pgn.is_some() {
+            if let Some((file, info)) = &mut pgn {
+                let mut text = String::new();
                 record::write(
                     &GameRecord {
                         round: i + 1,
@@ -169,15 +224,33 @@ impl GameVisitor for MatchVisitor<'_> {
                         result: played.result,
                         reason: played.reason,
                     },
-                    &event,
-                    &mut records,
+                    info,
+                    &mut text,
                 );
+                file.write_all(text.as_bytes())
+                    .and_then(|()| file.flush())
+                    .context("writing the game record to the --pgn file")?;
             }
+            bar.set_message(format!(
+                "A: +{} ={} -{}",
+                tally.wins, tally.draws, tally.losses
+            ));
+            bar.inc(1);
         }
-        if let Some(path) = &args.pgn {
-            std::fs::write(path, &records)
-                .with_context(|| format!("writing the games to {}", path.display()))?;
-        }
+    }
+    Ok((tally, rows))
+}
+
+/// Prints the match report: one JSON object, or the text summary.
+fn report<G: Game>(
+    args: &PlayArgs,
+    info: &GameInfo,
+    a: &Seat<G>,
+    b: &Seat<G>,
+    tally: &Tally,
+    rows: Vec<serde_json::Value>,
+) {
+    {
         let elo = tally.elo();
         let seat_json = |s: &Seat<G>| {
             json!({
@@ -196,13 +269,14 @@ impl GameVisitor for MatchVisitor<'_> {
                 "games": args.games,
                 "time_ms": args.time_ms,
                 "depth": args.depth,
-                "a": seat_json(&a),
-                "b": seat_json(&b),
+                "a": seat_json(a),
+                "b": seat_json(b),
                 "wins": tally.wins,
                 "draws": tally.draws,
                 "losses": tally.losses,
                 "score": tally.score(),
                 "elo": elo,
+                "elo_method": elo.as_ref().map(elo::method),
                 "results": rows,
             });
             println!("{out}");
@@ -223,9 +297,13 @@ impl GameVisitor for MatchVisitor<'_> {
                 tally.score().unwrap_or(0.0) * 100.0
             );
             if let Some(e) = &elo {
-                println!("Elo difference A - B: {} (95 % interval)", elo::describe(e));
+                println!(
+                    "Elo difference A - B: {} ({})",
+                    elo::describe(e),
+                    elo::method(e)
+                );
             }
-            for s in [&a, &b] {
+            for s in [a, b] {
                 println!(
                     "{}: {} moves, mean {:.1} ms, longest {:.1} ms, over the time per move: {}, parallel iterations left running: {}",
                     s.name,
@@ -241,6 +319,61 @@ impl GameVisitor for MatchVisitor<'_> {
                 );
             }
         }
-        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use control::search::{Algorithm, SearchConfig};
+    use games::tictactoe::TicTacToe3;
+
+    use crate::player::Method;
+
+    #[test]
+    fn the_progress_bar_advances_once_per_game_and_records_are_written_as_games_end() {
+        let args = PlayArgs {
+            game: "tictactoe3".into(),
+            a: "algo=pvs".into(),
+            b: "algo=alphabeta".into(),
+            games: 3,
+            time_ms: None,
+            depth: Some(9),
+            openings: None,
+            pgn: None,
+            max_plies: 400,
+            json: true,
+        };
+        let seat = |algo: Algorithm| {
+            Seat::new(
+                algo.name().into(),
+                Player::<TicTacToe3>::new(Method::Sequential(algo), SearchConfig::research())
+                    .unwrap(),
+            )
+        };
+        let (mut a, mut b) = (seat(Algorithm::Pvs), seat(Algorithm::AlphaBeta));
+        let budget = Budget {
+            depth: Some(9),
+            ..Budget::default()
+        };
+        let path = std::env::temp_dir().join(format!("runner-play-bar-{}", std::process::id()));
+        let mut file = File::create(&path).unwrap();
+        let info = MatchInfo::new("t".into(), 0, None);
+        let bar = ProgressBar::hidden();
+        let (tally, rows) = play_games(
+            &args,
+            &[TicTacToe3::start()],
+            (&mut a, &mut b),
+            (&budget, None),
+            Some((&mut file, &info)),
+            &bar,
+        )
+        .unwrap();
+        assert_eq!(bar.position(), 3);
+        assert_eq!(tally.games(), 3);
+        assert_eq!(rows.len(), 3);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches("# t, game ").count(), 3, "{text}");
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -1,6 +1,7 @@
-//! Game records of `runner play --pgn FILE`: PGN for chess (SAN moves, the FEN of the opening
-//! when it is not the initial position), and a plain record for the other games (the start
-//! position in the game's own text format, then the moves in its notation).
+//! Game records of `runner play --pgn FILE`: PGN for chess (the seven-tag roster Event, Site,
+//! Date, Round, White, Black, Result; then SetUp and FEN when the opening is not the initial
+//! position, TimeControl and Termination; SAN moves), and a plain record for the other games
+//! (the start position in the game's own text format, then the moves in its notation).
 
 use std::any::Any;
 use std::fmt::Write;
@@ -30,6 +31,52 @@ impl GameResult {
     }
 }
 
+/// What every game of a match shares in its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchInfo {
+    /// The event: the engines and the game.
+    pub event: String,
+    /// The day the match started, `YYYY.MM.DD` (UTC).
+    pub date: String,
+    /// The PGN TimeControl: `-` for a fixed depth, `1/S` for S seconds per move.
+    pub time_control: String,
+}
+
+impl MatchInfo {
+    /// The record header of a match called `event`, started at `now` (seconds since
+    /// 1970-01-01 UTC), with `time_ms` per move or else a fixed depth.
+    pub fn new(event: String, now: u64, time_ms: Option<u64>) -> Self {
+        let (y, m, d) = civil_date(now / 86_400);
+        let time_control = match time_ms {
+            None => "-".to_string(),
+            Some(ms) if ms % 1000 == 0 => format!("1/{}", ms / 1000),
+            Some(ms) => format!("1/{}", ms as f64 / 1000.0),
+        };
+        MatchInfo {
+            event,
+            date: format!("{y:04}.{m:02}.{d:02}"),
+            time_control,
+        }
+    }
+}
+
+/// The (year, month, day) of the day `days` after 1970-01-01 in the proleptic Gregorian
+/// calendar: shift the year to start in March (so the leap day ends it), count 400-year eras of
+/// 146,097 days, then years of 365 days plus the leap days before them, then months of the
+/// March-based year, whose lengths follow `(153 m + 2) / 5`.
+pub fn civil_date(days: u64) -> (u64, u32, u32) {
+    let z = days + 719_468; // days since 0000-03-01
+    let era = z / 146_097;
+    let doe = z - era * 146_097; // day of the era, 0 to 146,096
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365; // year of the era
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of the March-based year
+    let mp = (5 * doy + 2) / 153; // month from March, 0 to 11
+    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord<G: Game> {
@@ -50,7 +97,7 @@ pub struct GameRecord<G: Game> {
 }
 
 /// Appends the record of `game` to `out`: PGN for chess, the plain record otherwise.
-pub fn write<G: Game>(game: &GameRecord<G>, event: &str, out: &mut String) {
+pub fn write<G: Game>(game: &GameRecord<G>, info: &MatchInfo, out: &mut String) {
     match (&game.start as &dyn Any).downcast_ref::<Chess>() {
         Some(start) => {
             let moves: Vec<games::chess::Move> = game
@@ -58,9 +105,9 @@ pub fn write<G: Game>(game: &GameRecord<G>, event: &str, out: &mut String) {
                 .iter()
                 .filter_map(|m| (m as &dyn Any).downcast_ref().copied())
                 .collect();
-            pgn(game, start, &moves, event, out);
+            pgn(game, start, &moves, info, out);
         }
-        None => plain(game, event, out),
+        None => plain(game, &info.event, out),
     }
 }
 
@@ -68,21 +115,27 @@ fn pgn<G: Game>(
     game: &GameRecord<G>,
     start: &Chess,
     moves: &[games::chess::Move],
-    event: &str,
+    info: &MatchInfo,
     out: &mut String,
 ) {
     let fen = start.to_string();
-    let _ = writeln!(out, "[Event \"{event}\"]");
-    let _ = writeln!(out, "[Site \"runner play\"]");
-    let _ = writeln!(out, "[Round \"{}\"]", game.round);
-    let _ = writeln!(out, "[White \"{}\"]", game.first);
-    let _ = writeln!(out, "[Black \"{}\"]", game.second);
-    let _ = writeln!(out, "[Result \"{}\"]", game.result.token());
+    let tag = |out: &mut String, name: &str, value: &str| {
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "[{name} \"{value}\"]");
+    };
+    tag(out, "Event", &info.event);
+    tag(out, "Site", "runner play");
+    tag(out, "Date", &info.date);
+    tag(out, "Round", &game.round.to_string());
+    tag(out, "White", &game.first);
+    tag(out, "Black", &game.second);
+    tag(out, "Result", game.result.token());
     if *start != Chess::start() {
-        let _ = writeln!(out, "[SetUp \"1\"]");
-        let _ = writeln!(out, "[FEN \"{fen}\"]");
+        tag(out, "SetUp", "1");
+        tag(out, "FEN", &fen);
     }
-    let _ = writeln!(out, "[Termination \"{}\"]", game.reason);
+    tag(out, "TimeControl", &info.time_control);
+    tag(out, "Termination", &game.reason);
     out.push('\n');
     let mut number: u32 = fen
         .split_whitespace()
@@ -151,6 +204,29 @@ mod tests {
             .collect()
     }
 
+    fn info() -> MatchInfo {
+        MatchInfo::new("test".into(), 0, None)
+    }
+
+    #[test]
+    fn dates_from_days_since_1970() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(59), (1970, 3, 1));
+        // 2000 was a leap year (divisible by 400): 2000-02-29 is day 11,016.
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(11_017), (2000, 3, 1));
+        // 2024-12-31 is day 20,088; the next is New Year.
+        assert_eq!(civil_date(20_088), (2024, 12, 31));
+        assert_eq!(civil_date(20_089), (2025, 1, 1));
+        let m = MatchInfo::new("e".into(), 20_089 * 86_400 + 3_600, Some(1_500));
+        assert_eq!(m.date, "2025.01.01");
+        assert_eq!(m.time_control, "1/1.5");
+        assert_eq!(
+            MatchInfo::new("e".into(), 0, Some(2_000)).time_control,
+            "1/2"
+        );
+    }
+
     #[test]
     fn chess_games_are_written_as_pgn() {
         let start = Chess::start();
@@ -165,8 +241,13 @@ mod tests {
             reason: "checkmate".into(),
         };
         let mut out = String::new();
-        write(&game, "test", &mut out);
-        assert!(out.contains("[Round \"3\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]"));
+        write(&game, &info(), &mut out);
+        assert!(
+            out.starts_with(
+                "[Event \"test\"]\n[Site \"runner play\"]\n[Date \"1970.01.01\"]\n[Round \"3\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[TimeControl \"-\"]\n"
+            ),
+            "{out}"
+        );
         assert!(!out.contains("FEN"));
         assert!(out.contains("\n1. f3 e5 2. g4 Qh4# 0-1\n"), "{out}");
     }
@@ -185,7 +266,7 @@ mod tests {
             reason: "ply limit".into(),
         };
         let mut out = String::new();
-        write(&game, "test", &mut out);
+        write(&game, &info(), &mut out);
         assert!(out.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 12\"]"));
         assert!(out.contains("\n12... Kd7 13. e4 1/2-1/2\n"), "{out}");
     }
@@ -204,7 +285,7 @@ mod tests {
             reason: "win".into(),
         };
         let mut out = String::new();
-        write(&game, "m", &mut out);
+        write(&game, &MatchInfo::new("m".into(), 0, None), &mut out);
         assert_eq!(
             out,
             format!(

@@ -11,7 +11,7 @@ use games::Game;
 use games::chess::Chess;
 
 use super::info;
-use crate::player::{Budget, Player};
+use crate::player::{Budget, Event, Player};
 use crate::wall_clock::WallClock;
 
 /// Where the engine writes: shared by the command loop and the search thread, one whole line
@@ -58,6 +58,8 @@ pub struct Job {
     /// `go infinite` / `go ponder`: hold `bestmove` back until `stop`, even after the search
     /// ended by itself.
     pub infinite: bool,
+    /// `go mate N`: say whether a mate in at most N moves was found.
+    pub mate: Option<u32>,
     /// Started when `go` was read, so the time to set up counts.
     pub clock: WallClock,
 }
@@ -108,9 +110,22 @@ fn search(
     out: &Output,
 ) -> Player<Chess> {
     let root = &job.root;
-    let result = player.think(root, &job.budget, job.clock, stop, &mut |report| {
-        out.line(&info::iteration(root, report));
-    });
+    let result = player.think(
+        root,
+        &job.budget,
+        job.clock,
+        stop,
+        &mut |event| match event {
+            Event::Depth(report) => out.line(&info::iteration(root, &report)),
+            Event::CurrMove { mv, number } => out.line(&info::currmove(root, mv, number)),
+        },
+    );
+    if let (Some(n), Ok(t)) = (job.mate, &result) {
+        if t.best_move.is_some() {
+            let limit = job.budget.depth.unwrap_or(t.depth);
+            out.note(&info::mate_verdict(t.value, n, t.depth, limit));
+        }
+    }
     let (best, pv) = match result {
         Ok(t) => {
             if t.abandoned {

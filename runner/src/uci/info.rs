@@ -1,4 +1,5 @@
-//! What the engine writes: `info` lines after each completed depth and the `bestmove` answer.
+//! What the engine writes: `info` lines after each completed depth, `info currmove` while a
+//! long iteration runs, and the `bestmove` answer.
 
 use std::time::Duration;
 
@@ -17,13 +18,11 @@ pub fn score(value: i32) -> String {
     }
 }
 
-/// Nodes per second, 0 before the first millisecond.
+/// Nodes per second, from the nanoseconds elapsed (at least one, so that a search of a few
+/// microseconds reports its real rate rather than 0).
 pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    let micros = elapsed.as_micros();
-    if micros < 1_000 {
-        return 0;
-    }
-    u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
+    let nanos = elapsed.as_nanos().max(1);
+    u64::try_from(u128::from(nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX)
 }
 
 /// Moves of a line from `pos` in the game's notation, space-separated.
@@ -33,12 +32,10 @@ pub fn line<G: Game>(pos: &G, moves: &[G::Move]) -> String {
 
 /// The `info` line of one completed depth.
 pub fn iteration<G: Game>(root: &G, report: &Report<G::Move>) -> String {
-    let seldepth = report
-        .seldepth
-        .map_or_else(String::new, |s| format!(" seldepth {s}"));
     let mut text = format!(
-        "info depth {}{seldepth} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
         report.depth,
+        report.seldepth,
         score(report.value),
         report.nodes,
         nps(report.nodes, report.elapsed),
@@ -53,6 +50,28 @@ pub fn iteration<G: Game>(root: &G, report: &Report<G::Move>) -> String {
         text.push_str(&pv);
     }
     text
+}
+
+/// The `info currmove` line of the root move `mv`, the `number`-th searched in its iteration.
+pub fn currmove<G: Game>(root: &G, mv: G::Move, number: usize) -> String {
+    format!(
+        "info currmove {} currmovenumber {number}",
+        root.format_move(mv)
+    )
+}
+
+/// What `go mate N` found, from the value and the last completed depth of a search to at most
+/// `limit` plies: a mate for the side to move in at most N moves, or none within N moves up to
+/// that depth.
+pub fn mate_verdict(value: i32, n: u32, depth: u32, limit: u32) -> String {
+    match plies_to_end(value) {
+        Some(plies) if value > 0 && plies.div_ceil(2) <= n => {
+            format!("mate in {} found (asked: mate in {n})", plies.div_ceil(2))
+        }
+        _ => format!(
+            "no mate in {n} found (searched to depth {depth} of {limit}); the move is the search's best"
+        ),
+    }
 }
 
 /// The `bestmove` line: the move and, when the principal variation goes on, the expected reply
@@ -90,9 +109,22 @@ mod tests {
     }
 
     #[test]
+    fn mate_verdicts() {
+        assert_eq!(
+            mate_verdict(win_in(3), 2, 3, 3),
+            "mate in 2 found (asked: mate in 2)"
+        );
+        assert!(mate_verdict(win_in(5), 2, 3, 3).starts_with("no mate in 2 found"));
+        assert!(mate_verdict(loss_in(2), 2, 3, 3).starts_with("no mate in 2"));
+        assert!(mate_verdict(40, 3, 2, 5).contains("depth 2 of 5"));
+    }
+
+    #[test]
     fn nodes_per_second() {
         assert_eq!(nps(5_000, Duration::from_millis(500)), 10_000);
-        assert_eq!(nps(5_000, Duration::from_micros(10)), 0);
+        // A search of microseconds reports its rate, never 0.
+        assert_eq!(nps(5_000, Duration::from_micros(10)), 500_000_000);
+        assert_eq!(nps(3, Duration::ZERO), 3_000_000_000);
     }
 
     #[test]
@@ -116,19 +148,15 @@ mod tests {
             nodes: 100,
             elapsed: Duration::from_millis(10),
             hashfull: Some(3),
-            seldepth: Some(5),
+            seldepth: 5,
         };
         assert_eq!(
             iteration(&root, &report),
             "info depth 2 seldepth 5 score cp 20 nodes 100 nps 10000 time 10 hashfull 3 pv e2e4 e7e5"
         );
-        let unknown = Report {
-            seldepth: None,
-            ..report
-        };
         assert_eq!(
-            iteration(&root, &unknown),
-            "info depth 2 score cp 20 nodes 100 nps 10000 time 10 hashfull 3 pv e2e4 e7e5"
+            currmove(&root, e4, 7),
+            "info currmove e2e4 currmovenumber 7"
         );
     }
 }

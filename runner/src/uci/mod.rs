@@ -11,7 +11,9 @@
 //! | `engine` | the search thread, the stop flag and the shared output |
 //! | `info` | `info` and `bestmove` lines |
 //! | `session` | the command loop |
+//! | `bench` | the console commands `bench` and `d` |
 
+mod bench;
 mod engine;
 mod info;
 mod options;

@@ -41,6 +41,10 @@ pub enum Command {
     PonderHit,
     /// `quit`.
     Quit,
+    /// `bench [depth]`: search fixed positions to a fixed depth and print the node count.
+    Bench(Option<u32>),
+    /// `d`: print the board, its FEN and its hash.
+    Display,
 }
 
 /// The parameters of `go`. Absent ones do not apply.
@@ -60,7 +64,7 @@ pub struct GoParams {
     pub depth: Option<u32>,
     /// `nodes`.
     pub nodes: Option<u64>,
-    /// `mate N`: search for a mate in N moves (read as a depth of 2N plies).
+    /// `mate N`: search for a mate in N moves (at most 2N - 1 plies).
     pub mate: Option<u32>,
     /// `movetime`: exactly this long.
     pub movetime: Option<Duration>,
@@ -79,7 +83,7 @@ pub struct GoParams {
 pub enum ProtocolError {
     /// No known command word in the line.
     #[error(
-        "unknown command '{0}'; the commands are uci, debug, isready, setoption, register, ucinewgame, position, go, stop, ponderhit, quit"
+        "unknown command '{0}'; the commands are uci, debug, isready, setoption, register, ucinewgame, position, go, stop, ponderhit, quit, bench, d"
     )]
     Unknown(String),
     /// A command lacks a part it needs.
@@ -123,6 +127,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, ProtocolError> {
             "stop" => Command::Stop,
             "ponderhit" => Command::PonderHit,
             "quit" => Command::Quit,
+            "bench" => Command::Bench(match rest.first() {
+                Some(_) => Some(number("bench", rest.first())?),
+                None => None,
+            }),
+            "d" => Command::Display,
             _ => continue,
         };
         return Ok(Some(command));
@@ -269,6 +278,13 @@ mod tests {
         assert_eq!(parse("debug off"), Ok(Some(Command::Debug(false))));
         assert_eq!(parse("joho debug on"), Ok(Some(Command::Debug(true))));
         assert_eq!(parse("ucinewgame"), Ok(Some(Command::UciNewGame)));
+        assert_eq!(parse("d"), Ok(Some(Command::Display)));
+        assert_eq!(parse("bench"), Ok(Some(Command::Bench(None))));
+        assert_eq!(parse("bench 3"), Ok(Some(Command::Bench(Some(3)))));
+        assert!(matches!(
+            parse("bench deep"),
+            Err(ProtocolError::BadNumber { field: "bench", .. })
+        ));
     }
 
     #[test]

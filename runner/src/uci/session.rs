@@ -7,9 +7,10 @@ use std::io::BufRead;
 use games::Game;
 use games::chess::{Chess, DrawRule};
 
+use super::bench;
 use super::engine::{Job, Output, Running};
 use super::options::{Change, Options};
-use super::protocol::{self, Command, GoParams};
+use super::protocol::{self, Command, GoParams, ProtocolError};
 use super::time;
 use crate::player::Player;
 use crate::wall_clock::WallClock;
@@ -28,6 +29,12 @@ pub struct Session {
     out: Output,
     options: Options,
     position: Chess,
+    /// Why the last `position` command was rejected: `go` then answers `bestmove 0000` instead
+    /// of searching the position before it, until a valid `position` (or `ucinewgame`) arrives.
+    rejected: Option<String>,
+    /// A `go infinite` (or `go ponder`) after a rejected position: nothing is searched, but
+    /// `bestmove 0000` waits for `stop` as any infinite search's answer does.
+    held_null: bool,
     /// The engine, when no search holds it and the options have not changed since it was built.
     player: Option<Player<Chess>>,
     running: Option<Running>,
@@ -40,6 +47,8 @@ impl Session {
             out,
             options: Options::default(),
             position: Chess::start(),
+            rejected: None,
+            held_null: false,
             player: None,
             running: None,
         }
@@ -71,7 +80,17 @@ impl Session {
             Ok(Some(c)) => c,
             Ok(None) => return Flow::Continue,
             Err(e) => {
-                self.out.note(&e.to_string());
+                if matches!(
+                    e,
+                    ProtocolError::Missing {
+                        command: "position",
+                        ..
+                    }
+                ) {
+                    self.reject(&e.to_string());
+                } else {
+                    self.out.note(&e.to_string());
+                }
                 return Flow::Continue;
             }
         };
@@ -104,25 +123,56 @@ impl Session {
                     p.clear();
                 }
                 self.position = Chess::start();
+                self.rejected = None;
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::Go(go) => self.go(&go),
-            Command::Stop => {
-                if let Some(r) = self.running.take() {
-                    self.player = r.stop();
-                }
-            }
+            Command::Stop => self.stop(),
             Command::PonderHit => self
                 .out
                 .note("pondering is not offered (no Ponder option); ponderhit ignored"),
             Command::Quit => {
-                if let Some(r) = self.running.take() {
-                    self.player = r.stop();
-                }
+                self.stop();
                 return Flow::Quit;
+            }
+            Command::Bench(depth) => self.bench(depth),
+            Command::Display => {
+                for l in bench::display(&self.position) {
+                    self.out.line(&l);
+                }
+                if let Some(why) = &self.rejected {
+                    self.out.note(&format!(
+                        "{why}; go answers bestmove 0000 until a valid position"
+                    ));
+                }
             }
         }
         Flow::Continue
+    }
+
+    /// Marks the position as rejected and says what `go` will do.
+    fn reject(&mut self, why: &str) {
+        self.out.note(&format!(
+            "{why}: go answers bestmove 0000 until a valid position command arrives"
+        ));
+        self.rejected = Some(why.to_string());
+    }
+
+    fn bench(&mut self, depth: Option<u32>) {
+        if self.refuse_while_searching("bench") {
+            return;
+        }
+        let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+        if !(1..=bench::MAX_DEPTH).contains(&depth) {
+            self.out.note(&format!(
+                "bench depth {depth} is out of range; use 1 to {}",
+                bench::MAX_DEPTH
+            ));
+            return;
+        }
+        if let Err(e) = bench::bench(depth, &self.out) {
+            self.out.note(&format!("bench failed: {e:#}"));
+        }
     }
 
     /// Waits for a running search to end by itself (tests use it after a finite `go`).
@@ -140,8 +190,19 @@ impl Session {
         }
     }
 
+    /// Stops a running search (it answers) or answers a held `go infinite`.
+    fn stop(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.player = r.stop();
+        }
+        if self.held_null {
+            self.held_null = false;
+            self.out.line("bestmove 0000");
+        }
+    }
+
     fn refuse_while_searching(&self, what: &str) -> bool {
-        if self.running.is_some() {
+        if self.running.is_some() || self.held_null {
             self.out.note(&format!(
                 "{what} ignored: a search is running; send stop first"
             ));
@@ -172,8 +233,7 @@ impl Session {
             Some(fen) => match Chess::parse_position(fen) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.out
-                        .note(&format!("bad FEN '{fen}': {e}; the position is unchanged"));
+                    self.reject(&format!("bad FEN '{fen}': {e}"));
                     return;
                 }
             },
@@ -184,15 +244,13 @@ impl Session {
                     let _ = pos.make_move(mv);
                 }
                 Err(e) => {
-                    self.out.note(&format!(
-                        "move {} '{text}' is not legal here: {e}; the position stops before it",
-                        i + 1
-                    ));
-                    break;
+                    self.reject(&format!("move {} '{text}' is not legal here: {e}", i + 1));
+                    return;
                 }
             }
         }
         self.position = pos;
+        self.rejected = None;
     }
 
     /// Builds the engine from the options, or says why it cannot be built.
@@ -241,7 +299,7 @@ impl Session {
 
     fn go(&mut self, go: &GoParams) {
         let clock = WallClock::start();
-        if self.running.is_some() {
+        if self.running.is_some() || self.held_null {
             self.out
                 .note("go ignored: a search is already running; send stop first");
             return;
@@ -256,6 +314,17 @@ impl Session {
             self.out
                 .note("go searchmoves is not supported; searching every move");
         }
+        if let Some(why) = &self.rejected {
+            self.out.note(&format!(
+                "no position to search ({why}); send a valid position command"
+            ));
+            if go.infinite || go.ponder {
+                self.held_null = true;
+            } else {
+                self.out.line("bestmove 0000");
+            }
+            return;
+        }
         let Some(player) = self.player.take().or_else(|| self.build_player()) else {
             self.out.line("bestmove (none)");
             return;
@@ -265,6 +334,7 @@ impl Session {
             root: self.searchable_root(),
             budget: time::allocate(go, white, self.options.overhead),
             infinite: go.infinite || go.ponder,
+            mate: go.mate,
             clock,
         };
         match Running::start(player, job, self.out.clone()) {

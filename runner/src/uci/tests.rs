@@ -52,6 +52,23 @@ fn send(s: &mut Session, lines: &[&str]) {
     }
 }
 
+/// The start position after `moves`.
+fn after(moves: &[&str]) -> Chess {
+    let mut pos = Chess::start();
+    for m in moves {
+        let _ = pos.make_move(pos.parse_move(m).unwrap());
+    }
+    pos
+}
+
+/// The `info depth` lines.
+fn depth_lines(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect()
+}
+
 /// The move of the last `bestmove` line, checked legal in `pos`.
 fn legal_bestmove(lines: &[String], pos: &Chess) -> String {
     let last = lines.last().expect("no output");
@@ -149,16 +166,244 @@ fn bad_input_is_answered_with_info_strings_and_the_session_goes_on() {
     assert!(lines[4].contains("unknown Algorithm 'magic'"));
     assert!(lines[5].contains("bad FEN"));
     assert!(lines[7].contains("move 3 'e1e3' is not legal"));
-    // The position stopped before the illegal move: White to move after 1. e4 e5.
+    // The position was rejected: go does not search the one before it.
     send(&mut s, &["go depth 2"]);
     s.wait();
     let lines = out.take();
-    let mut pos = Chess::start();
-    for m in ["e2e4", "e7e5"] {
-        let mv = pos.parse_move(m).unwrap();
-        let _ = pos.make_move(mv);
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
+}
+
+#[test]
+fn go_after_a_rejected_position_answers_0000_until_a_valid_one() {
+    let (mut s, out) = session();
+    send(&mut s, &["position startpos moves e2e4", "go depth 1"]);
+    s.wait();
+    legal_bestmove(&out.take(), &after(&["e2e4"]));
+    for bad in [
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position startpos moves e2e4 e2e4",
+        "position fen",
+    ] {
+        send(&mut s, &[bad, "go depth 2"]);
+        s.wait();
+        let lines = out.take();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string no position to search")),
+            "{bad}: {lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove 0000", "{bad}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info depth")),
+            "{lines:?}"
+        );
     }
+    // go infinite holds even that answer until stop.
+    send(&mut s, &["go infinite", "isready"]);
+    assert!(!out.lines().iter().any(|l| l.starts_with("bestmove")));
+    send(&mut s, &["go depth 1", "stop"]);
+    let lines = out.take();
+    assert!(lines.iter().any(|l| l.contains("go ignored")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
+    // A valid position is searched again.
+    send(&mut s, &["position startpos moves d2d4", "go depth 1"]);
+    s.wait();
+    legal_bestmove(&out.take(), &after(&["d2d4"]));
+}
+
+/// The value of `key` in an `info` line.
+fn field(line: &str, key: &str) -> Option<u64> {
+    line.split_whitespace()
+        .skip_while(|w| *w != key)
+        .nth(1)
+        .and_then(|w| w.parse().ok())
+}
+
+#[test]
+fn movetime_is_used_to_the_deadline_with_currmove_updates() {
+    // Move Overhead 50: the deadline is 1,950 ms. No depth completes exactly there, so the
+    // answer comes when the deadline stops the running depth, not after half of it.
+    let (mut s, out) = session();
+    send(
+        &mut s,
+        &["position startpos moves e2e4 c7c5 g1f3", "isready"],
+    );
+    out.take();
+    let start = std::time::Instant::now();
+    send(&mut s, &["go movetime 2000"]);
+    s.wait();
+    let took = start.elapsed();
+    let lines = out.take();
+    assert!(
+        took >= Duration::from_millis(1_800),
+        "answered after {took:?}: {lines:?}"
+    );
+    let pos = after(&["e2e4", "c7c5", "g1f3"]);
     legal_bestmove(&lines, &pos);
+    // Root moves started after the first second are reported, at most four a second (whether
+    // one starts in that window depends on the machine's speed; `player.rs` checks the rule on
+    // a virtual clock).
+    let current: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info currmove "))
+        .collect();
+    assert!(current.len() <= 5, "{current:?}");
+    for l in &current {
+        let mv = l.split_whitespace().nth(2).unwrap();
+        pos.parse_move(mv).unwrap();
+        assert!(field(l, "currmovenumber").is_some_and(|n| n >= 1), "{l}");
+    }
+}
+
+#[test]
+fn infinite_holds_bestmove_with_one_legal_move_and_with_mate_in_one() {
+    let (mut s, out) = session();
+    // Black's only move is Kh7.
+    let only = "7k/8/5K2/8/8/8/8/6R1 b - - 0 1";
+    let mut moves = Vec::new();
+    Chess::parse_position(only)
+        .unwrap()
+        .generate_moves(&mut moves);
+    assert_eq!(moves.len(), 1);
+    for (fen, answer) in [
+        (only, "bestmove h8h7"),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "bestmove a1a8"),
+    ] {
+        send(&mut s, &[&format!("position fen {fen}"), "go infinite"]);
+        std::thread::sleep(Duration::from_millis(300));
+        let lines = out.lines();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{fen}: {lines:?}"
+        );
+        send(&mut s, &["isready"]);
+        assert!(!out.lines().iter().any(|l| l.starts_with("bestmove")));
+        s.handle("stop");
+        let lines = out.take();
+        assert!(lines.last().unwrap().starts_with(answer), "{lines:?}");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
+        );
+    }
+}
+
+#[test]
+fn go_mate_is_a_mate_search_to_2n_minus_1_plies() {
+    let (mut s, out) = session();
+    // Mate in 1 is found and said.
+    send(
+        &mut s,
+        &[
+            "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "go mate 1",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string mate in 1 found (asked: mate in 1)"),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().starts_with("bestmove a1a8"));
+    // No mate in 2 from the start: 3 plies are searched, and the engine says so.
+    send(&mut s, &["position startpos", "go mate 2"]);
+    s.wait();
+    let lines = out.take();
+    let depths: Vec<u64> = depth_lines(&lines)
+        .iter()
+        .filter_map(|l| field(l, "depth"))
+        .collect();
+    assert_eq!(depths, vec![1, 2, 3], "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string no mate in 2 found")),
+        "{lines:?}"
+    );
+    legal_bestmove(&lines, &Chess::start());
+}
+
+#[test]
+fn threads_alone_select_the_parallel_algorithm() {
+    let (mut s, out) = session();
+    send(
+        &mut s,
+        &[
+            "setoption name Threads value 2",
+            "position startpos",
+            "go depth 2",
+        ],
+    );
+    s.wait();
+    let lines = out.take();
+    assert!(!lines.iter().any(|l| l.contains("no effect")), "{lines:?}");
+    assert_eq!(depth_lines(&lines).len(), 2, "{lines:?}");
+    legal_bestmove(&lines, &Chess::start());
+    // Naming a sequential algorithm keeps it, with a note that the threads are unused.
+    send(
+        &mut s,
+        &["setoption name Algorithm value pvs", "go depth 1"],
+    );
+    s.wait();
+    assert!(out.take().iter().any(|l| l.contains("no effect")));
+}
+
+#[test]
+fn bench_counts_the_same_nodes_every_time_and_d_shows_the_position() {
+    let (mut s, out) = session();
+    send(&mut s, &["bench 2"]);
+    let first = out.take();
+    let summary = first.last().unwrap().clone();
+    assert!(
+        summary.starts_with("bench depth 2: 6 positions, "),
+        "{first:?}"
+    );
+    let nodes = |line: &str| -> u64 {
+        line.split(", ")
+            .find_map(|part| part.strip_suffix(" nodes"))
+            .and_then(|n| n.parse().ok())
+            .unwrap()
+    };
+    assert!(nodes(&summary) > 0);
+    assert!(
+        summary.ends_with(" nps") && !summary.contains(" 0 nps"),
+        "{summary}"
+    );
+    let per_position: u64 = first[..first.len() - 1]
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(5)
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(per_position, nodes(&summary), "{first:?}");
+    // Options do not change the signature.
+    send(
+        &mut s,
+        &[
+            "setoption name Hash value 1",
+            "setoption name Setting value research",
+            "bench 2",
+        ],
+    );
+    assert_eq!(nodes(out.take().last().unwrap()), nodes(&summary));
+    send(&mut s, &["bench 0"]);
+    assert!(out.take()[0].contains("use 1 to"));
+    send(&mut s, &["position startpos moves e2e4", "d"]);
+    let lines = out.take();
+    assert!(
+        lines.contains(&" |   |   |   |   | P |   |   |   | 4".to_string()),
+        "{lines:?}"
+    );
+    let pos = after(&["e2e4"]);
+    assert!(lines.contains(&format!("Fen: {pos}")), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), &format!("Key: {:016X}", pos.hash()));
 }
 
 #[test]
@@ -237,11 +482,26 @@ fn parallel_algorithms_deepen_and_play_legal_moves() {
     );
     s.wait();
     let lines = out.take();
-    assert_eq!(
-        lines.iter().filter(|l| l.starts_with("info depth")).count(),
-        3,
-        "{lines:?}"
+    let infos = depth_lines(&lines);
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    for (i, l) in infos.iter().enumerate() {
+        assert!(field(l, "seldepth").is_some_and(|s| s > i as u64), "{l}");
+        assert!(field(l, "nps").is_some_and(|n| n > 0), "{l}");
+        assert!(field(l, "hashfull").is_some_and(|h| h <= 1000), "{l}");
+    }
+    // Lazy SMP reports its shared table too.
+    send(
+        &mut s,
+        &["setoption name Algorithm value lazysmp", "go depth 2"],
     );
+    s.wait();
+    let lines = out.take();
+    let infos = depth_lines(&lines);
+    assert_eq!(infos.len(), 2, "{lines:?}");
+    for l in infos {
+        assert!(field(l, "hashfull").is_some(), "{l}");
+        assert!(field(l, "seldepth").is_some(), "{l}");
+    }
     let mut pos = Chess::start();
     let mv = pos.parse_move("d2d4").unwrap();
     let _ = pos.make_move(mv);

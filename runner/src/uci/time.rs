@@ -1,16 +1,18 @@
 //! Time management: how long to think, from the `go` parameters and the Move Overhead option.
 //!
 //! The result is a hard deadline (the search stops there, within one poll of 1024 nodes) and,
-//! implied by the search, a soft one at half of it (no new iteration starts after it). With a
-//! clock of `T` left, increment `I`, `m` moves to go (30 when not given) and overhead `O`:
+//! for a clock, a soft one at half of it (no new iteration starts after it). With a clock of
+//! `T` left, increment `I`, `m` moves to go (30 when not given) and overhead `O`:
 //!
 //! - available `A = T - O - min(T/20, 1 s)` (the last term is a safety margin that grows with
 //!   the clock and keeps a reserve when time is short);
 //! - target `A/m + 3I/4`, hard deadline `min(2 x target, A/2)` (`A x 4/5` when `m = 1`: the
 //!   clock is refilled after this move), and at least 1 ms.
 //!
-//! `movetime M` gives a hard deadline of `M - O` (at least 1 ms). `infinite`, `ponder`, `depth`,
-//! `nodes` and `mate` alone set no deadline. The engine never waits past the deadline: at the
+//! `movetime M` gives a fixed time of `M - O` (at least 1 ms), all of it for this move: depths
+//! start until the deadline, which stops the running one. `mate N` searches at most `2N - 1`
+//! plies (a mate in N moves is `2N - 1` plies deep; the search stops earlier when it proves a
+//! shorter one). `infinite`, `ponder`, `depth`, `nodes` and `mate` alone set no deadline. The engine never waits past the deadline: at the
 //! deadline it answers with the last completed depth (the first legal move if none completed).
 
 use std::time::Duration;
@@ -20,15 +22,16 @@ use crate::player::Budget;
 
 /// The search budget for a `go` command, the side to move being White when `white`.
 pub fn allocate(go: &GoParams, white: bool, overhead: Duration) -> Budget {
-    let depth = match (go.depth, go.mate) {
-        (Some(d), Some(m)) => Some(d.min(m.saturating_mul(2))),
-        (d, m) => d.or(m.map(|m| m.saturating_mul(2))),
+    let mate_plies = go.mate.map(|m| m.saturating_mul(2).saturating_sub(1));
+    let depth = match (go.depth, mate_plies) {
+        (Some(d), Some(m)) => Some(d.min(m)),
+        (d, m) => d.or(m),
     }
     .map(|d| d.max(1));
     let mut budget = Budget {
         depth,
         nodes: go.nodes.map(|n| n.max(1)),
-        time: None,
+        ..Budget::default()
     };
     if go.infinite || go.ponder {
         return budget;
@@ -36,6 +39,7 @@ pub fn allocate(go: &GoParams, white: bool, overhead: Duration) -> Budget {
     let min = Duration::from_millis(1);
     if let Some(movetime) = go.movetime {
         budget.time = Some(movetime.saturating_sub(overhead).max(min));
+        budget.fixed_time = true;
         return budget;
     }
     let (clock, inc) = if white {
@@ -137,6 +141,7 @@ mod tests {
         };
         let b = allocate(&go, true, ms(30));
         assert_eq!(b.time, Some(ms(470)));
+        assert!(b.fixed_time);
         assert_eq!(b.depth, Some(7));
         let go = GoParams {
             infinite: true,
@@ -151,7 +156,19 @@ mod tests {
             mate: Some(3),
             ..GoParams::default()
         };
-        assert_eq!(allocate(&go, true, ms(30)).depth, Some(6));
+        // Mate in 3 is 5 plies deep.
+        assert_eq!(allocate(&go, true, ms(30)).depth, Some(5));
+        let go = GoParams {
+            mate: Some(1),
+            depth: Some(4),
+            ..GoParams::default()
+        };
+        assert_eq!(allocate(&go, true, ms(30)).depth, Some(1));
+        let go = GoParams {
+            wtime: Some(ms(60_000)),
+            ..GoParams::default()
+        };
+        assert!(!allocate(&go, true, ms(30)).fixed_time);
         assert_eq!(
             allocate(&GoParams::default(), true, ms(30)),
             Budget::default()

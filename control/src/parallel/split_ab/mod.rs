@@ -41,7 +41,7 @@ pub(crate) use super::ab_frames::Window;
 use super::ab_frames::{self, FrameKillers, SearcherPool};
 use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::sorting::NodeType;
-use crate::search::{SearchConfig, SortRegime, TranspositionTable};
+use crate::search::{SearchConfig, SortRegime, TranspositionTable, TtMode};
 
 /// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,6 +347,11 @@ pub fn run<G: Game>(
         }
     }
     result.extra.extend(extra);
+    if options.search.tt_mode != TtMode::Off {
+        result
+            .extra
+            .push((super::HASHFULL, f64::from(app.table.hashfull())));
+    }
     // Look-ahead nodes were charged (they take time) but are not search nodes.
     result.nodes = result.nodes.saturating_sub(sort_nodes);
     Ok(result)
