@@ -38,9 +38,7 @@ mod worker;
 
 pub use accounting::{BackendCounters, DibCounters, ProcAccounts};
 pub use application::{Application, Effects, Piece, Search, Slot, Step};
-pub use backend::sim::{
-    BackgroundProblem, CostModel, FaultPlan, Hosted, SimConfig, SimError, SimFigures,
-};
+pub use backend::sim::{CostModel, FaultPlan, SimConfig, SimError, SimFigures};
 pub use context::{Context, Envelope, Nanos, ProcId};
 pub use message::{Message, TaskId};
 pub use processor::{Activity, Factory, Processor};

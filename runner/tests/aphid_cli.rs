@@ -37,10 +37,7 @@ fn hierarchies_from_both_formats_and_the_distributed_table_agree() {
         "../testsets/aphid/figure-5.16.config",
     ]);
     assert_eq!(deep["value"], seq["value"]);
-    assert!(
-        deep["extra"]["aphid_mid_sessions"].as_f64().is_some(),
-        "{deep}"
-    );
+    assert!(deep["extra"]["aphid_mid_jobs"].as_f64().is_some(), "{deep}");
     let dir = std::env::temp_dir().join(format!("aphid-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let toml = dir.join("two-levels.toml");

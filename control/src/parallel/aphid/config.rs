@@ -128,149 +128,33 @@ pub struct AphidOptions {
     /// principal variation ended in a certain leaf, not to a root value that a guess itself
     /// produced (which makes the guess and the hypothetical value drift together, one pass
     /// after another, when the principal variation ends in a guessed leaf, and the slaves'
-    /// windows with them). Measured in aphid/README.md, session 5.
+    /// windows with them).
     pub anchored_guesses: bool,
     /// A required search (not a bad-bound answer) yields after this many nodes, resuming with
     /// twice the budget when the slave picks it again, so that a leaf the master stopped
     /// touching meanwhile (priority 0) is left where it is and a more urgent one goes first
     /// (on the simulator a slice cannot see the messages that arrive during it); 0: required
-    /// searches run to the end. Measured in aphid/README.md, session 6 (16,384 gained 6 % at
-    /// depth 13 on 16 and 64 processors).
+    /// searches run to the end. 16,384 gained 6 % at depth 13 on 16 and 64 processors.
     pub required_slice_nodes: u64,
-    /// Required leaves already searched to at least this depth are ordered by priority
-    /// before depth (leaves below it still go shallowest first, for a first guess); 0: the
-    /// thesis's order, shallowest first throughout. Session 6, aphid/README.md.
-    pub priority_from_depth: u32,
-    /// The automatic `d'` steps back one ply when the chosen ply had more than this many
-    /// times the piece floor of horizon nodes in the sequential iterations and the ply above
-    /// still has enough pieces (`min_pieces_per_slave` x slaves, and at least 128), to bound
-    /// the master's pass cost; 0: off (the default: a cap of 4 lost 16 % at 64 processors
-    /// at depth 13, the fewer, larger pieces costing more than the busy master did).
-    /// Session 6 (aphid7), aphid/README.md.
-    pub master_leaf_cap: u32,
-    /// A new leaf of the master's tree is handed to its slave only once this many passes have
-    /// touched it (the pass that created it included), or once no other uncertain leaf is
-    /// out with a slave, or after `patience_ns` without a pass; until then the master guesses
-    /// it as any other uncertain leaf. Leaves that a pass touches once and the next drops
-    /// (the master's tree churns: most rows are made by the pass after a bad-bound answer)
-    /// are then never searched. 0 or 1: at once (the thesis). Session 7 (aphid8b),
-    /// aphid/README.md.
-    pub new_leaf_passes: u32,
     /// A new leaf's guesses also draw on the master's transposition table (the shared one
     /// with `tt = "shared"`): an entry for the leaf's position of depth `k` is a result of
     /// depth `k`, used for guesses (where no slave result of that depth has come) but never to
-    /// make the leaf certain. On by default, with `tt_reseed_guesses` (session 7, aphid8a,
-    /// aphid/README.md).
+    /// make the leaf certain. On by default, with `tt_reseed_guesses`.
     pub tt_seeded_guesses: bool,
-    /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ...,
-    /// then `r - 1`, `r - 3`, ...), each scaled as usual (Othello's values swing between odd
-    /// and even depths). Session 7 (aphid8a), aphid/README.md.
-    pub parity_guesses: bool,
-    /// The master searches a new leaf to this depth itself (charged as its own nodes, below
-    /// the leaf's required depth) to replace the static value as its first guess; 0: only the
-    /// static value (the thesis). Session 7 (aphid8a), aphid/README.md.
-    pub leaf_probe_depth: u32,
     /// Every pass that finds a leaf uncertain reads the transposition table again for it
     /// (as `tt_seeded_guesses` does when the leaf is created): results of other leaves with
     /// the same position, and the leaf's own finished depths before their buffered report
     /// arrives, become guesses (never certainty). On by default: with table seeds it gained
-    /// 4 % at 16 and 7 % at 64 processors at depth 13, 13 % and 23 % at depth 14 (session 7,
-    /// aphid8a, aphid/README.md).
+    /// 4 % at 16 and 7 % at 64 processors at depth 13, 13 % and 23 % at depth 14.
     pub tt_reseed_guesses: bool,
-    /// A required search cut at the end of its slice resumes with this many times its
-    /// budget (when the slave picks the same leaf and depth again); values below 2 mean 2,
-    /// the session-6 rule. Fewer, longer slices cut less work that the resumed search must
-    /// find again in the table. Session 8 (aphid9b), aphid/README.md.
-    pub required_slice_growth: u32,
-    /// A speculative or untouched-leaf search cut at the end of its slice resumes with twice
-    /// the budget, but never more than this many nodes (on the simulator a slave sees
-    /// required work only between slices); 0: no cap (the session-4 rule). Session 8
-    /// (aphid9b), aphid/README.md.
-    pub speculative_slice_cap: u64,
-    /// A leaf more than this many plies below its required depth (new, moved, or left
-    /// behind) resumes its iterative deepening at the required depth minus this many plies,
-    /// not at its next depth (the shallower iterations are skipped: the shared table and the
-    /// master's seeds stand in for them); 0: every depth (the thesis). Session 8 (aphid9b),
-    /// aphid/README.md.
-    pub catch_up_from: u32,
-    /// A search cut at the end of its slice (required or speculative) resumes with the window
-    /// it had, not one centred on the hypothetical root value of the moment, so that the
-    /// table's bounds from the cut slice still apply. Session 8 (aphid9b), aphid/README.md.
-    pub cut_keeps_window: bool,
-    /// In the last iteration a slave with no required work left first makes the bounds of
-    /// its touched leaves at their required depth exact (highest priority first, searching
-    /// again with a window past the bound it has), before untouched leaves: the master then
-    /// finds them decided for the windows it needs next, without a bad-bound round trip.
-    /// Session 8 (aphid9b), aphid/README.md.
-    pub exact_spare: bool,
     /// A bad-bound request asks for the pass's window widened by this many evaluation units
     /// on both sides (the score range's ends at most; a huge value asks for the exact value),
     /// and a request already out whose window contains a later pass's is not sent again. 0:
     /// the pass's own window (the thesis). 10 by default (the slaves' `window`): it removes
     /// most second requests for the same leaf and depth at no cost in nodes, and gave a median
-    /// of 11.08 at 16 processors over three schedule samples at depth 14 (main 10.45), 31.33
-    /// at 64 (31.66). Session 8 (aphid9a), aphid/README.md.
+    /// of 11.08 at 16 processors over three schedule samples at depth 14 (10.45 without), 31.33
+    /// at 64 (31.66).
     pub bad_bound_margin: u32,
-    /// While a leaf's bad-bound answer is pending, the passes keep the value they used for it
-    /// when the request went out (while the leaf's known bounds at the required depth allow
-    /// it), instead of a new guess. Session 8 (aphid9a), aphid/README.md.
-    pub bad_bound_hold: bool,
-    /// The master asks an uncertain leaf's owner for the window a pass needs at the required
-    /// depth as soon as the owner has reported the depth below it, when the owner's own
-    /// window (centred on the hypothetical value) could leave the pass's window undecided,
-    /// instead of after that search came back undecided. Session 8 (aphid9a),
-    /// aphid/README.md.
-    pub early_bad_bounds: bool,
-    /// The master's processor also runs a slave, at lower priority: on `n` processors the
-    /// master is process 0 and the slaves are processes 1 to `n`, slave `n` in the background
-    /// of processor 0 (on the simulator through `dib::SimConfig::background`: it runs only
-    /// while the master waits, and the master preempts it; on threads it is one more thread;
-    /// refused over MPI and with a hierarchy). Speedups and overheads still count `n`
-    /// processors. Off by default. Session 9 (host), aphid/README.md.
-    pub master_hosts_slave: bool,
-    /// With `master_hosts_slave`: the hosted slave (which has only the master's idle time) is
-    /// given new leaves in one lap of the master's round-robin out of this many (1: a full
-    /// share like every slave; 0, the default: none, only work moved to it by load
-    /// balancing; it still gets leaves when no other slave is alive). A full share made its
-    /// leaves finish last (depth 13, 16 processors: 10.13 against 10.35 without the hosted
-    /// slave; 0 gave 10.92). Session 9 (host), aphid/README.md.
-    pub hosted_slave_laps: u32,
-    /// Half-width of the window for leaves off the master's principal variation (thesis
-    /// 5.2.3: alternative branches of a type-1 node whose leftmost child is certain get a null
-    /// window, a slightly wider one when it is not): a touched leaf with a node of type 2 or
-    /// 3 on its path (its priority tells) is searched with this half-width around the
-    /// hypothetical root value instead of `window` (doubled for run-ahead, like `window`).
-    /// The principal-variation leaf and untouched leaves keep `window` (and
-    /// `early_bad_bounds` still predicts with `window`). 0, the default: `window` for every
-    /// leaf. It lost (narrow windows multiply bad-bound answers). Session 10,
-    /// aphid/README.md.
-    pub alternative_window: u32,
-    /// The slaves' run-ahead searches (the next iteration's depth) centre their window on the
-    /// hypothetical root value plus the change of the root value between the last two
-    /// finished iterations, which has the parity of the change the run-ahead meets (Othello's
-    /// values swing by tens of units between odd and even depths, more than `window`). Off:
-    /// centred on the hypothesis, as the required searches. Within the schedule's spread at
-    /// depth 14. Session 10, aphid/README.md.
-    pub run_ahead_shift: bool,
-    /// Half-width of the window for the leaf on the master's principal variation (every node
-    /// of its path of type 1; its priority tells), in its required and run-ahead searches.
-    /// The sequential search searches its principal variation with the full window and the
-    /// rest with null windows; APHID's slaves search every leaf at once around a hypothetical
-    /// root value that, at the start of an iteration, is the last iteration's value, which
-    /// in Othello is often more than `window` from the new one (odd-even swings of 10 to 20
-    /// units). A wide window here gives the principal leaf's exact value in one search, and
-    /// the passes that follow centre the other leaves' windows on it. 0, the default:
-    /// `window` (and `alternative_window` off the principal variation) for every leaf.
-    /// Session 11, aphid/README.md.
-    pub pv_window: u32,
-    /// The master's passes try the children of an interior node after its best child (the
-    /// last pass's) in the order of the values they returned the last time a pass searched
-    /// them, best first, instead of the order fixed when the node was made (the table's move
-    /// of the sequential iterations, then the game's hints). When a cut node's refutation
-    /// fails, the next child tried is then the one that looked best so far, as the
-    /// sequential search's re-ordering by earlier iterations would have it. Off by default.
-    /// Session 11, aphid/README.md.
-    pub value_ordering: bool,
 }
 
 impl Default for AphidOptions {
@@ -299,27 +183,9 @@ impl Default for AphidOptions {
             incremental_passes: true,
             anchored_guesses: true,
             required_slice_nodes: 16_384,
-            priority_from_depth: 0,
-            master_leaf_cap: 0,
-            new_leaf_passes: 0,
             tt_seeded_guesses: true,
-            parity_guesses: false,
-            leaf_probe_depth: 0,
             tt_reseed_guesses: true,
-            required_slice_growth: 2,
-            speculative_slice_cap: 0,
-            catch_up_from: 0,
-            cut_keeps_window: false,
-            exact_spare: false,
             bad_bound_margin: 10,
-            bad_bound_hold: false,
-            early_bad_bounds: false,
-            master_hosts_slave: false,
-            hosted_slave_laps: 0,
-            alternative_window: 0,
-            run_ahead_shift: false,
-            pv_window: 0,
-            value_ordering: false,
         }
     }
 }
@@ -382,27 +248,9 @@ pub const KEYS: &[&str] = &[
     "incremental_passes",
     "anchored_guesses",
     "required_slice_nodes",
-    "priority_from_depth",
-    "master_leaf_cap",
-    "new_leaf_passes",
     "tt_seeded_guesses",
-    "parity_guesses",
-    "leaf_probe_depth",
     "tt_reseed_guesses",
-    "required_slice_growth",
-    "speculative_slice_cap",
-    "catch_up_from",
-    "cut_keeps_window",
-    "exact_spare",
     "bad_bound_margin",
-    "bad_bound_hold",
-    "early_bad_bounds",
-    "master_hosts_slave",
-    "hosted_slave_laps",
-    "alternative_window",
-    "run_ahead_shift",
-    "pv_window",
-    "value_ordering",
 ];
 
 impl AphidOptions {
@@ -499,27 +347,9 @@ impl AphidOptions {
                 "incremental_passes" => o.incremental_passes = flag()?,
                 "anchored_guesses" => o.anchored_guesses = flag()?,
                 "required_slice_nodes" => o.required_slice_nodes = int()?,
-                "priority_from_depth" => o.priority_from_depth = small()?,
-                "master_leaf_cap" => o.master_leaf_cap = small()?,
-                "new_leaf_passes" => o.new_leaf_passes = small()?,
                 "tt_seeded_guesses" => o.tt_seeded_guesses = flag()?,
-                "parity_guesses" => o.parity_guesses = flag()?,
-                "leaf_probe_depth" => o.leaf_probe_depth = small()?,
                 "tt_reseed_guesses" => o.tt_reseed_guesses = flag()?,
-                "required_slice_growth" => o.required_slice_growth = small()?,
-                "speculative_slice_cap" => o.speculative_slice_cap = int()?,
-                "catch_up_from" => o.catch_up_from = small()?,
-                "cut_keeps_window" => o.cut_keeps_window = flag()?,
-                "exact_spare" => o.exact_spare = flag()?,
                 "bad_bound_margin" => o.bad_bound_margin = small()?,
-                "bad_bound_hold" => o.bad_bound_hold = flag()?,
-                "early_bad_bounds" => o.early_bad_bounds = flag()?,
-                "master_hosts_slave" => o.master_hosts_slave = flag()?,
-                "hosted_slave_laps" => o.hosted_slave_laps = small()?,
-                "alternative_window" => o.alternative_window = small()?,
-                "run_ahead_shift" => o.run_ahead_shift = flag()?,
-                "pv_window" => o.pv_window = small()?,
-                "value_ordering" => o.value_ordering = flag()?,
                 _ => {
                     return Err(ConfigError::UnknownKey {
                         line,
@@ -603,54 +433,49 @@ mod tests {
         let drift = AphidOptions::from_config("anchored_guesses = false").expect("valid");
         assert!(!drift.anchored_guesses && AphidOptions::default().anchored_guesses);
         assert!(AphidOptions::from_config("untouched_last = 1").is_err());
-        let slices = AphidOptions::from_config("required_slice_nodes = 0\npriority_from_depth = 3")
-            .expect("valid");
-        assert_eq!(
-            (slices.required_slice_nodes, slices.priority_from_depth),
-            (0, 3)
-        );
+        let slices = AphidOptions::from_config("required_slice_nodes = 0").expect("valid");
+        assert_eq!(slices.required_slice_nodes, 0);
         assert_eq!(AphidOptions::default().required_slice_nodes, 16_384);
-        let cap = AphidOptions::from_config("master_leaf_cap = 4").expect("valid");
-        assert_eq!(cap.master_leaf_cap, 4);
-        assert_eq!(AphidOptions::default().master_leaf_cap, 0);
-        let defer = AphidOptions::from_config("new_leaf_passes = 3").expect("valid");
-        assert_eq!(defer.new_leaf_passes, 3);
-        let g = AphidOptions::from_config(
-            "tt_seeded_guesses = false\nparity_guesses = true\nleaf_probe_depth = 2\ntt_reseed_guesses = true",
-        )
-        .expect("valid");
-        assert_eq!(
-            (g.tt_seeded_guesses, g.parity_guesses, g.leaf_probe_depth),
-            (false, true, 2)
-        );
-        assert!(g.tt_reseed_guesses && AphidOptions::default().tt_reseed_guesses);
-        let off = AphidOptions::from_config("tt_reseed_guesses = false").expect("valid");
-        assert!(!off.tt_reseed_guesses);
+        let g = AphidOptions::from_config("tt_seeded_guesses = false\ntt_reseed_guesses = false")
+            .expect("valid");
+        assert!(!g.tt_seeded_guesses && !g.tt_reseed_guesses);
         let d = AphidOptions::default();
-        assert_eq!(
-            (d.tt_seeded_guesses, d.parity_guesses, d.leaf_probe_depth),
-            (true, false, 0)
-        );
-        let bb = AphidOptions::from_config(
-            "bad_bound_margin = 20\nbad_bound_hold = true\nearly_bad_bounds = true",
-        )
-        .expect("valid");
-        assert_eq!(
-            (bb.bad_bound_margin, bb.bad_bound_hold, bb.early_bad_bounds),
-            (20, true, true)
-        );
-        assert_eq!(
-            (d.bad_bound_margin, d.bad_bound_hold, d.early_bad_bounds),
-            (10, false, false)
-        );
+        assert!(d.tt_seeded_guesses && d.tt_reseed_guesses);
+        let bb = AphidOptions::from_config("bad_bound_margin = 20").expect("valid");
+        assert_eq!((bb.bad_bound_margin, d.bad_bound_margin), (20, 10));
         let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
-        let host = AphidOptions::from_config("master_hosts_slave = true\nhosted_slave_laps = 0")
-            .expect("valid");
-        assert_eq!((host.master_hosts_slave, host.hosted_slave_laps), (true, 0));
-        assert!(!d.master_hosts_slave);
-        let e = AphidOptions::from_config("master_hosts_slave = 1").unwrap_err();
+        let e = AphidOptions::from_config("untouched_last = 1").unwrap_err();
         assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
+    }
+
+    /// The options that lost in measurements are gone: a file naming one is refused (the
+    /// README's "tried and rejected" table lists them).
+    #[test]
+    fn rejected_options_are_unknown_keys() {
+        for key in [
+            "priority_from_depth",
+            "master_leaf_cap",
+            "new_leaf_passes",
+            "parity_guesses",
+            "leaf_probe_depth",
+            "required_slice_growth",
+            "speculative_slice_cap",
+            "catch_up_from",
+            "cut_keeps_window",
+            "exact_spare",
+            "bad_bound_hold",
+            "early_bad_bounds",
+            "master_hosts_slave",
+            "hosted_slave_laps",
+            "alternative_window",
+            "run_ahead_shift",
+            "pv_window",
+            "value_ordering",
+        ] {
+            let e = AphidOptions::from_config(&format!("{key} = 1")).unwrap_err();
+            assert!(e.to_string().contains(key), "{key}: {e}");
+        }
     }
 
     #[test]
@@ -682,60 +507,5 @@ mod tests {
         );
         let e = AphidOptions::from_file_text("a.config", "window = 3").unwrap_err();
         assert!(matches!(e, ConfigFileError::Thesis(_)), "{e}");
-    }
-
-    /// Session 10's window options parse, and are off by default; a bad value is refused.
-    #[test]
-    fn session_10_window_options() {
-        let o = AphidOptions::from_config("alternative_window = 3\nrun_ahead_shift = true")
-            .expect("valid");
-        assert_eq!((o.alternative_window, o.run_ahead_shift), (3, true));
-        let d = AphidOptions::default();
-        assert_eq!((d.alternative_window, d.run_ahead_shift), (0, false));
-        let e = AphidOptions::from_config("run_ahead_shift = 2").unwrap_err();
-        assert!(e.to_string().contains("run_ahead_shift"), "{e}");
-    }
-
-    /// Session 11's options parse, are off by default, and bad values are refused.
-    #[test]
-    fn session_11_options() {
-        let o = AphidOptions::from_config("pv_window = 40\nvalue_ordering = true").expect("valid");
-        assert_eq!((o.pv_window, o.value_ordering), (40, true));
-        let d = AphidOptions::default();
-        assert_eq!((d.pv_window, d.value_ordering), (0, false));
-        let e = AphidOptions::from_config("pv_window = -1").unwrap_err();
-        assert!(e.to_string().contains("pv_window"), "{e}");
-        let e = AphidOptions::from_config("value_ordering = 1").unwrap_err();
-        assert!(e.to_string().contains("value_ordering"), "{e}");
-    }
-
-    /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.
-    #[test]
-    fn session_8_slice_and_catch_up_options() {
-        let o = AphidOptions::from_config(
-            "required_slice_growth = 4\nspeculative_slice_cap = 8192\ncatch_up_from = 3\ncut_keeps_window = true\nexact_spare = true",
-        )
-        .expect("valid");
-        assert_eq!(
-            (
-                o.required_slice_growth,
-                o.speculative_slice_cap,
-                o.catch_up_from,
-                o.cut_keeps_window
-            ),
-            (4, 8192, 3, true)
-        );
-        assert!(o.exact_spare && !AphidOptions::default().exact_spare);
-        let d = AphidOptions::default();
-        assert_eq!(
-            (
-                d.required_slice_growth,
-                d.speculative_slice_cap,
-                d.catch_up_from,
-                d.cut_keeps_window
-            ),
-            (2, 0, 0, false)
-        );
-        assert!(AphidOptions::from_config("cut_keeps_window = maybe").is_err());
     }
 }

@@ -16,7 +16,6 @@
 
 mod bad_bound;
 pub mod balance;
-pub mod churn;
 pub mod config;
 pub mod config_text;
 pub mod guess;
@@ -24,15 +23,12 @@ pub mod hierarchy;
 pub mod master;
 pub mod message;
 pub mod mid;
-pub mod overhead;
 pub mod priority;
 mod remap;
 pub mod shadow;
 pub mod slave;
 mod stats;
 pub mod table;
-pub mod tail;
-pub mod waste;
 
 use std::sync::Arc;
 
@@ -43,7 +39,6 @@ use serde::{Deserialize, Serialize};
 pub use config::{AphidOptions, ConfigError, ConfigFileError, TtSharing};
 pub use config_text::ConfigTextError;
 pub use hierarchy::{Hierarchy, HierarchyError};
-pub use overhead::{Overheads, RunFigures};
 
 use master::Master;
 use message::Msg;
@@ -129,24 +124,16 @@ enum Summary<G: Game> {
     Master {
         result: Option<(i32, Vec<G::Move>)>,
         figures: Vec<f64>,
-        waste: waste::WasteStats,
         counters: DibCounters,
-        /// Why the principal variation moved (`churn.rs`; boxed, it is large).
-        churn: Box<churn::ChurnStats>,
-        /// What its guesses drew on (session 7).
+        /// What its guesses drew on.
         guesses: guess::GuessStats,
-        /// The last iterations' timeline (session 8).
-        tail: tail::TailStats,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
     Slave {
         nodes: [u64; 3],
         shadow: Option<shadow::ShadowStats>,
-        waste: waste::WasteStats,
         counters: DibCounters,
-        /// The last iterations' timeline (session 8).
-        tail: tail::TailStats,
     },
     /// A mid-level process of a hierarchy.
     Mid {
@@ -205,11 +192,8 @@ impl<G: Game> Summary<G> {
                 Summary::Master {
                     result: master.result,
                     figures,
-                    waste: master.waste,
                     counters,
-                    churn: Box::new(master.churn),
                     guesses: master.guesses,
-                    tail: master.tail,
                 }
             }
             AphidProc::Slave(s) => {
@@ -217,9 +201,7 @@ impl<G: Game> Summary<G> {
                 Summary::Slave {
                     nodes: [st.required_nodes, st.speculative_nodes, st.aborted_nodes],
                     shadow: s.0.state.shadow.as_ref().map(|r| r.stats),
-                    waste: s.0.state.waste,
                     counters,
-                    tail: s.0.state.tail,
                 }
             }
             AphidProc::Mid(m) => Summary::Mid {
@@ -292,14 +274,10 @@ pub fn search<G: Game>(
             message: "the master's depth d' must be at least 1 (or automatic)".to_string(),
         });
     }
-    let host = opts.master_hosts_slave;
-    let backend = hosting_backend(options, host)?;
+    let backend = options.backend.clone();
     let engines = Engines::new(&options.search, opts.tt)?;
     let depth = options.depth;
-    let cpus = options.procs;
-    // With `master_hosts_slave`, one process more than processors: the last slave shares
-    // processor 0 with the master.
-    let procs = cpus + usize::from(host);
+    let procs = options.procs;
     let tree = opts
         .hierarchy
         .clone()
@@ -381,20 +359,9 @@ pub fn search<G: Game>(
     let mut slave_nodes = [0u64; 3];
     let mut ring = shadow::ShadowStats::default();
     let mut mids = mid::MidStats::default();
-    let mut waste = waste::WasteStats::default();
-    let mut churn = churn::ChurnStats::default();
-    let mut tails = tail::TailStats::default();
     for p in &outcome.processors {
         match p {
-            Summary::Slave {
-                nodes,
-                shadow,
-                waste: w,
-                tail: t,
-                ..
-            } => {
-                waste += *w;
-                tails += *t;
+            Summary::Slave { nodes, shadow, .. } => {
                 for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
                     *sum += n;
                 }
@@ -403,26 +370,14 @@ pub fn search<G: Game>(
                 }
             }
             Summary::Mid { stats, .. } => mids += *stats,
-            Summary::Master {
-                waste: w,
-                churn: c,
-                tail: t,
-                ..
-            } => {
-                waste += *w;
-                churn += **c;
-                tails += *t;
-            }
+            Summary::Master { .. } => {}
         }
     }
     let [required, speculative, aborted] = slave_nodes;
     extra.push(("aphid_slave_required_nodes", required as f64));
     extra.push(("aphid_speculative_nodes", speculative as f64));
     extra.push(("aphid_aborted_nodes", aborted as f64));
-    extra.extend(waste.figures());
-    extra.extend(churn.figures());
     extra.extend(guesses.figures());
-    extra.extend(tails.figures());
     if opts.tt == TtSharing::Distributed {
         extra.extend(ring.figures());
     }
@@ -437,11 +392,7 @@ pub fn search<G: Game>(
         .iter()
         .filter(|p| matches!(p, Summary::Mid { .. }))
         .count();
-    // A master that hosts a slave has no processor of its own.
-    extra.push((
-        "master_processors",
-        if host { 0.0 } else { (1 + mid_count) as f64 },
-    ));
+    extra.push(("master_processors", (1 + mid_count) as f64));
     // The master's share of processor 0: its busy and messaging time over the run's.
     let master_time = outcome
         .counters
@@ -451,80 +402,19 @@ pub fn search<G: Game>(
         "aphid_master_cpu_share",
         master_time as f64 / outcome.elapsed_ns.max(1) as f64,
     ));
-    if host {
-        let guest = outcome.counters.last().copied().unwrap_or_default();
-        extra.push(("aphid_hosted_slave_nodes", guest.nodes as f64));
-        extra.push(("aphid_hosted_slave_preempted_ns", guest.preempted_ns as f64));
-    }
     extra.push(("speculative_nodes", (speculative + aborted) as f64));
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
     let report: Report<i32> =
         Report::from_outcome(value, &backend, &outcome, Summary::counters, config);
-    let mut result = result_from_report(report, value, pv, extra);
-    // Processors, not processes: the hosted slave has no processor of its own.
-    result.procs = cpus;
-    Ok(result)
-}
-
-/// The backend of a run: `options.backend`, with the simulator told that the last slave runs
-/// in the background of processor 0 when the master hosts a slave.
-///
-/// # Errors
-/// [`ParallelError::BadOption`] for `master_hosts_slave` over MPI or with a hierarchy.
-fn hosting_backend(options: &ParallelOptions, host: bool) -> Result<dib::Backend, ParallelError> {
-    if !host {
-        return Ok(options.backend.clone());
-    }
-    let refuse = |message: &str| ParallelError::BadOption {
-        algo: "aphid",
-        message: message.to_string(),
-    };
-    if options.aphid.hierarchy.is_some() {
-        return Err(refuse(
-            "master_hosts_slave needs the flat arrangement (one master, its slaves): drop `parents` or set master_hosts_slave = false",
-        ));
-    }
-    Ok(match &options.backend {
-        dib::Backend::Sim(config) => {
-            let mut config = config.clone();
-            config.background.push(dib::Hosted {
-                proc: options.procs,
-                cpu: 0,
-            });
-            dib::Backend::Sim(config)
-        }
-        dib::Backend::Threads { seed } => dib::Backend::Threads { seed: *seed },
-        dib::Backend::Mpi { .. } => {
-            return Err(refuse(
-                "master_hosts_slave is not available over MPI (one rank per process, and a rank cannot share the master's processor): set master_hosts_slave = false",
-            ));
-        }
-    })
+    Ok(result_from_report(report, value, pv, extra))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use games::tictactoe::TicTacToe3;
-
-    #[test]
-    fn a_hosted_slave_over_mpi_or_with_a_hierarchy_is_refused() {
-        let mut options = ParallelOptions::new(3, 2, dib::Backend::Mpi { seed: 1 });
-        options.aphid.master_hosts_slave = true;
-        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
-        assert!(err.to_string().contains("master_hosts_slave"), "{err}");
-        let mut options = ParallelOptions::new(
-            3,
-            4,
-            dib::Backend::Sim(dib::SimConfig::new(dib::CostModel::shared_memory(), 1)),
-        );
-        options.aphid.master_hosts_slave = true;
-        options.aphid.hierarchy = Some(Hierarchy::from_parents(vec![0, 1, 1]).expect("valid"));
-        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
-        assert!(err.to_string().contains("flat"), "{err}");
-    }
 
     #[test]
     fn a_shared_table_over_mpi_is_refused_with_the_fix() {
