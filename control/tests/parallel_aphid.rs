@@ -8,8 +8,8 @@ mod common;
 use common::{agreement_config as config, sequential_alphabeta as sequential, sim_backend as sim};
 
 use common::{Lcg, depth_within_budget, random_position};
-use control::parallel::aphid::{AphidOptions, Hierarchy, TtSharing};
-use control::parallel::{ParallelAlgo, ParallelOptions, search};
+use control::parallel::aphid::{AphidFigures, AphidOptions, Hierarchy, TtSharing};
+use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
 use dib::Backend;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
@@ -159,10 +159,12 @@ fn the_mechanisms_run_on_an_othello_middle_game() {
         let o = options(depth, 9, sim(1, ""), aphid);
         let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
         assert_eq!(r.value, want, "{tt}");
-        let get = |k: &str| r.extra.iter().find(|(n, _)| *n == k).map_or(0.0, |e| e.1);
-        assert!(get("aphid_leaves") > 8.0, "{:?}", r.extra);
-        assert!(get("aphid_passes") > 1.0, "{:?}", r.extra);
-        assert!(get("aphid_slave_required_nodes") > 0.0, "{:?}", r.extra);
+        let f = figures(&r);
+        assert!(f.leaves > 8, "{f:?}");
+        assert!(f.master.passes > 1, "{f:?}");
+        assert!(f.slave_required_nodes > 0, "{f:?}");
+        assert_eq!(f.master_processors, 1, "{f:?}");
+        assert!(f.geometry.is_some_and(|g| g.master_depth == 2), "{f:?}");
         assert!(r.total.dib.problems_received > 0);
     }
 }
@@ -174,7 +176,7 @@ fn tail_splitting_keeps_the_value() {
     let pos = othello_midgame();
     let depth = 9;
     let want = sequential(&pos, depth);
-    let mut splits = 0.0;
+    let mut splits = 0;
     for (procs, seed) in [(16, 1), (16, 2), (33, 3)] {
         let aphid = AphidOptions {
             master_depth: Some(2),
@@ -185,9 +187,9 @@ fn tail_splitting_keeps_the_value() {
         let o = options(depth, procs, sim(seed, ""), aphid);
         let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
         assert_eq!(r.value, want, "x{procs}");
-        splits += extra(&r.extra, "aphid_splits");
+        splits += figures(&r).master.splits;
     }
-    assert!(splits > 0.0, "no leaf was split");
+    assert!(splits > 0, "no leaf was split");
 }
 
 /// Required searches cut into slices (`required_slice_nodes`, a tiny budget so that most
@@ -226,7 +228,7 @@ fn midgame_run(
     want: i32,
     (depth, procs, seed, faults): (u32, usize, u64, &str),
     aphid: AphidOptions,
-) -> Vec<(&'static str, f64)> {
+) -> AphidFigures {
     let aphid = AphidOptions {
         master_depth: Some(3),
         tt: TtSharing::Shared,
@@ -235,7 +237,7 @@ fn midgame_run(
     let o = options(depth, procs, sim(seed, faults), aphid.clone());
     let r = search(ParallelAlgo::Aphid, pos, &o).expect("a result");
     assert_eq!(r.value, want, "x{procs} {faults} {aphid:?}");
-    r.extra
+    r.aphid.expect("APHID's figures")
 }
 
 /// The table seeds of the guesses (`tt_seeded_guesses`, `tt_reseed_guesses`) change only
@@ -246,7 +248,7 @@ fn guess_options_keep_the_value() {
     let pos = othello_midgame();
     let depth = 9;
     let want = sequential(&pos, depth);
-    let mut seeds = 0.0;
+    let mut seeds = 0;
     for (procs, seed, faults, seeded, reseed) in [
         (16, 1, "", true, false),
         (33, 2, "", true, true),
@@ -258,11 +260,11 @@ fn guess_options_keep_the_value() {
             ..AphidOptions::default()
         };
         let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
-        let s = extra(&figures, "aphid_guess_seeds");
-        assert_eq!(s > 0.0, seeded, "x{procs} seeded {seeded}");
+        let s = figures.guesses.seeds;
+        assert_eq!(s > 0, seeded, "x{procs} seeded {seeded}");
         seeds += s;
     }
-    assert!(seeds > 0.0, "no leaf was seeded from the table");
+    assert!(seeds > 0, "no leaf was seeded from the table");
 }
 
 #[test]
@@ -270,7 +272,7 @@ fn incremental_passes_keep_the_value_and_descend_less() {
     let pos = othello_midgame();
     let depth = 9;
     let want = sequential(&pos, depth);
-    let (mut cuts, mut per_pass) = (0.0, [0.0; 2]);
+    let (mut cuts, mut per_pass) = (0, [0.0; 2]);
     for (procs, seed, faults) in [(16, 1, ""), (33, 2, ""), (16, 3, "drop=1/20,dup=1/20")] {
         // Incremental passes and anchored guesses off, then both on (the defaults).
         for (k, incremental_passes, anchored_guesses) in [(0, false, false), (1, true, true)] {
@@ -280,13 +282,13 @@ fn incremental_passes_keep_the_value_and_descend_less() {
                 ..AphidOptions::default()
             };
             let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
-            let proven = extra(&figures, "aphid_proven_cuts");
-            assert_eq!(proven > 0.0, incremental_passes, "x{procs} {faults}");
+            let proven = figures.master.proven_cuts;
+            assert_eq!(proven > 0, incremental_passes, "x{procs} {faults}");
             cuts += proven;
-            per_pass[k] += extra(&figures, "aphid_pass_nodes") / extra(&figures, "aphid_passes");
+            per_pass[k] += figures.master.pass_nodes as f64 / figures.master.passes as f64;
         }
     }
-    assert!(cuts > 0.0);
+    assert!(cuts > 0);
     assert!(
         per_pass[1] < per_pass[0],
         "nodes per pass: full {} incremental {}",
@@ -326,7 +328,7 @@ impl GameVisitor for HierarchyAgreement {
                         "{name} hierarchy {aphid:?} {backend:?}, {pos}"
                     );
                     runs += 1;
-                    jobs += u64::from(extra(&r.extra, "aphid_mid_leaves_given") > 0.0);
+                    jobs += u64::from(figures(&r).mids.is_some_and(|m| m.leaves_given > 0));
                 }
             }
         });
@@ -342,8 +344,9 @@ fn summed_over_games<V: GameVisitor<Output = (u64, u64)>>(visitor: impl Fn() -> 
     })
 }
 
-fn extra(extra: &[(&'static str, f64)], key: &str) -> f64 {
-    extra.iter().find(|(n, _)| *n == key).map_or(0.0, |e| e.1)
+/// APHID's figures of a run.
+fn figures<M>(r: &ParallelResult<M>) -> &AphidFigures {
+    r.aphid.as_ref().expect("APHID's figures")
 }
 
 #[test]
@@ -378,7 +381,12 @@ fn a_hierarchy_from_the_thesis_format_runs_an_othello_middle_game() {
     let o = options(depth, 15, sim(2, ""), aphid);
     let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
     assert_eq!(r.value, want);
-    assert!(extra(&r.extra, "aphid_mid_jobs") > 0.0, "{:?}", r.extra);
+    let f = figures(&r);
+    assert!(f.mids.is_some_and(|m| m.jobs > 0), "{f:?}");
+    assert!(
+        f.master_processors > 1,
+        "mid-level processes are masters too: {f:?}"
+    );
     let wrong = options(depth, 9, sim(2, ""), o.aphid.clone());
     let e = search(ParallelAlgo::Aphid, &pos, &wrong).unwrap_err();
     assert!(e.to_string().contains("use 15 processors"), "{e}");
@@ -399,17 +407,13 @@ fn shadow_tables_travel_around_the_ring_and_leave_the_value_unchanged() {
         let o = options(depth, 5, backend.clone(), aphid.clone());
         let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
         assert_eq!(r.value, want, "{backend:?}");
-        let get = |k: &str| extra(&r.extra, k);
-        assert!(get("aphid_shadow_tables_sent") > 0.0, "{:?}", r.extra);
-        assert!(get("aphid_shadow_entries_inserted") > 0.0, "{:?}", r.extra);
+        let ring = figures(&r).shadow.expect("the ring's counters");
+        assert!(ring.tables_sent > 0, "{ring:?}");
+        assert!(ring.entries_inserted > 0, "{ring:?}");
         // Every table received is forwarded: with 4 slaves each goes through 3 peers.
-        assert!(
-            get("aphid_shadow_tables_received") <= 3.0 * get("aphid_shadow_tables_sent"),
-            "{:?}",
-            r.extra
-        );
+        assert!(ring.tables_received <= 3 * ring.tables_sent, "{ring:?}");
         if matches!(backend, Backend::Sim(_)) {
-            assert!(get("aphid_shadow_tables_returned") > 0.0, "{:?}", r.extra);
+            assert!(ring.tables_returned > 0, "{ring:?}");
         }
     }
     // Under faults too.
@@ -427,7 +431,7 @@ fn bad_bound_options_keep_the_value() {
     let pos = othello_midgame();
     let depth = 9;
     let want = sequential(&pos, depth);
-    let mut requests = 0.0;
+    let mut requests = 0;
     for (procs, seed, faults, margin) in [
         (16, 1, "", 10),
         (33, 2, "", 1_000_000),
@@ -440,7 +444,7 @@ fn bad_bound_options_keep_the_value() {
             ..AphidOptions::default()
         };
         let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
-        requests += extra(&figures, "aphid_bad_bounds");
+        requests += figures.master.bad_bounds;
     }
-    assert!(requests > 0.0, "no bad bound was asked for");
+    assert!(requests > 0, "no bad bound was asked for");
 }

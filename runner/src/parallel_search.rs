@@ -173,6 +173,7 @@ impl GameVisitor for Visitor<'_> {
                 .iter()
                 .map(|(k, v)| ((*k).to_string(), json!(v)))
                 .collect();
+            let aphid = r.aphid.as_ref().map(|a| json!(a));
             let mut out = json!({
                 "game": info.name,
                 "position": root.to_string(),
@@ -195,6 +196,7 @@ impl GameVisitor for Visitor<'_> {
                 "nodes_per_second": nps,
                 "stopped": false,
                 "extra": extra,
+                "aphid": aphid,
                 "accounting": {
                     "total": r.total,
                     "per_processor": r.accounts,
@@ -235,7 +237,8 @@ impl GameVisitor for Visitor<'_> {
             r.seconds,
             nps / 1e6
         );
-        for (k, v) in &r.extra {
+        let aphid = r.aphid.as_ref().map(|a| a.named()).unwrap_or_default();
+        for (k, v) in r.extra.iter().chain(&aphid) {
             println!("{k}: {v}");
         }
         par.dib

@@ -384,6 +384,7 @@ fn finish<G: Game>(
         total,
         sim: outcome.sim,
         extra,
+        aphid: None,
         rank: outcome.rank,
     })
 }

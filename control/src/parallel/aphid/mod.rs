@@ -18,6 +18,7 @@ mod bad_bound;
 pub mod balance;
 pub mod config;
 pub mod config_text;
+pub mod figures;
 pub mod guess;
 pub mod hierarchy;
 pub mod master;
@@ -38,6 +39,7 @@ use serde::{Deserialize, Serialize};
 
 pub use config::{AphidOptions, ConfigError, ConfigFileError, TtSharing};
 pub use config_text::ConfigTextError;
+pub use figures::{AphidFigures, GeometryFigures};
 pub use hierarchy::{Hierarchy, HierarchyError};
 
 use master::Master;
@@ -120,13 +122,11 @@ impl<G: Game> AphidProc<G> {
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 enum Summary<G: Game> {
-    /// The master: its value and principal variation, and [`MASTER_FIGURES`] in order.
+    /// The master: its value and principal variation, and its part of the figures.
     Master {
         result: Option<(i32, Vec<G::Move>)>,
-        figures: Vec<f64>,
+        figures: Box<AphidFigures>,
         counters: DibCounters,
-        /// What its guesses drew on.
-        guesses: guess::GuessStats,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
@@ -142,27 +142,6 @@ enum Summary<G: Game> {
     },
 }
 
-/// The master's figures in the result's `extra` (the last three only once the master chose
-/// its geometry).
-const MASTER_FIGURES: [&str; 16] = [
-    "aphid_leaves",
-    "aphid_final_pass_leaves",
-    "aphid_leaves_searched_to_depth",
-    "aphid_passes",
-    "aphid_master_nodes",
-    "aphid_sequential_nodes",
-    "aphid_bad_bounds",
-    "aphid_moves",
-    "aphid_exemptions",
-    "aphid_resends",
-    "aphid_splits",
-    "aphid_pass_nodes",
-    "aphid_proven_cuts",
-    "aphid_master_depth",
-    "aphid_granularity",
-    "aphid_parallel_from",
-];
-
 impl<G: Game> Summary<G> {
     fn of(p: AphidProc<G>) -> Summary<G> {
         let counters = p.counters();
@@ -171,29 +150,23 @@ impl<G: Game> Summary<G> {
                 let master = m.0;
                 let (touched, searched) = master.final_leaves();
                 let st = &master.stats;
-                let mut figures = vec![
-                    master.leaves() as f64,
-                    touched as f64,
-                    searched as f64,
-                    st.passes as f64,
-                    (st.pass_nodes + st.search_nodes) as f64,
-                    st.sequential_nodes as f64,
-                    st.bad_bounds as f64,
-                    st.moves as f64,
-                    st.exemptions as f64,
-                    st.resends as f64,
-                    st.splits as f64,
-                    st.pass_nodes as f64,
-                    st.proven_cuts as f64,
-                ];
-                if let Some(g) = master.geometry {
-                    figures.extend([g.horizon, g.granularity, g.from].map(f64::from));
-                }
+                let figures = AphidFigures {
+                    leaves: master.leaves() as u64,
+                    final_pass_leaves: touched as u64,
+                    leaves_searched_to_depth: searched as u64,
+                    master: *st,
+                    geometry: master.geometry.map(|g| GeometryFigures {
+                        master_depth: g.horizon,
+                        granularity: g.granularity,
+                        parallel_from: g.from,
+                    }),
+                    guesses: master.guesses,
+                    ..AphidFigures::default()
+                };
                 Summary::Master {
                     result: master.result,
-                    figures,
+                    figures: Box::new(figures),
                     counters,
-                    guesses: master.guesses,
                 }
             }
             AphidProc::Slave(s) => {
@@ -341,74 +314,53 @@ pub fn search<G: Game>(
     };
     let outcome = dib::run_processors(procs, &backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
-        result,
-        figures,
-        guesses,
-        ..
+        result, figures, ..
     }) = outcome.processors.first()
     else {
         return Err(DibError::NoValue { seed: None }.into());
     };
     let seed = outcome.sim.map(|s| s.seed);
     let (value, pv) = result.clone().ok_or(DibError::NoValue { seed })?;
-    let mut extra: Vec<(&'static str, f64)> = MASTER_FIGURES
-        .iter()
-        .copied()
-        .zip(figures.iter().copied())
-        .collect();
-    let mut slave_nodes = [0u64; 3];
+    let mut figures = AphidFigures::clone(figures);
     let mut ring = shadow::ShadowStats::default();
     let mut mids = mid::MidStats::default();
+    let mut mid_count = 0;
     for p in &outcome.processors {
         match p {
             Summary::Slave { nodes, shadow, .. } => {
-                for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
-                    *sum += n;
-                }
+                let [required, speculative, aborted] = *nodes;
+                figures.slave_required_nodes += required;
+                figures.slave_speculative_nodes += speculative;
+                figures.aborted_nodes += aborted;
                 if let Some(r) = shadow {
                     ring += *r;
                 }
             }
-            Summary::Mid { stats, .. } => mids += *stats,
+            Summary::Mid { stats, .. } => {
+                mids += *stats;
+                mid_count += 1;
+            }
             Summary::Master { .. } => {}
         }
     }
-    let [required, speculative, aborted] = slave_nodes;
-    extra.push(("aphid_slave_required_nodes", required as f64));
-    extra.push(("aphid_speculative_nodes", speculative as f64));
-    extra.push(("aphid_aborted_nodes", aborted as f64));
-    extra.extend(guesses.figures());
-    if opts.tt == TtSharing::Distributed {
-        extra.extend(ring.figures());
-    }
-    if !flat {
-        extra.extend(mids.figures());
-    }
-    // The names `runner compare` reads for the thesis 6.2.6 columns: the master and every
-    // mid-level process of a hierarchy are masters, and the speculative search counts
-    // abandoned speculative slices too.
-    let mid_count = outcome
-        .processors
-        .iter()
-        .filter(|p| matches!(p, Summary::Mid { .. }))
-        .count();
-    extra.push(("master_processors", (1 + mid_count) as f64));
+    figures.shadow = (opts.tt == TtSharing::Distributed).then_some(ring);
+    figures.mids = (!flat).then_some(mids);
+    // The master and every mid-level process of a hierarchy are masters (thesis 6.2.6).
+    figures.master_processors = 1 + mid_count;
     // The master's share of processor 0: its busy and messaging time over the run's.
     let master_time = outcome
         .counters
         .first()
         .map_or(0, |c| c.busy_ns + c.messaging_ns);
-    extra.push((
-        "aphid_master_cpu_share",
-        master_time as f64 / outcome.elapsed_ns.max(1) as f64,
-    ));
-    extra.push(("speculative_nodes", (speculative + aborted) as f64));
+    figures.master_cpu_share = master_time as f64 / outcome.elapsed_ns.max(1) as f64;
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
     let report: Report<i32> =
         Report::from_outcome(value, &backend, &outcome, Summary::counters, config);
-    Ok(result_from_report(report, value, pv, extra))
+    let mut result = result_from_report(report, value, pv, Vec::new());
+    result.aphid = Some(figures);
+    Ok(result)
 }
 
 #[cfg(test)]

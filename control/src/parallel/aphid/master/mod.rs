@@ -45,7 +45,7 @@ use super::table::{AphidTable, Bounds, DepthBounds, LeafId};
 use crate::search::Searcher;
 
 /// What the master counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MasterStats {
     /// Passes over the master's tree.
     pub passes: u64,
