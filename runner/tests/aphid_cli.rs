@@ -43,7 +43,7 @@ fn hierarchies_from_both_formats_and_the_distributed_table_agree() {
     let toml = dir.join("two-levels.toml");
     std::fs::write(
         &toml,
-        "# 0 -> {1, 3}; 1 -> {2}; 3 -> {4}\nparents = [0, 1, 0, 3]\n",
+        "# 0 -> {1, 3}; 1 -> {2}; 3 -> {4}\n[hierarchy]\nparents = [0, 1, 0, 3]\n",
     )
     .expect("written");
     let two = search(&[

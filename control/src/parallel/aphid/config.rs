@@ -1,16 +1,21 @@
 //! APHID's parameters (thesis section 5.2 and appendix B): the parallelization horizon `d'`,
 //! the minimum granularity `g`, the user's advice for choosing them automatically, the report
 //! buffer `m`, the slaves' window, load balancing and exemptions, and the transposition-table
-//! arrangement.
+//! arrangement; and their configuration file, read with serde from TOML into one typed group
+//! per table ([`ConfigFile`]), or from the thesis's `aphid.config` format (`config_text.rs`).
 
 use std::fmt;
 use std::str::FromStr;
+
+use serde::Deserialize;
+use toml::Spanned;
 
 use super::config_text::{ConfigTextError, is_thesis_format};
 use super::hierarchy::Hierarchy;
 
 /// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TtSharing {
     /// Every processor has its own table (the default).
     #[default]
@@ -190,32 +195,26 @@ impl Default for AphidOptions {
     }
 }
 
-/// A bad APHID configuration file.
+/// A bad APHID configuration file (TOML form); every variant names the 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    /// A line that is not `key = value`, a comment, or `[aphid]`.
-    #[error("line {line}: expected `key = value` (or `# comment`, `[aphid]`), found '{text}'")]
-    Syntax {
+    /// Not TOML, an unknown group or key, or a value of the wrong type.
+    #[error("line {line} (`{text}`): {message}")]
+    Toml {
         /// 1-based line number.
         line: usize,
         /// The line.
         text: String,
+        /// What is wrong, and what the group or key takes.
+        message: String,
     },
-    /// A key APHID does not have.
-    #[error("line {line}: unknown key '{key}'; the keys are: {}", KEYS.join(", "))]
-    UnknownKey {
-        /// 1-based line number.
-        line: usize,
-        /// The key.
-        key: String,
-    },
-    /// A value of the wrong kind.
+    /// A value of the right type that APHID cannot use.
     #[error("line {line}: '{value}' is not a valid {key}: {expected}")]
     BadValue {
         /// 1-based line number.
         line: usize,
         /// The key.
-        key: String,
+        key: &'static str,
         /// The value.
         value: String,
         /// What the key takes.
@@ -223,142 +222,246 @@ pub enum ConfigError {
     },
 }
 
-/// The keys of a configuration file.
-pub const KEYS: &[&str] = &[
-    "master_depth",
-    "min_pieces_per_slave",
-    "min_piece_nodes",
-    "min_granularity",
-    "report_nodes",
-    "speculative_slice_nodes",
-    "window",
-    "load_balancing",
-    "exemption_factor",
-    "first_uncertain",
-    "tt",
-    "heartbeat_ns",
-    "patience_ns",
-    "dead_after_ns",
-    "parents",
-    "shadow_entries",
-    "broadcast_keys",
-    "shadow_min_depth",
-    "untouched_last",
-    "split_tail",
-    "incremental_passes",
-    "anchored_guesses",
-    "required_slice_nodes",
-    "tt_seeded_guesses",
-    "tt_reseed_guesses",
-    "bad_bound_margin",
-];
+/// `[geometry]`: the master's tree (thesis 5.2.1).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeometryConfig {
+    /// [`AphidOptions::master_depth`]: plies, or `"auto"`.
+    pub master_depth: Option<Spanned<toml::Value>>,
+    /// [`AphidOptions::min_pieces_per_slave`].
+    pub min_pieces_per_slave: Option<u32>,
+    /// [`AphidOptions::min_piece_nodes`].
+    pub min_piece_nodes: Option<u64>,
+    /// [`AphidOptions::min_granularity`].
+    pub min_granularity: Option<u32>,
+}
+
+/// `[slaves]`: how a slave searches and reports (thesis 5.2.3).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlavesConfig {
+    /// [`AphidOptions::window`].
+    pub window: Option<Spanned<u32>>,
+    /// [`AphidOptions::report_nodes`].
+    pub report_nodes: Option<u64>,
+    /// [`AphidOptions::speculative_slice_nodes`].
+    pub speculative_slice_nodes: Option<u64>,
+    /// [`AphidOptions::required_slice_nodes`].
+    pub required_slice_nodes: Option<u64>,
+    /// [`AphidOptions::untouched_last`].
+    pub untouched_last: Option<bool>,
+}
+
+/// `[master]`: the master's passes, guesses and bad-bound requests.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MasterConfig {
+    /// [`AphidOptions::first_uncertain`].
+    pub first_uncertain: Option<u32>,
+    /// [`AphidOptions::incremental_passes`].
+    pub incremental_passes: Option<bool>,
+    /// [`AphidOptions::anchored_guesses`].
+    pub anchored_guesses: Option<bool>,
+    /// [`AphidOptions::tt_seeded_guesses`].
+    pub tt_seeded_guesses: Option<bool>,
+    /// [`AphidOptions::tt_reseed_guesses`].
+    pub tt_reseed_guesses: Option<bool>,
+    /// [`AphidOptions::bad_bound_margin`].
+    pub bad_bound_margin: Option<u32>,
+}
+
+/// `[balance]`: load balancing, exemptions and tail splitting (thesis 5.2.5).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalanceConfig {
+    /// [`AphidOptions::load_balancing`].
+    pub load_balancing: Option<bool>,
+    /// [`AphidOptions::exemption_factor`].
+    pub exemption_factor: Option<u32>,
+    /// [`AphidOptions::split_tail`].
+    pub split_tail: Option<u32>,
+}
+
+/// `[faults]`: how the master tells a slow slave from a dead one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultsConfig {
+    /// [`AphidOptions::heartbeat_ns`].
+    pub heartbeat_ns: Option<u64>,
+    /// [`AphidOptions::patience_ns`].
+    pub patience_ns: Option<u64>,
+    /// [`AphidOptions::dead_after_ns`].
+    pub dead_after_ns: Option<u64>,
+}
+
+/// `[tables]`: the transposition tables (thesis 5.2.6, 6.4).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TablesConfig {
+    /// [`AphidOptions::tt`]: `"local"`, `"shared"` or `"distributed"`.
+    pub tt: Option<TtSharing>,
+    /// [`AphidOptions::shadow_entries`].
+    pub shadow_entries: Option<usize>,
+    /// [`AphidOptions::broadcast_keys`].
+    pub broadcast_keys: Option<usize>,
+    /// [`AphidOptions::shadow_min_depth`].
+    pub shadow_min_depth: Option<u32>,
+}
+
+/// `[hierarchy]`: the process hierarchy (thesis 5.2.4).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HierarchyConfig {
+    /// The master of processors 1, 2, 3, ... (each an earlier processor):
+    /// [`AphidOptions::hierarchy`].
+    pub parents: Option<Spanned<Vec<usize>>>,
+}
+
+/// A configuration file in TOML form: one table per group of options, every key optional
+/// (left out: the default). Unknown groups and keys are refused.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// `[geometry]`.
+    #[serde(default)]
+    pub geometry: GeometryConfig,
+    /// `[slaves]`.
+    #[serde(default)]
+    pub slaves: SlavesConfig,
+    /// `[master]`.
+    #[serde(default)]
+    pub master: MasterConfig,
+    /// `[balance]`.
+    #[serde(default)]
+    pub balance: BalanceConfig,
+    /// `[faults]`.
+    #[serde(default)]
+    pub faults: FaultsConfig,
+    /// `[tables]`.
+    #[serde(default)]
+    pub tables: TablesConfig,
+    /// `[hierarchy]`.
+    #[serde(default)]
+    pub hierarchy: HierarchyConfig,
+}
+
+/// Sets `field` to `value` when the file gives one.
+fn set<T>(field: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *field = v;
+    }
+}
+
+/// The 1-based line of byte `offset` of `text`, and that line.
+fn line_at(text: &str, offset: usize) -> (usize, String) {
+    let offset = offset.min(text.len());
+    let line = text[..offset].matches('\n').count() + 1;
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    (line, text[start..end].trim().to_string())
+}
+
+impl ConfigFile {
+    /// The options this file sets over the defaults; `text` is the file (for line numbers).
+    ///
+    /// # Errors
+    /// [`ConfigError::BadValue`] for a `master_depth`, `window` or `parents` APHID cannot use.
+    pub fn options(self, text: &str) -> Result<AphidOptions, ConfigError> {
+        let mut o = AphidOptions::default();
+        let bad =
+            |span: std::ops::Range<usize>, key, value: String, expected| ConfigError::BadValue {
+                line: line_at(text, span.start).0,
+                key,
+                value,
+                expected,
+            };
+        let g = self.geometry;
+        if let Some(d) = g.master_depth {
+            let expected = "a number of plies, at least 1, or \"auto\"";
+            o.master_depth = match d.get_ref() {
+                toml::Value::String(s) if s == "auto" => None,
+                toml::Value::Integer(n) => Some(
+                    u32::try_from(*n)
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| bad(d.span(), "master_depth", n.to_string(), expected))?,
+                ),
+                other => return Err(bad(d.span(), "master_depth", other.to_string(), expected)),
+            };
+        }
+        set(&mut o.min_pieces_per_slave, g.min_pieces_per_slave);
+        set(&mut o.min_piece_nodes, g.min_piece_nodes);
+        set(&mut o.min_granularity, g.min_granularity);
+        let s = self.slaves;
+        if let Some(w) = s.window {
+            o.window = i32::try_from(*w.get_ref()).map_err(|_| {
+                bad(
+                    w.span(),
+                    "window",
+                    w.get_ref().to_string(),
+                    "an evaluation width below 2^31",
+                )
+            })?;
+        }
+        set(&mut o.report_nodes, s.report_nodes);
+        set(&mut o.speculative_slice_nodes, s.speculative_slice_nodes);
+        set(&mut o.required_slice_nodes, s.required_slice_nodes);
+        set(&mut o.untouched_last, s.untouched_last);
+        let m = self.master;
+        set(&mut o.first_uncertain, m.first_uncertain);
+        set(&mut o.incremental_passes, m.incremental_passes);
+        set(&mut o.anchored_guesses, m.anchored_guesses);
+        set(&mut o.tt_seeded_guesses, m.tt_seeded_guesses);
+        set(&mut o.tt_reseed_guesses, m.tt_reseed_guesses);
+        set(&mut o.bad_bound_margin, m.bad_bound_margin);
+        let b = self.balance;
+        set(&mut o.load_balancing, b.load_balancing);
+        set(&mut o.exemption_factor, b.exemption_factor);
+        set(&mut o.split_tail, b.split_tail);
+        let f = self.faults;
+        set(&mut o.heartbeat_ns, f.heartbeat_ns);
+        set(&mut o.patience_ns, f.patience_ns);
+        set(&mut o.dead_after_ns, f.dead_after_ns);
+        let t = self.tables;
+        set(&mut o.tt, t.tt);
+        set(&mut o.shadow_entries, t.shadow_entries);
+        set(&mut o.broadcast_keys, t.broadcast_keys);
+        set(&mut o.shadow_min_depth, t.shadow_min_depth);
+        if let Some(p) = self.hierarchy.parents {
+            let span = p.span();
+            let parents = p.into_inner();
+            let shown = format!("{parents:?}");
+            o.hierarchy = Some(Hierarchy::from_parents(parents).map_err(|_| {
+                bad(
+                    span,
+                    "parents",
+                    shown,
+                    "a list of earlier processor numbers, [0, 0, 1, ...] (the master of processors 1, 2, 3, ...)",
+                )
+            })?);
+        }
+        Ok(o)
+    }
+}
 
 impl AphidOptions {
-    /// Reads a configuration in TOML's simple form: `key = value` lines (the keys of
-    /// [`KEYS`], named as the fields of [`AphidOptions`]), `#` comments, an optional `[aphid]`
-    /// table header; integers, `true`/`false`, and `"local"`/`"shared"` for `tt`;
-    /// `master_depth = "auto"` for the automatic horizon. Keys left out keep their defaults.
+    /// Reads a configuration in TOML form ([`ConfigFile`]: `[geometry]`, `[slaves]`,
+    /// `[master]`, `[balance]`, `[faults]`, `[tables]`, `[hierarchy]`, keys named as the fields
+    /// of [`AphidOptions`], except `parents` for the hierarchy). Keys left out keep their
+    /// defaults.
     ///
     /// # Errors
     /// [`ConfigError`] naming the line that is wrong and what it should be.
     pub fn from_config(text: &str) -> Result<AphidOptions, ConfigError> {
-        let mut o = AphidOptions::default();
-        for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            let body = raw.split('#').next().unwrap_or("").trim();
-            if body.is_empty() || body == "[aphid]" {
-                continue;
-            }
-            let Some((key, value)) = body.split_once('=') else {
-                return Err(ConfigError::Syntax {
-                    line,
-                    text: raw.to_string(),
-                });
-            };
-            let (key, value) = (key.trim(), value.trim().trim_matches('"'));
-            let bad = |expected: &'static str| ConfigError::BadValue {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| {
+            let (line, text) = line_at(text, e.span().map_or(0, |s| s.start));
+            ConfigError::Toml {
                 line,
-                key: key.to_string(),
-                value: value.to_string(),
-                expected,
-            };
-            let int = || {
-                value
-                    .replace('_', "")
-                    .parse::<u64>()
-                    .map_err(|_| bad("a non-negative integer"))
-            };
-            let small =
-                || int().and_then(|v| u32::try_from(v).map_err(|_| bad("an integer below 2^32")));
-            let flag = || value.parse::<bool>().map_err(|_| bad("true or false"));
-            match key {
-                "master_depth" => {
-                    o.master_depth = if value == "auto" {
-                        None
-                    } else {
-                        Some(small().and_then(|v| {
-                            if v == 0 {
-                                Err(bad("at least 1, or \"auto\""))
-                            } else {
-                                Ok(v)
-                            }
-                        })?)
-                    };
-                }
-                "min_pieces_per_slave" => o.min_pieces_per_slave = small()?,
-                "min_piece_nodes" => o.min_piece_nodes = int()?,
-                "min_granularity" => o.min_granularity = small()?,
-                "report_nodes" => o.report_nodes = int()?,
-                "speculative_slice_nodes" => o.speculative_slice_nodes = int()?,
-                "window" => {
-                    o.window = i32::try_from(small()?).map_err(|_| bad("an evaluation width"))?;
-                }
-                "load_balancing" => o.load_balancing = flag()?,
-                "exemption_factor" => o.exemption_factor = small()?,
-                "first_uncertain" => o.first_uncertain = small()?,
-                "tt" => {
-                    o.tt = value
-                        .parse()
-                        .map_err(|_| bad("\"local\", \"shared\" or \"distributed\""))?;
-                }
-                "heartbeat_ns" => o.heartbeat_ns = int()?,
-                "patience_ns" => o.patience_ns = int()?,
-                "dead_after_ns" => o.dead_after_ns = int()?,
-                "parents" => {
-                    let expected = "a list of earlier processor numbers, [0, 0, 1, ...] (the master of processors 1, 2, 3, ...)";
-                    let inner = value
-                        .strip_prefix('[')
-                        .and_then(|v| v.strip_suffix(']'))
-                        .ok_or_else(|| bad(expected))?;
-                    let parents = inner
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|v| !v.is_empty())
-                        .map(|v| v.parse::<usize>().map_err(|_| bad(expected)))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    o.hierarchy =
-                        Some(Hierarchy::from_parents(parents).map_err(|_| bad(expected))?);
-                }
-                "shadow_entries" => o.shadow_entries = small()? as usize,
-                "broadcast_keys" => o.broadcast_keys = small()? as usize,
-                "shadow_min_depth" => o.shadow_min_depth = small()?,
-                "untouched_last" => o.untouched_last = flag()?,
-                "split_tail" => o.split_tail = small()?,
-                "incremental_passes" => o.incremental_passes = flag()?,
-                "anchored_guesses" => o.anchored_guesses = flag()?,
-                "required_slice_nodes" => o.required_slice_nodes = int()?,
-                "tt_seeded_guesses" => o.tt_seeded_guesses = flag()?,
-                "tt_reseed_guesses" => o.tt_reseed_guesses = flag()?,
-                "bad_bound_margin" => o.bad_bound_margin = small()?,
-                _ => {
-                    return Err(ConfigError::UnknownKey {
-                        line,
-                        key: key.to_string(),
-                    });
-                }
+                text,
+                message: e.message().trim().to_string(),
             }
-        }
-        Ok(o)
+        })?;
+        file.options(text)
     }
 }
 
@@ -400,10 +503,24 @@ impl AphidOptions {
 mod tests {
     use super::*;
 
-    /// The shipped 16-processor Othello file (testsets/aphid/othello-16.toml) reads as TOML
-    /// by its name and sets exactly `master_depth` and the shared table.
+    /// Every shipped file of testsets/aphid reads: the TOML ones by their name, the thesis's
+    /// by theirs; the 16-processor Othello file sets exactly `master_depth` and the shared
+    /// table.
     #[test]
-    fn the_shipped_othello_file_parses() {
+    fn the_shipped_files_parse() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsets/aphid");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).expect("testsets/aphid") {
+            let path = entry.expect("an entry").path();
+            let name = path.to_string_lossy().to_string();
+            if !(name.ends_with(".toml") || name.ends_with(".config")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("readable");
+            AphidOptions::from_file_text(&name, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            read += 1;
+        }
+        assert!(read >= 3, "{read} files in {}", dir.display());
         let text = include_str!("../../../../testsets/aphid/othello-16.toml");
         let o = AphidOptions::from_file_text("othello-16.toml", text).expect("valid");
         let expected = AphidOptions {
@@ -416,85 +533,97 @@ mod tests {
 
     #[test]
     fn a_config_file_sets_the_keys_it_names() {
-        let text = "# APHID for Othello\n[aphid]\nmaster_depth = 3\nwindow = 20 # evaluation units\ntt = \"shared\"\nload_balancing = false\n";
+        let text = "# APHID for Othello\n[geometry]\nmaster_depth = 3\n[slaves]\nwindow = 20 # evaluation units\nrequired_slice_nodes = 0\n[tables]\ntt = \"shared\"\n[balance]\nload_balancing = false\nsplit_tail = 0\n[master]\nincremental_passes = false\nbad_bound_margin = 20\n[faults]\npatience_ns = 7\n";
         let o = AphidOptions::from_config(text).expect("valid");
-        assert_eq!(o.master_depth, Some(3));
-        assert_eq!(o.window, 20);
-        assert_eq!(o.tt, TtSharing::Shared);
-        assert!(!o.load_balancing);
-        assert_eq!(o.report_nodes, AphidOptions::default().report_nodes);
-        let tail =
-            AphidOptions::from_config("split_tail = 0\nuntouched_last = false").expect("valid");
-        assert_eq!((tail.split_tail, tail.untouched_last), (0, false));
-        let full = AphidOptions::from_config("incremental_passes = false").expect("valid");
-        assert!(!full.incremental_passes);
-        assert!(AphidOptions::default().incremental_passes);
-        assert!(AphidOptions::from_config("incremental_passes = yes").is_err());
-        let drift = AphidOptions::from_config("anchored_guesses = false").expect("valid");
-        assert!(!drift.anchored_guesses && AphidOptions::default().anchored_guesses);
-        assert!(AphidOptions::from_config("untouched_last = 1").is_err());
-        let slices = AphidOptions::from_config("required_slice_nodes = 0").expect("valid");
-        assert_eq!(slices.required_slice_nodes, 0);
-        assert_eq!(AphidOptions::default().required_slice_nodes, 16_384);
-        let g = AphidOptions::from_config("tt_seeded_guesses = false\ntt_reseed_guesses = false")
-            .expect("valid");
-        assert!(!g.tt_seeded_guesses && !g.tt_reseed_guesses);
         let d = AphidOptions::default();
-        assert!(d.tt_seeded_guesses && d.tt_reseed_guesses);
-        let bb = AphidOptions::from_config("bad_bound_margin = 20").expect("valid");
-        assert_eq!((bb.bad_bound_margin, d.bad_bound_margin), (20, 10));
-        let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
+        let expected = AphidOptions {
+            master_depth: Some(3),
+            window: 20,
+            required_slice_nodes: 0,
+            tt: TtSharing::Shared,
+            load_balancing: false,
+            split_tail: 0,
+            incremental_passes: false,
+            bad_bound_margin: 20,
+            patience_ns: 7,
+            ..d.clone()
+        };
+        assert_eq!(o, expected);
+        assert_eq!(AphidOptions::from_config("").expect("empty"), d);
+        let auto = AphidOptions::from_config("[geometry]\nmaster_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
-        let e = AphidOptions::from_config("untouched_last = 1").unwrap_err();
-        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
+        assert!(d.incremental_passes && d.tt_seeded_guesses && d.tt_reseed_guesses);
+        assert_eq!((d.bad_bound_margin, d.required_slice_nodes), (10, 16_384));
     }
 
     /// The options that lost in measurements are gone: a file naming one is refused (the
     /// README's "tried and rejected" table lists them).
     #[test]
     fn rejected_options_are_unknown_keys() {
-        for key in [
-            "priority_from_depth",
-            "master_leaf_cap",
-            "new_leaf_passes",
-            "parity_guesses",
-            "leaf_probe_depth",
-            "required_slice_growth",
-            "speculative_slice_cap",
-            "catch_up_from",
-            "cut_keeps_window",
-            "exact_spare",
-            "bad_bound_hold",
-            "early_bad_bounds",
-            "master_hosts_slave",
-            "hosted_slave_laps",
-            "alternative_window",
-            "run_ahead_shift",
-            "pv_window",
-            "value_ordering",
+        for (group, key) in [
+            ("slaves", "priority_from_depth"),
+            ("geometry", "master_leaf_cap"),
+            ("master", "new_leaf_passes"),
+            ("master", "parity_guesses"),
+            ("master", "leaf_probe_depth"),
+            ("slaves", "required_slice_growth"),
+            ("slaves", "speculative_slice_cap"),
+            ("slaves", "catch_up_from"),
+            ("slaves", "cut_keeps_window"),
+            ("slaves", "exact_spare"),
+            ("master", "bad_bound_hold"),
+            ("master", "early_bad_bounds"),
+            ("master", "master_hosts_slave"),
+            ("master", "hosted_slave_laps"),
+            ("slaves", "alternative_window"),
+            ("slaves", "run_ahead_shift"),
+            ("slaves", "pv_window"),
+            ("master", "value_ordering"),
         ] {
-            let e = AphidOptions::from_config(&format!("{key} = 1")).unwrap_err();
+            let e = AphidOptions::from_config(&format!("[{group}]\n{key} = 1")).unwrap_err();
+            assert!(matches!(e, ConfigError::Toml { line: 2, .. }), "{key}: {e}");
             assert!(e.to_string().contains(key), "{key}: {e}");
         }
     }
 
     #[test]
     fn bad_lines_are_named() {
-        let e = AphidOptions::from_config("window = 10\nwidth = 3").unwrap_err();
-        assert!(matches!(e, ConfigError::UnknownKey { line: 2, .. }), "{e}");
-        let e = AphidOptions::from_config("master_depth = 0").unwrap_err();
+        let e = AphidOptions::from_config("[slaves]\nwindow = 10\nwidth = 3").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 3, .. }), "{e}");
+        assert!(e.to_string().contains("window"), "the keys are listed: {e}");
+        let e = AphidOptions::from_config("master_depth = 5").unwrap_err();
+        assert!(
+            e.to_string().contains("geometry"),
+            "the groups are listed: {e}"
+        );
+        let e = AphidOptions::from_config("[geometry]\nmaster_depth = 0").unwrap_err();
+        assert!(matches!(e, ConfigError::BadValue { line: 2, .. }), "{e}");
         assert!(e.to_string().contains("at least 1"), "{e}");
         let e = AphidOptions::from_config("just text").unwrap_err();
-        assert!(matches!(e, ConfigError::Syntax { line: 1, .. }), "{e}");
-        let e = AphidOptions::from_config("tt = everywhere").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 1, .. }), "{e}");
+        let e = AphidOptions::from_config("[tables]\ntt = \"everywhere\"").unwrap_err();
         assert!(e.to_string().contains("distributed"), "{e}");
-        let e = AphidOptions::from_config("parents = [0, 2]").unwrap_err();
-        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
+        let e = AphidOptions::from_config("[slaves]\nuntouched_last = 1").unwrap_err();
+        assert!(e.to_string().contains("untouched_last"), "{e}");
+        let e = AphidOptions::from_config("\n[hierarchy]\nparents = [0, 2]").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ConfigError::BadValue {
+                    line: 3,
+                    key: "parents",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = AphidOptions::from_config("[slaves]\nwindow = -1").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 2, .. }), "{e}");
     }
 
     #[test]
     fn a_toml_hierarchy_and_the_shadow_ring_settings() {
-        let text = "parents = [0, 1, 1, 0, 4]\ntt = \"distributed\"\nshadow_entries = 64\n";
+        let text = "[hierarchy]\nparents = [0, 1, 1, 0, 4]\n[tables]\ntt = \"distributed\"\nshadow_entries = 64\n";
         let o = AphidOptions::from_config(text).expect("valid");
         let h = o.hierarchy.expect("a hierarchy");
         assert_eq!(h.children(1), vec![2, 3]);

@@ -17,13 +17,13 @@ use super::{Geometry, Master};
 /// processors): 4 pieces per slave gave a speedup of 6.7, 8 gave 8.3 and 12 gave 8.4, while at
 /// 64 processors 8 per slave (a master tree twice as deep) was slower than 4: what matters is
 /// the total number of pieces, against which the largest must be small. With incremental
-/// passes about 500 pieces pay at both 16 and 64 processors (aphid/README.md),
+/// passes about 500 pieces pay at both 16 and 64 processors,
 /// but raising this floor alone does not give them: the search goes parallel at the first
 /// iteration where `min_pieces_per_slave` x slaves pieces exist, before any ply has 512.
 const MIN_PIECES: u64 = 128;
 
 /// The most pieces the automatic `d'` aims at for a large search (see `piece_floor`).
-/// Measured on the simulator (aphid/README.md): about 500 pieces gave 10.5-10.7 at
+/// Measured on the simulator: about 500 pieces gave 10.5-10.7 at
 /// 16 processors and 23.6-29.5 at 64 at depths 12-13, against 7.3-8.3 and 19.7-20.8 with 128-252.
 const MAX_PIECES: u64 = 512;
 
