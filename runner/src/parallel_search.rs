@@ -78,10 +78,10 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.mwf_wait = wait;
     }
-    if args.aphid_config.is_some() || args.tt.is_some() {
+    if args.aphid_config.is_some() || args.aphid_tt.is_some() {
         if algo != ParallelAlgo::Aphid {
-            let flag = if args.tt.is_some() {
-                "--tt"
+            let flag = if args.aphid_tt.is_some() {
+                "--aphid-tt"
             } else {
                 "--aphid-config"
             };
@@ -103,8 +103,8 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
                 }
             }
         }
-        if let Some(tt) = &args.tt {
-            options.aphid.tt = tt.parse().map_err(|e| input("--tt", e))?;
+        if let Some(tt) = &args.aphid_tt {
+            options.aphid.tt = tt.parse().map_err(|e| input("--aphid-tt", e))?;
         }
     }
     // Last, once every flag is known to be good: on MPI, every rank joins the session.

@@ -238,7 +238,7 @@ pub fn search<G: Game>(
     if matches!(options.backend, dib::Backend::Mpi { .. }) && opts.tt == TtSharing::Shared {
         return Err(ParallelError::BadOption {
             algo: "aphid",
-            message: "over MPI ranks share no memory: use local tables (--tt local), or a shared table on --backend threads or sim".to_string(),
+            message: "over MPI ranks share no memory: use local tables (--aphid-tt local), or a shared table on --backend threads or sim".to_string(),
         });
     }
     if opts.master_depth == Some(0) {
@@ -377,6 +377,6 @@ mod tests {
             err,
             ParallelError::BadOption { algo: "aphid", .. }
         ));
-        assert!(err.to_string().contains("--tt local"), "{err}");
+        assert!(err.to_string().contains("--aphid-tt local"), "{err}");
     }
 }
