@@ -455,14 +455,39 @@ impl AphidOptions {
     pub fn from_config(text: &str) -> Result<AphidOptions, ConfigError> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| {
             let (line, text) = line_at(text, e.span().map_or(0, |s| s.start));
+            let mut message = e.message().trim().to_string();
+            if message.starts_with("unknown field") {
+                if let Some(group) = group_of(&text) {
+                    message.push_str(&format!("; this key belongs under [{group}]"));
+                }
+            }
             ConfigError::Toml {
                 line,
                 text,
-                message: e.message().trim().to_string(),
+                message,
             }
         })?;
         file.options(text)
     }
+}
+
+/// The tables of a configuration file, as [`ConfigFile`] names them.
+const GROUPS: [&str; 7] = [
+    "geometry",
+    "slaves",
+    "master",
+    "balance",
+    "faults",
+    "tables",
+    "hierarchy",
+];
+
+/// The group whose table accepts the `key = value` line `line`, if one does (for the hint on
+/// a key given at the top or in the wrong table).
+fn group_of(line: &str) -> Option<&'static str> {
+    GROUPS
+        .into_iter()
+        .find(|g| toml::from_str::<ConfigFile>(&format!("[{g}]\n{line}")).is_ok())
 }
 
 /// A configuration file in either form.
@@ -593,9 +618,19 @@ mod tests {
         assert!(e.to_string().contains("window"), "the keys are listed: {e}");
         let e = AphidOptions::from_config("master_depth = 5").unwrap_err();
         assert!(
-            e.to_string().contains("geometry"),
-            "the groups are listed: {e}"
+            e.to_string().contains("under [geometry]"),
+            "the group is named: {e}"
         );
+        let e = AphidOptions::from_config("[slaves]\ntt = \"shared\"").unwrap_err();
+        assert!(
+            e.to_string().contains("under [tables]"),
+            "the group is named: {e}"
+        );
+        let e = AphidOptions::from_config("[slaves]\nwidht = 3").unwrap_err();
+        assert!(!e.to_string().contains("under ["), "no group takes it: {e}");
+        for g in GROUPS {
+            assert!(AphidOptions::from_config(&format!("[{g}]")).is_ok(), "{g}");
+        }
         let e = AphidOptions::from_config("[geometry]\nmaster_depth = 0").unwrap_err();
         assert!(matches!(e, ConfigError::BadValue { line: 2, .. }), "{e}");
         assert!(e.to_string().contains("at least 1"), "{e}");
