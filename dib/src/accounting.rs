@@ -16,11 +16,6 @@ pub struct BackendCounters {
     pub idle_ns: u64,
     /// Time spent sending and receiving messages.
     pub messaging_ns: u64,
-    /// Simulator, background processes only (`SimConfig::background`): time its slices were
-    /// held up while the process owning its CPU ran (busy + idle + messaging + preempted is
-    /// the process's whole time).
-    #[serde(default)]
-    pub preempted_ns: u64,
     /// Nodes charged.
     pub nodes: u64,
     /// Messages sent.
@@ -79,7 +74,6 @@ impl ProcAccounts {
             t.backend.busy_ns += b.busy_ns;
             t.backend.idle_ns += b.idle_ns;
             t.backend.messaging_ns += b.messaging_ns;
-            t.backend.preempted_ns += b.preempted_ns;
             t.backend.nodes += b.nodes;
             t.backend.messages_sent += b.messages_sent;
             t.backend.messages_received += b.messages_received;

@@ -118,15 +118,19 @@ pub struct SearchArgs {
     /// dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
-    /// APHID (`--algo aphid`): a configuration file, either `key = value` lines (TOML; keys
-    /// as in control/src/parallel/aphid/README.md) or the thesis's `aphid.config` format
+    /// APHID (`--algo aphid`): a configuration file, either TOML (one table per group of
+    /// options, as in control/src/parallel/aphid/README.md) or the thesis's `aphid.config` format
     /// (two numbers, then one host per process, tabs for levels of the hierarchy); told apart
     /// by the extension (.toml, .config) or else by the first line.
     #[arg(long)]
     pub aphid_config: Option<std::path::PathBuf>,
     /// APHID (`--algo aphid`): the processors' transposition tables, local, shared or
-    /// distributed (the shadow-table ring; overrides the configuration file).
+    /// distributed (the shadow-table ring; overrides the configuration file's `[tables] tt`),
+    /// as `runner compare --aphid-tt`.
     #[arg(long)]
+    pub aphid_tt: Option<String>,
+    /// Refused with the fix: APHID's tables are `--aphid-tt`, the table mode `--tt-mode`.
+    #[arg(long, hide = true)]
     pub tt: Option<String>,
     /// Transposition table mode: off, exact (hits only at exactly the stored depth) or normal;
     /// default: exact in the research setting, normal in play.
@@ -316,11 +320,11 @@ pub struct CompareArgs {
     /// `--algos` nor `--baseline` names aphid.
     #[arg(long)]
     pub aphid_tt: Option<String>,
-    /// APHID's options for the aphid series: a configuration file, `key = value` lines (TOML;
-    /// keys as in control/src/parallel/aphid/README.md, such as `master_depth = 5`) or the
+    /// APHID's options for the aphid series: a configuration file, TOML (groups and keys as in
+    /// control/src/parallel/aphid/README.md, such as `[geometry]` `master_depth = 5`) or the
     /// thesis's `aphid.config` text without host lines (a hierarchy names its processor
     /// count, which a comparison over several counts cannot keep). `--aphid-tt`, when also
-    /// given, sets the tables over the file's `tt`. An error when no series runs aphid.
+    /// given, sets the tables over the file's `[tables] tt`. An error when no series runs aphid.
     #[arg(long)]
     pub aphid_config: Option<std::path::PathBuf>,
     /// The search setting: research (fixed depth; every run must return the baseline's

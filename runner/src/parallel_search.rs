@@ -79,10 +79,10 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.mwf_wait = wait;
     }
-    if args.aphid_config.is_some() || args.tt.is_some() {
+    if args.aphid_config.is_some() || args.aphid_tt.is_some() {
         if algo != ParallelAlgo::Aphid {
-            let flag = if args.tt.is_some() {
-                "--tt"
+            let flag = if args.aphid_tt.is_some() {
+                "--aphid-tt"
             } else {
                 "--aphid-config"
             };
@@ -104,8 +104,8 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
                 }
             }
         }
-        if let Some(tt) = &args.tt {
-            options.aphid.tt = tt.parse().map_err(|e| input("--tt", e))?;
+        if let Some(tt) = &args.aphid_tt {
+            options.aphid.tt = tt.parse().map_err(|e| input("--aphid-tt", e))?;
         }
     }
     // Last, once every flag is known to be good: on MPI, every rank joins the session.
@@ -212,6 +212,7 @@ impl GameVisitor for Visitor<'_> {
                 .iter()
                 .map(|(k, v)| ((*k).to_string(), json!(v)))
                 .collect();
+            let aphid = r.aphid.as_ref().map(|a| json!(a));
             let mut out = json!({
                 "game": info.name,
                 "position": root.to_string(),
@@ -236,6 +237,7 @@ impl GameVisitor for Visitor<'_> {
                 "nodes_per_second": nps,
                 "stopped": false,
                 "extra": extra,
+                "aphid": aphid,
                 "accounting": {
                     "total": r.total,
                     "per_processor": r.accounts,
@@ -276,14 +278,15 @@ impl GameVisitor for Visitor<'_> {
         println!("pv: {}{after}", pv.join(" "));
         println!("nodes: {}", r.nodes);
         println!("tree: {TREE_NOTE}");
+        let aphid = r.aphid.as_ref().map(|a| a.named()).unwrap_or_default();
+        let counters = r.extra.len() + aphid.len();
         if args.verbose {
-            for (k, v) in &r.extra {
+            for (k, v) in r.extra.iter().chain(&aphid) {
                 println!("{k}: {v}");
             }
-        } else if !r.extra.is_empty() {
+        } else if counters > 0 {
             println!(
-                "{} counters of {} not shown (--verbose or --json shows them)",
-                r.extra.len(),
+                "{counters} counters of {} not shown (--verbose or --json shows them)",
                 par.algo
             );
         }

@@ -21,12 +21,18 @@ const MAX_EXPANSION: u32 = 16;
 /// Runs `runner search`.
 pub fn run(args: &SearchArgs) -> Result<()> {
     let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
+    if args.tt.is_some() {
+        return Err(input(
+            "--tt",
+            "runner search has no --tt: APHID's tables are --aphid-tt local|shared|distributed (as in runner compare), the table mode is --tt-mode",
+        ));
+    }
     if let Some(par) = crate::parallel_search::parse(args)? {
         return crate::parallel_search::run(game, args, &par);
     }
-    if args.aphid_config.is_some() || args.tt.is_some() {
-        let flag = if args.tt.is_some() {
-            "--tt"
+    if args.aphid_config.is_some() || args.aphid_tt.is_some() {
+        let flag = if args.aphid_tt.is_some() {
+            "--aphid-tt"
         } else {
             "--aphid-config"
         };

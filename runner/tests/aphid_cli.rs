@@ -1,5 +1,5 @@
 //! `runner search --algo aphid` with a hierarchy (from the thesis's `aphid.config` format or
-//! TOML) and with `--tt distributed` (the shadow-table ring): values agree with the sequential
+//! TOML) and with `--aphid-tt distributed` (the shadow-table ring): values agree with the sequential
 //! search, the mechanisms report their counters, and a file naming another processor count
 //! than `--procs` is an input error.
 
@@ -37,16 +37,13 @@ fn hierarchies_from_both_formats_and_the_distributed_table_agree() {
         "../testsets/aphid/figure-5.16.config",
     ]);
     assert_eq!(deep["value"], seq["value"]);
-    assert!(
-        deep["extra"]["aphid_mid_sessions"].as_f64().is_some(),
-        "{deep}"
-    );
+    assert!(deep["aphid"]["mids"]["jobs"].as_u64().is_some(), "{deep}");
     let dir = std::env::temp_dir().join(format!("aphid-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let toml = dir.join("two-levels.toml");
     std::fs::write(
         &toml,
-        "# 0 -> {1, 3}; 1 -> {2}; 3 -> {4}\nparents = [0, 1, 0, 3]\n",
+        "# 0 -> {1, 3}; 1 -> {2}; 3 -> {4}\n[hierarchy]\nparents = [0, 1, 0, 3]\n",
     )
     .expect("written");
     let two = search(&[
@@ -58,10 +55,19 @@ fn hierarchies_from_both_formats_and_the_distributed_table_agree() {
         toml.to_str().expect("a UTF-8 path"),
     ]);
     assert_eq!(two["value"], seq["value"]);
-    let ring = search(&["--algo", "aphid", "--procs", "5", "--tt", "distributed"]);
+    let ring = search(&[
+        "--algo",
+        "aphid",
+        "--procs",
+        "5",
+        "--aphid-tt",
+        "distributed",
+    ]);
     assert_eq!(ring["value"], seq["value"]);
     assert!(
-        ring["extra"]["aphid_shadow_tables_sent"].as_f64().is_some(),
+        ring["aphid"]["shadow"]["tables_sent"]
+            .as_u64()
+            .is_some_and(|n| n > 0),
         "{ring}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -85,5 +91,31 @@ fn a_hierarchy_of_another_size_than_procs_exits_2() {
         &["--aphid-config", "../testsets/aphid/figure-5.16.config"],
         "--procs 15",
     );
-    refused(&["--tt", "everywhere"], "distributed");
+    refused(&["--aphid-tt", "everywhere"], "distributed");
+}
+
+/// APHID's table arrangement is `--aphid-tt` in `runner search` as in `runner compare`; the
+/// old `--tt` is refused with the new spelling, and `--aphid-tt` needs `--algo aphid`.
+#[test]
+fn the_table_arrangement_is_aphid_tt_in_both_commands() {
+    refused(&["--tt", "distributed"], "--aphid-tt");
+    let out = runner(&[
+        "search",
+        "--game",
+        "othello6",
+        "--depth",
+        "3",
+        "--algo",
+        "ybw",
+        "--procs",
+        "4",
+        "--aphid-tt",
+        "shared",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--aphid-tt") && err.contains("aphid only"),
+        "{err}"
+    );
 }

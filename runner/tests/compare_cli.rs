@@ -441,7 +441,7 @@ fn an_aphid_configuration_reaches_the_comparison() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let run = |depth: u32| -> (Vec<Value>, Value) {
         let file = dir.join(format!("d{depth}.toml"));
-        std::fs::write(&file, format!("[aphid]\nmaster_depth = {depth}\n")).expect("write");
+        std::fs::write(&file, format!("[geometry]\nmaster_depth = {depth}\n")).expect("write");
         let out_dir = dir.join(format!("out{depth}"));
         let out = runner(&[
             "compare",
@@ -498,7 +498,7 @@ fn an_aphid_configuration_reaches_the_comparison() {
         "hierarchy",
     );
     let bad = dir.join("bad.toml");
-    std::fs::write(&bad, "master_depht = 4\n").expect("write");
+    std::fs::write(&bad, "[geometry]\nmaster_depht = 4\n").expect("write");
     fails_with(
         &[
             "compare",
@@ -520,7 +520,7 @@ fn an_aphid_configuration_reaches_the_comparison() {
         "--aphid-config",
     );
     let cfg = dir.join("one.toml");
-    std::fs::write(&cfg, "master_depth = 1\n").expect("write");
+    std::fs::write(&cfg, "[geometry]\nmaster_depth = 1\n").expect("write");
     let cfg = cfg.to_str().expect("utf-8 temp path");
     for flags in [["--aphid-config", cfg], ["--aphid-tt", "shared"]] {
         let mut args = vec!["compare", "--algos", "delaysplit", "--depth", "2"];

@@ -169,14 +169,14 @@ fn parallel_search_over_mpi_prints_once_on_rank_0() {
         "search",
         "tictactoe3",
         "3",
-        &["--algo", "aphid", "--tt", "shared"],
+        &["--algo", "aphid", "--aphid-tt", "shared"],
     );
     assert!(
         !out.status.success(),
-        "aphid --tt shared over MPI is refused"
+        "aphid --aphid-tt shared over MPI is refused"
     );
     assert!(
-        text(&out.stderr).contains("--tt local"),
+        text(&out.stderr).contains("--aphid-tt local"),
         "{}",
         text(&out.stderr)
     );

@@ -396,6 +396,7 @@ fn finish<G: Game>(
         total,
         sim: outcome.sim,
         extra,
+        aphid: None,
         rank: outcome.rank,
     })
 }

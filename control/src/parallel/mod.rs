@@ -134,13 +134,14 @@ pub struct ParallelResult<M> {
     pub total: ProcAccounts,
     /// Simulator figures (seed, trace hash, ...); `None` on threads.
     pub sim: Option<SimFigures>,
-    /// Named algorithm-specific figures (for example speculative nodes), for the comparison
-    /// tables. `runner compare` reads two by name: `speculative_nodes` (nodes searched beyond
-    /// the requested depth) and `master_processors` (processors used only as masters, the
-    /// lowest-numbered), for the thesis 6.2.6 overheads. Algorithms with one table shared by
-    /// their processors (the alpha-beta split family and `lazysmp`) report its fill at the end
-    /// as [`HASHFULL`], which the UCI engine shows as `hashfull`.
+    /// Named algorithm-specific figures, for printing (APHID's are in `aphid`). Algorithms
+    /// with one table shared by their processors (the alpha-beta split family and `lazysmp`)
+    /// report its fill at the end as [`HASHFULL`], which the UCI engine shows as `hashfull`.
     pub extra: Vec<(&'static str, f64)>,
+    /// APHID's figures (`None` for the other algorithms): among them the master processors
+    /// and the speculative nodes of the thesis 6.2.6 overheads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aphid: Option<aphid::AphidFigures>,
     /// On MPI, this process's rank (every rank gets the same result; rank 0 prints it);
     /// `None` on the other backends. See [`ParallelResult::is_root`].
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -403,6 +404,7 @@ where
         total: report.total,
         sim: report.sim,
         extra,
+        aphid: None,
         rank: report.rank,
     }
 }

@@ -2,25 +2,21 @@
 //! seed, with its metrics) and summaries (per series and processor count: the per-position
 //! mean with its spread, and the aggregate).
 //!
-//! Algorithm-specific figures are read by name from the run's `extra` list:
-//! `speculative_nodes` (nodes searched beyond the requested depth) and `master_processors`
-//! (processors used only as masters, assumed to be the lowest-numbered ones; their time is left
-//! out of the idle and busy sums and charged as master overhead instead).
+//! APHID's figures (`Record::aphid`) give the speculative nodes (searched beyond the requested
+//! depth) and the master processors (used only as masters, the lowest-numbered ones; their time
+//! is left out of the idle and busy sums and charged as master overhead instead); the other
+//! algorithms have neither.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use control::parallel::aphid::AphidFigures;
 use control::search::Setting;
 
 use super::metrics::{self, Baseline, Metrics, Run, Spread};
 use super::plan::Plan;
 use super::store::{Record, Store, key};
-
-/// The `extra` figure naming speculative nodes.
-pub const SPECULATIVE_NODES: &str = "speculative_nodes";
-/// The `extra` figure naming the number of master processors.
-pub const MASTER_PROCESSORS: &str = "master_processors";
 
 /// One cell with its metrics.
 #[derive(Clone, Debug, Serialize)]
@@ -53,6 +49,9 @@ pub struct Row {
     pub metrics: Metrics,
     /// Named algorithm figures.
     pub extra: BTreeMap<String, f64>,
+    /// APHID's figures (aphid series only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aphid: Option<AphidFigures>,
     #[serde(skip)]
     run: Run,
 }
@@ -83,7 +82,7 @@ fn seconds(ns: &[u64], skip: usize) -> f64 {
 }
 
 fn run_of(r: &Record) -> Run {
-    let masters = r.extra.get(MASTER_PROCESSORS).copied().unwrap_or(0.0) as usize;
+    let masters = r.aphid.as_ref().map_or(0, |a| a.master_processors);
     let masters = masters.min(r.procs.saturating_sub(1));
     Run {
         procs: r.procs,
@@ -92,7 +91,10 @@ fn run_of(r: &Record) -> Run {
         busy: seconds(&r.busy_ns, masters),
         idle: seconds(&r.idle_ns, masters),
         messaging: seconds(&r.messaging_ns, masters),
-        speculative_nodes: r.extra.get(SPECULATIVE_NODES).copied().unwrap_or(0.0),
+        speculative_nodes: r
+            .aphid
+            .as_ref()
+            .map_or(0.0, |a| a.speculative_nodes() as f64),
         master_procs: masters,
     }
 }
@@ -137,6 +139,7 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
                         one_proc_seconds: one,
                         metrics: metrics::metrics(&run, &b, one),
                         extra: r.extra.clone(),
+                        aphid: r.aphid.clone(),
                         run,
                     });
                 }

@@ -251,5 +251,6 @@ fn record<M>(
             .iter()
             .map(|(k, v)| ((*k).to_string(), *v))
             .collect::<BTreeMap<_, _>>(),
+        aphid: r.aphid.clone(),
     }
 }

@@ -30,11 +30,11 @@ pub struct Run {
     pub idle: f64,
     /// Messaging time summed over the working processors.
     pub messaging: f64,
-    /// Nodes searched beyond the requested depth (the algorithm's `speculative_nodes` figure;
-    /// 0 for algorithms that never search speculatively).
+    /// Nodes searched beyond the requested depth (APHID's `speculative_nodes()`; 0 for
+    /// algorithms that never search speculatively).
     pub speculative_nodes: f64,
-    /// Processors used only as masters (the algorithm's `master_processors` figure; 0 for
-    /// algorithms without a dedicated master).
+    /// Processors used only as masters (APHID's `master_processors`; 0 for algorithms
+    /// without a dedicated master).
     pub master_procs: usize,
 }
 

@@ -13,6 +13,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use control::parallel::aphid::AphidFigures;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -50,6 +51,9 @@ pub struct Record {
     pub messages: u64,
     /// The algorithm's named figures.
     pub extra: BTreeMap<String, f64>,
+    /// APHID's figures (aphid series only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aphid: Option<AphidFigures>,
 }
 
 /// Identifies a cell.
@@ -208,6 +212,7 @@ mod tests {
             messaging_ns: vec![0, 0],
             messages: 4,
             extra: BTreeMap::new(),
+            aphid: None,
         }
     }
 

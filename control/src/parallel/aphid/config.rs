@@ -1,16 +1,21 @@
 //! APHID's parameters (thesis section 5.2 and appendix B): the parallelization horizon `d'`,
 //! the minimum granularity `g`, the user's advice for choosing them automatically, the report
 //! buffer `m`, the slaves' window, load balancing and exemptions, and the transposition-table
-//! arrangement.
+//! arrangement; and their configuration file, read with serde from TOML into one typed group
+//! per table ([`ConfigFile`]), or from the thesis's `aphid.config` format (`config_text.rs`).
 
 use std::fmt;
 use std::str::FromStr;
+
+use serde::Deserialize;
+use toml::Spanned;
 
 use super::config_text::{ConfigTextError, is_thesis_format};
 use super::hierarchy::Hierarchy;
 
 /// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TtSharing {
     /// Every processor has its own table (the default).
     #[default]
@@ -128,149 +133,33 @@ pub struct AphidOptions {
     /// principal variation ended in a certain leaf, not to a root value that a guess itself
     /// produced (which makes the guess and the hypothetical value drift together, one pass
     /// after another, when the principal variation ends in a guessed leaf, and the slaves'
-    /// windows with them). Measured in aphid/README.md, session 5.
+    /// windows with them).
     pub anchored_guesses: bool,
     /// A required search (not a bad-bound answer) yields after this many nodes, resuming with
     /// twice the budget when the slave picks it again, so that a leaf the master stopped
     /// touching meanwhile (priority 0) is left where it is and a more urgent one goes first
     /// (on the simulator a slice cannot see the messages that arrive during it); 0: required
-    /// searches run to the end. Measured in aphid/README.md, session 6 (16,384 gained 6 % at
-    /// depth 13 on 16 and 64 processors).
+    /// searches run to the end. 16,384 gained 6 % at depth 13 on 16 and 64 processors.
     pub required_slice_nodes: u64,
-    /// Required leaves already searched to at least this depth are ordered by priority
-    /// before depth (leaves below it still go shallowest first, for a first guess); 0: the
-    /// thesis's order, shallowest first throughout. Session 6, aphid/README.md.
-    pub priority_from_depth: u32,
-    /// The automatic `d'` steps back one ply when the chosen ply had more than this many
-    /// times the piece floor of horizon nodes in the sequential iterations and the ply above
-    /// still has enough pieces (`min_pieces_per_slave` x slaves, and at least 128), to bound
-    /// the master's pass cost; 0: off (the default: a cap of 4 lost 16 % at 64 processors
-    /// at depth 13, the fewer, larger pieces costing more than the busy master did).
-    /// Session 6 (aphid7), aphid/README.md.
-    pub master_leaf_cap: u32,
-    /// A new leaf of the master's tree is handed to its slave only once this many passes have
-    /// touched it (the pass that created it included), or once no other uncertain leaf is
-    /// out with a slave, or after `patience_ns` without a pass; until then the master guesses
-    /// it as any other uncertain leaf. Leaves that a pass touches once and the next drops
-    /// (the master's tree churns: most rows are made by the pass after a bad-bound answer)
-    /// are then never searched. 0 or 1: at once (the thesis). Session 7 (aphid8b),
-    /// aphid/README.md.
-    pub new_leaf_passes: u32,
     /// A new leaf's guesses also draw on the master's transposition table (the shared one
     /// with `tt = "shared"`): an entry for the leaf's position of depth `k` is a result of
     /// depth `k`, used for guesses (where no slave result of that depth has come) but never to
-    /// make the leaf certain. On by default, with `tt_reseed_guesses` (session 7, aphid8a,
-    /// aphid/README.md).
+    /// make the leaf certain. On by default, with `tt_reseed_guesses`.
     pub tt_seeded_guesses: bool,
-    /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ...,
-    /// then `r - 1`, `r - 3`, ...), each scaled as usual (Othello's values swing between odd
-    /// and even depths). Session 7 (aphid8a), aphid/README.md.
-    pub parity_guesses: bool,
-    /// The master searches a new leaf to this depth itself (charged as its own nodes, below
-    /// the leaf's required depth) to replace the static value as its first guess; 0: only the
-    /// static value (the thesis). Session 7 (aphid8a), aphid/README.md.
-    pub leaf_probe_depth: u32,
     /// Every pass that finds a leaf uncertain reads the transposition table again for it
     /// (as `tt_seeded_guesses` does when the leaf is created): results of other leaves with
     /// the same position, and the leaf's own finished depths before their buffered report
     /// arrives, become guesses (never certainty). On by default: with table seeds it gained
-    /// 4 % at 16 and 7 % at 64 processors at depth 13, 13 % and 23 % at depth 14 (session 7,
-    /// aphid8a, aphid/README.md).
+    /// 4 % at 16 and 7 % at 64 processors at depth 13, 13 % and 23 % at depth 14.
     pub tt_reseed_guesses: bool,
-    /// A required search cut at the end of its slice resumes with this many times its
-    /// budget (when the slave picks the same leaf and depth again); values below 2 mean 2,
-    /// the session-6 rule. Fewer, longer slices cut less work that the resumed search must
-    /// find again in the table. Session 8 (aphid9b), aphid/README.md.
-    pub required_slice_growth: u32,
-    /// A speculative or untouched-leaf search cut at the end of its slice resumes with twice
-    /// the budget, but never more than this many nodes (on the simulator a slave sees
-    /// required work only between slices); 0: no cap (the session-4 rule). Session 8
-    /// (aphid9b), aphid/README.md.
-    pub speculative_slice_cap: u64,
-    /// A leaf more than this many plies below its required depth (new, moved, or left
-    /// behind) resumes its iterative deepening at the required depth minus this many plies,
-    /// not at its next depth (the shallower iterations are skipped: the shared table and the
-    /// master's seeds stand in for them); 0: every depth (the thesis). Session 8 (aphid9b),
-    /// aphid/README.md.
-    pub catch_up_from: u32,
-    /// A search cut at the end of its slice (required or speculative) resumes with the window
-    /// it had, not one centred on the hypothetical root value of the moment, so that the
-    /// table's bounds from the cut slice still apply. Session 8 (aphid9b), aphid/README.md.
-    pub cut_keeps_window: bool,
-    /// In the last iteration a slave with no required work left first makes the bounds of
-    /// its touched leaves at their required depth exact (highest priority first, searching
-    /// again with a window past the bound it has), before untouched leaves: the master then
-    /// finds them decided for the windows it needs next, without a bad-bound round trip.
-    /// Session 8 (aphid9b), aphid/README.md.
-    pub exact_spare: bool,
     /// A bad-bound request asks for the pass's window widened by this many evaluation units
     /// on both sides (the score range's ends at most; a huge value asks for the exact value),
     /// and a request already out whose window contains a later pass's is not sent again. 0:
     /// the pass's own window (the thesis). 10 by default (the slaves' `window`): it removes
     /// most second requests for the same leaf and depth at no cost in nodes, and gave a median
-    /// of 11.08 at 16 processors over three schedule samples at depth 14 (main 10.45), 31.33
-    /// at 64 (31.66). Session 8 (aphid9a), aphid/README.md.
+    /// of 11.08 at 16 processors over three schedule samples at depth 14 (10.45 without), 31.33
+    /// at 64 (31.66).
     pub bad_bound_margin: u32,
-    /// While a leaf's bad-bound answer is pending, the passes keep the value they used for it
-    /// when the request went out (while the leaf's known bounds at the required depth allow
-    /// it), instead of a new guess. Session 8 (aphid9a), aphid/README.md.
-    pub bad_bound_hold: bool,
-    /// The master asks an uncertain leaf's owner for the window a pass needs at the required
-    /// depth as soon as the owner has reported the depth below it, when the owner's own
-    /// window (centred on the hypothetical value) could leave the pass's window undecided,
-    /// instead of after that search came back undecided. Session 8 (aphid9a),
-    /// aphid/README.md.
-    pub early_bad_bounds: bool,
-    /// The master's processor also runs a slave, at lower priority: on `n` processors the
-    /// master is process 0 and the slaves are processes 1 to `n`, slave `n` in the background
-    /// of processor 0 (on the simulator through `dib::SimConfig::background`: it runs only
-    /// while the master waits, and the master preempts it; on threads it is one more thread;
-    /// refused over MPI and with a hierarchy). Speedups and overheads still count `n`
-    /// processors. Off by default. Session 9 (host), aphid/README.md.
-    pub master_hosts_slave: bool,
-    /// With `master_hosts_slave`: the hosted slave (which has only the master's idle time) is
-    /// given new leaves in one lap of the master's round-robin out of this many (1: a full
-    /// share like every slave; 0, the default: none, only work moved to it by load
-    /// balancing; it still gets leaves when no other slave is alive). A full share made its
-    /// leaves finish last (depth 13, 16 processors: 10.13 against 10.35 without the hosted
-    /// slave; 0 gave 10.92). Session 9 (host), aphid/README.md.
-    pub hosted_slave_laps: u32,
-    /// Half-width of the window for leaves off the master's principal variation (thesis
-    /// 5.2.3: alternative branches of a type-1 node whose leftmost child is certain get a null
-    /// window, a slightly wider one when it is not): a touched leaf with a node of type 2 or
-    /// 3 on its path (its priority tells) is searched with this half-width around the
-    /// hypothetical root value instead of `window` (doubled for run-ahead, like `window`).
-    /// The principal-variation leaf and untouched leaves keep `window` (and
-    /// `early_bad_bounds` still predicts with `window`). 0, the default: `window` for every
-    /// leaf. It lost (narrow windows multiply bad-bound answers). Session 10,
-    /// aphid/README.md.
-    pub alternative_window: u32,
-    /// The slaves' run-ahead searches (the next iteration's depth) centre their window on the
-    /// hypothetical root value plus the change of the root value between the last two
-    /// finished iterations, which has the parity of the change the run-ahead meets (Othello's
-    /// values swing by tens of units between odd and even depths, more than `window`). Off:
-    /// centred on the hypothesis, as the required searches. Within the schedule's spread at
-    /// depth 14. Session 10, aphid/README.md.
-    pub run_ahead_shift: bool,
-    /// Half-width of the window for the leaf on the master's principal variation (every node
-    /// of its path of type 1; its priority tells), in its required and run-ahead searches.
-    /// The sequential search searches its principal variation with the full window and the
-    /// rest with null windows; APHID's slaves search every leaf at once around a hypothetical
-    /// root value that, at the start of an iteration, is the last iteration's value, which
-    /// in Othello is often more than `window` from the new one (odd-even swings of 10 to 20
-    /// units). A wide window here gives the principal leaf's exact value in one search, and
-    /// the passes that follow centre the other leaves' windows on it. 0, the default:
-    /// `window` (and `alternative_window` off the principal variation) for every leaf.
-    /// Session 11, aphid/README.md.
-    pub pv_window: u32,
-    /// The master's passes try the children of an interior node after its best child (the
-    /// last pass's) in the order of the values they returned the last time a pass searched
-    /// them, best first, instead of the order fixed when the node was made (the table's move
-    /// of the sequential iterations, then the game's hints). When a cut node's refutation
-    /// fails, the next child tried is then the one that looked best so far, as the
-    /// sequential search's re-ordering by earlier iterations would have it. Off by default.
-    /// Session 11, aphid/README.md.
-    pub value_ordering: bool,
 }
 
 impl Default for AphidOptions {
@@ -299,57 +188,33 @@ impl Default for AphidOptions {
             incremental_passes: true,
             anchored_guesses: true,
             required_slice_nodes: 16_384,
-            priority_from_depth: 0,
-            master_leaf_cap: 0,
-            new_leaf_passes: 0,
             tt_seeded_guesses: true,
-            parity_guesses: false,
-            leaf_probe_depth: 0,
             tt_reseed_guesses: true,
-            required_slice_growth: 2,
-            speculative_slice_cap: 0,
-            catch_up_from: 0,
-            cut_keeps_window: false,
-            exact_spare: false,
             bad_bound_margin: 10,
-            bad_bound_hold: false,
-            early_bad_bounds: false,
-            master_hosts_slave: false,
-            hosted_slave_laps: 0,
-            alternative_window: 0,
-            run_ahead_shift: false,
-            pv_window: 0,
-            value_ordering: false,
         }
     }
 }
 
-/// A bad APHID configuration file.
+/// A bad APHID configuration file (TOML form); every variant names the 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
-    /// A line that is not `key = value`, a comment, or `[aphid]`.
-    #[error("line {line}: expected `key = value` (or `# comment`, `[aphid]`), found '{text}'")]
-    Syntax {
+    /// Not TOML, an unknown group or key, or a value of the wrong type.
+    #[error("line {line} (`{text}`): {message}")]
+    Toml {
         /// 1-based line number.
         line: usize,
         /// The line.
         text: String,
+        /// What is wrong, and what the group or key takes.
+        message: String,
     },
-    /// A key APHID does not have.
-    #[error("line {line}: unknown key '{key}'; the keys are: {}", KEYS.join(", "))]
-    UnknownKey {
-        /// 1-based line number.
-        line: usize,
-        /// The key.
-        key: String,
-    },
-    /// A value of the wrong kind.
+    /// A value of the right type that APHID cannot use.
     #[error("line {line}: '{value}' is not a valid {key}: {expected}")]
     BadValue {
         /// 1-based line number.
         line: usize,
         /// The key.
-        key: String,
+        key: &'static str,
         /// The value.
         value: String,
         /// What the key takes.
@@ -357,179 +222,272 @@ pub enum ConfigError {
     },
 }
 
-/// The keys of a configuration file.
-pub const KEYS: &[&str] = &[
-    "master_depth",
-    "min_pieces_per_slave",
-    "min_piece_nodes",
-    "min_granularity",
-    "report_nodes",
-    "speculative_slice_nodes",
-    "window",
-    "load_balancing",
-    "exemption_factor",
-    "first_uncertain",
-    "tt",
-    "heartbeat_ns",
-    "patience_ns",
-    "dead_after_ns",
-    "parents",
-    "shadow_entries",
-    "broadcast_keys",
-    "shadow_min_depth",
-    "untouched_last",
-    "split_tail",
-    "incremental_passes",
-    "anchored_guesses",
-    "required_slice_nodes",
-    "priority_from_depth",
-    "master_leaf_cap",
-    "new_leaf_passes",
-    "tt_seeded_guesses",
-    "parity_guesses",
-    "leaf_probe_depth",
-    "tt_reseed_guesses",
-    "required_slice_growth",
-    "speculative_slice_cap",
-    "catch_up_from",
-    "cut_keeps_window",
-    "exact_spare",
-    "bad_bound_margin",
-    "bad_bound_hold",
-    "early_bad_bounds",
-    "master_hosts_slave",
-    "hosted_slave_laps",
-    "alternative_window",
-    "run_ahead_shift",
-    "pv_window",
-    "value_ordering",
-];
+/// `[geometry]`: the master's tree (thesis 5.2.1).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeometryConfig {
+    /// [`AphidOptions::master_depth`]: plies, or `"auto"`.
+    pub master_depth: Option<Spanned<toml::Value>>,
+    /// [`AphidOptions::min_pieces_per_slave`].
+    pub min_pieces_per_slave: Option<u32>,
+    /// [`AphidOptions::min_piece_nodes`].
+    pub min_piece_nodes: Option<u64>,
+    /// [`AphidOptions::min_granularity`].
+    pub min_granularity: Option<u32>,
+}
+
+/// `[slaves]`: how a slave searches and reports (thesis 5.2.3).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlavesConfig {
+    /// [`AphidOptions::window`].
+    pub window: Option<Spanned<u32>>,
+    /// [`AphidOptions::report_nodes`].
+    pub report_nodes: Option<u64>,
+    /// [`AphidOptions::speculative_slice_nodes`].
+    pub speculative_slice_nodes: Option<u64>,
+    /// [`AphidOptions::required_slice_nodes`].
+    pub required_slice_nodes: Option<u64>,
+    /// [`AphidOptions::untouched_last`].
+    pub untouched_last: Option<bool>,
+}
+
+/// `[master]`: the master's passes, guesses and bad-bound requests.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MasterConfig {
+    /// [`AphidOptions::first_uncertain`].
+    pub first_uncertain: Option<u32>,
+    /// [`AphidOptions::incremental_passes`].
+    pub incremental_passes: Option<bool>,
+    /// [`AphidOptions::anchored_guesses`].
+    pub anchored_guesses: Option<bool>,
+    /// [`AphidOptions::tt_seeded_guesses`].
+    pub tt_seeded_guesses: Option<bool>,
+    /// [`AphidOptions::tt_reseed_guesses`].
+    pub tt_reseed_guesses: Option<bool>,
+    /// [`AphidOptions::bad_bound_margin`].
+    pub bad_bound_margin: Option<u32>,
+}
+
+/// `[balance]`: load balancing, exemptions and tail splitting (thesis 5.2.5).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalanceConfig {
+    /// [`AphidOptions::load_balancing`].
+    pub load_balancing: Option<bool>,
+    /// [`AphidOptions::exemption_factor`].
+    pub exemption_factor: Option<u32>,
+    /// [`AphidOptions::split_tail`].
+    pub split_tail: Option<u32>,
+}
+
+/// `[faults]`: how the master tells a slow slave from a dead one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaultsConfig {
+    /// [`AphidOptions::heartbeat_ns`].
+    pub heartbeat_ns: Option<u64>,
+    /// [`AphidOptions::patience_ns`].
+    pub patience_ns: Option<u64>,
+    /// [`AphidOptions::dead_after_ns`].
+    pub dead_after_ns: Option<u64>,
+}
+
+/// `[tables]`: the transposition tables (thesis 5.2.6, 6.4).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TablesConfig {
+    /// [`AphidOptions::tt`]: `"local"`, `"shared"` or `"distributed"`.
+    pub tt: Option<TtSharing>,
+    /// [`AphidOptions::shadow_entries`].
+    pub shadow_entries: Option<usize>,
+    /// [`AphidOptions::broadcast_keys`].
+    pub broadcast_keys: Option<usize>,
+    /// [`AphidOptions::shadow_min_depth`].
+    pub shadow_min_depth: Option<u32>,
+}
+
+/// `[hierarchy]`: the process hierarchy (thesis 5.2.4).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HierarchyConfig {
+    /// The master of processors 1, 2, 3, ... (each an earlier processor):
+    /// [`AphidOptions::hierarchy`].
+    pub parents: Option<Spanned<Vec<usize>>>,
+}
+
+/// A configuration file in TOML form: one table per group of options, every key optional
+/// (left out: the default). Unknown groups and keys are refused.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// `[geometry]`.
+    #[serde(default)]
+    pub geometry: GeometryConfig,
+    /// `[slaves]`.
+    #[serde(default)]
+    pub slaves: SlavesConfig,
+    /// `[master]`.
+    #[serde(default)]
+    pub master: MasterConfig,
+    /// `[balance]`.
+    #[serde(default)]
+    pub balance: BalanceConfig,
+    /// `[faults]`.
+    #[serde(default)]
+    pub faults: FaultsConfig,
+    /// `[tables]`.
+    #[serde(default)]
+    pub tables: TablesConfig,
+    /// `[hierarchy]`.
+    #[serde(default)]
+    pub hierarchy: HierarchyConfig,
+}
+
+/// Sets `field` to `value` when the file gives one.
+fn set<T>(field: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *field = v;
+    }
+}
+
+/// The 1-based line of byte `offset` of `text`, and that line.
+fn line_at(text: &str, offset: usize) -> (usize, String) {
+    let offset = offset.min(text.len());
+    let line = text[..offset].matches('\n').count() + 1;
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    (line, text[start..end].trim().to_string())
+}
+
+impl ConfigFile {
+    /// The options this file sets over the defaults; `text` is the file (for line numbers).
+    ///
+    /// # Errors
+    /// [`ConfigError::BadValue`] for a `master_depth`, `window` or `parents` APHID cannot use.
+    pub fn options(self, text: &str) -> Result<AphidOptions, ConfigError> {
+        let mut o = AphidOptions::default();
+        let bad =
+            |span: std::ops::Range<usize>, key, value: String, expected| ConfigError::BadValue {
+                line: line_at(text, span.start).0,
+                key,
+                value,
+                expected,
+            };
+        let g = self.geometry;
+        if let Some(d) = g.master_depth {
+            let expected = "a number of plies, at least 1, or \"auto\"";
+            o.master_depth = match d.get_ref() {
+                toml::Value::String(s) if s == "auto" => None,
+                toml::Value::Integer(n) => Some(
+                    u32::try_from(*n)
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| bad(d.span(), "master_depth", n.to_string(), expected))?,
+                ),
+                other => return Err(bad(d.span(), "master_depth", other.to_string(), expected)),
+            };
+        }
+        set(&mut o.min_pieces_per_slave, g.min_pieces_per_slave);
+        set(&mut o.min_piece_nodes, g.min_piece_nodes);
+        set(&mut o.min_granularity, g.min_granularity);
+        let s = self.slaves;
+        if let Some(w) = s.window {
+            o.window = i32::try_from(*w.get_ref()).map_err(|_| {
+                bad(
+                    w.span(),
+                    "window",
+                    w.get_ref().to_string(),
+                    "an evaluation width below 2^31",
+                )
+            })?;
+        }
+        set(&mut o.report_nodes, s.report_nodes);
+        set(&mut o.speculative_slice_nodes, s.speculative_slice_nodes);
+        set(&mut o.required_slice_nodes, s.required_slice_nodes);
+        set(&mut o.untouched_last, s.untouched_last);
+        let m = self.master;
+        set(&mut o.first_uncertain, m.first_uncertain);
+        set(&mut o.incremental_passes, m.incremental_passes);
+        set(&mut o.anchored_guesses, m.anchored_guesses);
+        set(&mut o.tt_seeded_guesses, m.tt_seeded_guesses);
+        set(&mut o.tt_reseed_guesses, m.tt_reseed_guesses);
+        set(&mut o.bad_bound_margin, m.bad_bound_margin);
+        let b = self.balance;
+        set(&mut o.load_balancing, b.load_balancing);
+        set(&mut o.exemption_factor, b.exemption_factor);
+        set(&mut o.split_tail, b.split_tail);
+        let f = self.faults;
+        set(&mut o.heartbeat_ns, f.heartbeat_ns);
+        set(&mut o.patience_ns, f.patience_ns);
+        set(&mut o.dead_after_ns, f.dead_after_ns);
+        let t = self.tables;
+        set(&mut o.tt, t.tt);
+        set(&mut o.shadow_entries, t.shadow_entries);
+        set(&mut o.broadcast_keys, t.broadcast_keys);
+        set(&mut o.shadow_min_depth, t.shadow_min_depth);
+        if let Some(p) = self.hierarchy.parents {
+            let span = p.span();
+            let parents = p.into_inner();
+            let shown = format!("{parents:?}");
+            o.hierarchy = Some(Hierarchy::from_parents(parents).map_err(|_| {
+                bad(
+                    span,
+                    "parents",
+                    shown,
+                    "a list of earlier processor numbers, [0, 0, 1, ...] (the master of processors 1, 2, 3, ...)",
+                )
+            })?);
+        }
+        Ok(o)
+    }
+}
 
 impl AphidOptions {
-    /// Reads a configuration in TOML's simple form: `key = value` lines (the keys of
-    /// [`KEYS`], named as the fields of [`AphidOptions`]), `#` comments, an optional `[aphid]`
-    /// table header; integers, `true`/`false`, and `"local"`/`"shared"` for `tt`;
-    /// `master_depth = "auto"` for the automatic horizon. Keys left out keep their defaults.
+    /// Reads a configuration in TOML form ([`ConfigFile`]: `[geometry]`, `[slaves]`,
+    /// `[master]`, `[balance]`, `[faults]`, `[tables]`, `[hierarchy]`, keys named as the fields
+    /// of [`AphidOptions`], except `parents` for the hierarchy). Keys left out keep their
+    /// defaults.
     ///
     /// # Errors
     /// [`ConfigError`] naming the line that is wrong and what it should be.
     pub fn from_config(text: &str) -> Result<AphidOptions, ConfigError> {
-        let mut o = AphidOptions::default();
-        for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            let body = raw.split('#').next().unwrap_or("").trim();
-            if body.is_empty() || body == "[aphid]" {
-                continue;
+        let file: ConfigFile = toml::from_str(text).map_err(|e| {
+            let (line, text) = line_at(text, e.span().map_or(0, |s| s.start));
+            let mut message = e.message().trim().to_string();
+            if message.starts_with("unknown field") {
+                if let Some(group) = group_of(&text) {
+                    message.push_str(&format!("; this key belongs under [{group}]"));
+                }
             }
-            let Some((key, value)) = body.split_once('=') else {
-                return Err(ConfigError::Syntax {
-                    line,
-                    text: raw.to_string(),
-                });
-            };
-            let (key, value) = (key.trim(), value.trim().trim_matches('"'));
-            let bad = |expected: &'static str| ConfigError::BadValue {
+            ConfigError::Toml {
                 line,
-                key: key.to_string(),
-                value: value.to_string(),
-                expected,
-            };
-            let int = || {
-                value
-                    .replace('_', "")
-                    .parse::<u64>()
-                    .map_err(|_| bad("a non-negative integer"))
-            };
-            let small =
-                || int().and_then(|v| u32::try_from(v).map_err(|_| bad("an integer below 2^32")));
-            let flag = || value.parse::<bool>().map_err(|_| bad("true or false"));
-            match key {
-                "master_depth" => {
-                    o.master_depth = if value == "auto" {
-                        None
-                    } else {
-                        Some(small().and_then(|v| {
-                            if v == 0 {
-                                Err(bad("at least 1, or \"auto\""))
-                            } else {
-                                Ok(v)
-                            }
-                        })?)
-                    };
-                }
-                "min_pieces_per_slave" => o.min_pieces_per_slave = small()?,
-                "min_piece_nodes" => o.min_piece_nodes = int()?,
-                "min_granularity" => o.min_granularity = small()?,
-                "report_nodes" => o.report_nodes = int()?,
-                "speculative_slice_nodes" => o.speculative_slice_nodes = int()?,
-                "window" => {
-                    o.window = i32::try_from(small()?).map_err(|_| bad("an evaluation width"))?;
-                }
-                "load_balancing" => o.load_balancing = flag()?,
-                "exemption_factor" => o.exemption_factor = small()?,
-                "first_uncertain" => o.first_uncertain = small()?,
-                "tt" => {
-                    o.tt = value
-                        .parse()
-                        .map_err(|_| bad("\"local\", \"shared\" or \"distributed\""))?;
-                }
-                "heartbeat_ns" => o.heartbeat_ns = int()?,
-                "patience_ns" => o.patience_ns = int()?,
-                "dead_after_ns" => o.dead_after_ns = int()?,
-                "parents" => {
-                    let expected = "a list of earlier processor numbers, [0, 0, 1, ...] (the master of processors 1, 2, 3, ...)";
-                    let inner = value
-                        .strip_prefix('[')
-                        .and_then(|v| v.strip_suffix(']'))
-                        .ok_or_else(|| bad(expected))?;
-                    let parents = inner
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|v| !v.is_empty())
-                        .map(|v| v.parse::<usize>().map_err(|_| bad(expected)))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    o.hierarchy =
-                        Some(Hierarchy::from_parents(parents).map_err(|_| bad(expected))?);
-                }
-                "shadow_entries" => o.shadow_entries = small()? as usize,
-                "broadcast_keys" => o.broadcast_keys = small()? as usize,
-                "shadow_min_depth" => o.shadow_min_depth = small()?,
-                "untouched_last" => o.untouched_last = flag()?,
-                "split_tail" => o.split_tail = small()?,
-                "incremental_passes" => o.incremental_passes = flag()?,
-                "anchored_guesses" => o.anchored_guesses = flag()?,
-                "required_slice_nodes" => o.required_slice_nodes = int()?,
-                "priority_from_depth" => o.priority_from_depth = small()?,
-                "master_leaf_cap" => o.master_leaf_cap = small()?,
-                "new_leaf_passes" => o.new_leaf_passes = small()?,
-                "tt_seeded_guesses" => o.tt_seeded_guesses = flag()?,
-                "parity_guesses" => o.parity_guesses = flag()?,
-                "leaf_probe_depth" => o.leaf_probe_depth = small()?,
-                "tt_reseed_guesses" => o.tt_reseed_guesses = flag()?,
-                "required_slice_growth" => o.required_slice_growth = small()?,
-                "speculative_slice_cap" => o.speculative_slice_cap = int()?,
-                "catch_up_from" => o.catch_up_from = small()?,
-                "cut_keeps_window" => o.cut_keeps_window = flag()?,
-                "exact_spare" => o.exact_spare = flag()?,
-                "bad_bound_margin" => o.bad_bound_margin = small()?,
-                "bad_bound_hold" => o.bad_bound_hold = flag()?,
-                "early_bad_bounds" => o.early_bad_bounds = flag()?,
-                "master_hosts_slave" => o.master_hosts_slave = flag()?,
-                "hosted_slave_laps" => o.hosted_slave_laps = small()?,
-                "alternative_window" => o.alternative_window = small()?,
-                "run_ahead_shift" => o.run_ahead_shift = flag()?,
-                "pv_window" => o.pv_window = small()?,
-                "value_ordering" => o.value_ordering = flag()?,
-                _ => {
-                    return Err(ConfigError::UnknownKey {
-                        line,
-                        key: key.to_string(),
-                    });
-                }
+                text,
+                message,
             }
-        }
-        Ok(o)
+        })?;
+        file.options(text)
     }
+}
+
+/// The tables of a configuration file, as [`ConfigFile`] names them.
+const GROUPS: [&str; 7] = [
+    "geometry",
+    "slaves",
+    "master",
+    "balance",
+    "faults",
+    "tables",
+    "hierarchy",
+];
+
+/// The group whose table accepts the `key = value` line `line`, if one does (for the hint on
+/// a key given at the top or in the wrong table).
+fn group_of(line: &str) -> Option<&'static str> {
+    GROUPS
+        .into_iter()
+        .find(|g| toml::from_str::<ConfigFile>(&format!("[{g}]\n{line}")).is_ok())
 }
 
 /// A configuration file in either form.
@@ -570,10 +528,24 @@ impl AphidOptions {
 mod tests {
     use super::*;
 
-    /// The shipped 16-processor Othello file (testsets/aphid/othello-16.toml) reads as TOML
-    /// by its name and sets exactly `master_depth` and the shared table.
+    /// Every shipped file of testsets/aphid reads: the TOML ones by their name, the thesis's
+    /// by theirs; the 16-processor Othello file sets exactly `master_depth` and the shared
+    /// table.
     #[test]
-    fn the_shipped_othello_file_parses() {
+    fn the_shipped_files_parse() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../testsets/aphid");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).expect("testsets/aphid") {
+            let path = entry.expect("an entry").path();
+            let name = path.to_string_lossy().to_string();
+            if !(name.ends_with(".toml") || name.ends_with(".config")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("readable");
+            AphidOptions::from_file_text(&name, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            read += 1;
+        }
+        assert!(read >= 3, "{read} files in {}", dir.display());
         let text = include_str!("../../../../testsets/aphid/othello-16.toml");
         let o = AphidOptions::from_file_text("othello-16.toml", text).expect("valid");
         let expected = AphidOptions {
@@ -586,90 +558,107 @@ mod tests {
 
     #[test]
     fn a_config_file_sets_the_keys_it_names() {
-        let text = "# APHID for Othello\n[aphid]\nmaster_depth = 3\nwindow = 20 # evaluation units\ntt = \"shared\"\nload_balancing = false\n";
+        let text = "# APHID for Othello\n[geometry]\nmaster_depth = 3\n[slaves]\nwindow = 20 # evaluation units\nrequired_slice_nodes = 0\n[tables]\ntt = \"shared\"\n[balance]\nload_balancing = false\nsplit_tail = 0\n[master]\nincremental_passes = false\nbad_bound_margin = 20\n[faults]\npatience_ns = 7\n";
         let o = AphidOptions::from_config(text).expect("valid");
-        assert_eq!(o.master_depth, Some(3));
-        assert_eq!(o.window, 20);
-        assert_eq!(o.tt, TtSharing::Shared);
-        assert!(!o.load_balancing);
-        assert_eq!(o.report_nodes, AphidOptions::default().report_nodes);
-        let tail =
-            AphidOptions::from_config("split_tail = 0\nuntouched_last = false").expect("valid");
-        assert_eq!((tail.split_tail, tail.untouched_last), (0, false));
-        let full = AphidOptions::from_config("incremental_passes = false").expect("valid");
-        assert!(!full.incremental_passes);
-        assert!(AphidOptions::default().incremental_passes);
-        assert!(AphidOptions::from_config("incremental_passes = yes").is_err());
-        let drift = AphidOptions::from_config("anchored_guesses = false").expect("valid");
-        assert!(!drift.anchored_guesses && AphidOptions::default().anchored_guesses);
-        assert!(AphidOptions::from_config("untouched_last = 1").is_err());
-        let slices = AphidOptions::from_config("required_slice_nodes = 0\npriority_from_depth = 3")
-            .expect("valid");
-        assert_eq!(
-            (slices.required_slice_nodes, slices.priority_from_depth),
-            (0, 3)
-        );
-        assert_eq!(AphidOptions::default().required_slice_nodes, 16_384);
-        let cap = AphidOptions::from_config("master_leaf_cap = 4").expect("valid");
-        assert_eq!(cap.master_leaf_cap, 4);
-        assert_eq!(AphidOptions::default().master_leaf_cap, 0);
-        let defer = AphidOptions::from_config("new_leaf_passes = 3").expect("valid");
-        assert_eq!(defer.new_leaf_passes, 3);
-        let g = AphidOptions::from_config(
-            "tt_seeded_guesses = false\nparity_guesses = true\nleaf_probe_depth = 2\ntt_reseed_guesses = true",
-        )
-        .expect("valid");
-        assert_eq!(
-            (g.tt_seeded_guesses, g.parity_guesses, g.leaf_probe_depth),
-            (false, true, 2)
-        );
-        assert!(g.tt_reseed_guesses && AphidOptions::default().tt_reseed_guesses);
-        let off = AphidOptions::from_config("tt_reseed_guesses = false").expect("valid");
-        assert!(!off.tt_reseed_guesses);
         let d = AphidOptions::default();
-        assert_eq!(
-            (d.tt_seeded_guesses, d.parity_guesses, d.leaf_probe_depth),
-            (true, false, 0)
-        );
-        let bb = AphidOptions::from_config(
-            "bad_bound_margin = 20\nbad_bound_hold = true\nearly_bad_bounds = true",
-        )
-        .expect("valid");
-        assert_eq!(
-            (bb.bad_bound_margin, bb.bad_bound_hold, bb.early_bad_bounds),
-            (20, true, true)
-        );
-        assert_eq!(
-            (d.bad_bound_margin, d.bad_bound_hold, d.early_bad_bounds),
-            (10, false, false)
-        );
-        let auto = AphidOptions::from_config("master_depth = \"auto\"").expect("valid");
+        let expected = AphidOptions {
+            master_depth: Some(3),
+            window: 20,
+            required_slice_nodes: 0,
+            tt: TtSharing::Shared,
+            load_balancing: false,
+            split_tail: 0,
+            incremental_passes: false,
+            bad_bound_margin: 20,
+            patience_ns: 7,
+            ..d.clone()
+        };
+        assert_eq!(o, expected);
+        assert_eq!(AphidOptions::from_config("").expect("empty"), d);
+        let auto = AphidOptions::from_config("[geometry]\nmaster_depth = \"auto\"").expect("valid");
         assert_eq!(auto.master_depth, None);
-        let host = AphidOptions::from_config("master_hosts_slave = true\nhosted_slave_laps = 0")
-            .expect("valid");
-        assert_eq!((host.master_hosts_slave, host.hosted_slave_laps), (true, 0));
-        assert!(!d.master_hosts_slave);
-        let e = AphidOptions::from_config("master_hosts_slave = 1").unwrap_err();
-        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
+        assert!(d.incremental_passes && d.tt_seeded_guesses && d.tt_reseed_guesses);
+        assert_eq!((d.bad_bound_margin, d.required_slice_nodes), (10, 16_384));
+    }
+
+    /// The options that lost in measurements are gone: a file naming one is refused (the
+    /// README's "tried and rejected" table lists them).
+    #[test]
+    fn rejected_options_are_unknown_keys() {
+        for (group, key) in [
+            ("slaves", "priority_from_depth"),
+            ("geometry", "master_leaf_cap"),
+            ("master", "new_leaf_passes"),
+            ("master", "parity_guesses"),
+            ("master", "leaf_probe_depth"),
+            ("slaves", "required_slice_growth"),
+            ("slaves", "speculative_slice_cap"),
+            ("slaves", "catch_up_from"),
+            ("slaves", "cut_keeps_window"),
+            ("slaves", "exact_spare"),
+            ("master", "bad_bound_hold"),
+            ("master", "early_bad_bounds"),
+            ("master", "master_hosts_slave"),
+            ("master", "hosted_slave_laps"),
+            ("slaves", "alternative_window"),
+            ("slaves", "run_ahead_shift"),
+            ("slaves", "pv_window"),
+            ("master", "value_ordering"),
+        ] {
+            let e = AphidOptions::from_config(&format!("[{group}]\n{key} = 1")).unwrap_err();
+            assert!(matches!(e, ConfigError::Toml { line: 2, .. }), "{key}: {e}");
+            assert!(e.to_string().contains(key), "{key}: {e}");
+        }
     }
 
     #[test]
     fn bad_lines_are_named() {
-        let e = AphidOptions::from_config("window = 10\nwidth = 3").unwrap_err();
-        assert!(matches!(e, ConfigError::UnknownKey { line: 2, .. }), "{e}");
-        let e = AphidOptions::from_config("master_depth = 0").unwrap_err();
+        let e = AphidOptions::from_config("[slaves]\nwindow = 10\nwidth = 3").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 3, .. }), "{e}");
+        assert!(e.to_string().contains("window"), "the keys are listed: {e}");
+        let e = AphidOptions::from_config("master_depth = 5").unwrap_err();
+        assert!(
+            e.to_string().contains("under [geometry]"),
+            "the group is named: {e}"
+        );
+        let e = AphidOptions::from_config("[slaves]\ntt = \"shared\"").unwrap_err();
+        assert!(
+            e.to_string().contains("under [tables]"),
+            "the group is named: {e}"
+        );
+        let e = AphidOptions::from_config("[slaves]\nwidht = 3").unwrap_err();
+        assert!(!e.to_string().contains("under ["), "no group takes it: {e}");
+        for g in GROUPS {
+            assert!(AphidOptions::from_config(&format!("[{g}]")).is_ok(), "{g}");
+        }
+        let e = AphidOptions::from_config("[geometry]\nmaster_depth = 0").unwrap_err();
+        assert!(matches!(e, ConfigError::BadValue { line: 2, .. }), "{e}");
         assert!(e.to_string().contains("at least 1"), "{e}");
         let e = AphidOptions::from_config("just text").unwrap_err();
-        assert!(matches!(e, ConfigError::Syntax { line: 1, .. }), "{e}");
-        let e = AphidOptions::from_config("tt = everywhere").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 1, .. }), "{e}");
+        let e = AphidOptions::from_config("[tables]\ntt = \"everywhere\"").unwrap_err();
         assert!(e.to_string().contains("distributed"), "{e}");
-        let e = AphidOptions::from_config("parents = [0, 2]").unwrap_err();
-        assert!(matches!(e, ConfigError::BadValue { line: 1, .. }), "{e}");
+        let e = AphidOptions::from_config("[slaves]\nuntouched_last = 1").unwrap_err();
+        assert!(e.to_string().contains("untouched_last"), "{e}");
+        let e = AphidOptions::from_config("\n[hierarchy]\nparents = [0, 2]").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ConfigError::BadValue {
+                    line: 3,
+                    key: "parents",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = AphidOptions::from_config("[slaves]\nwindow = -1").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 2, .. }), "{e}");
     }
 
     #[test]
     fn a_toml_hierarchy_and_the_shadow_ring_settings() {
-        let text = "parents = [0, 1, 1, 0, 4]\ntt = \"distributed\"\nshadow_entries = 64\n";
+        let text = "[hierarchy]\nparents = [0, 1, 1, 0, 4]\n[tables]\ntt = \"distributed\"\nshadow_entries = 64\n";
         let o = AphidOptions::from_config(text).expect("valid");
         let h = o.hierarchy.expect("a hierarchy");
         assert_eq!(h.children(1), vec![2, 3]);
@@ -682,60 +671,5 @@ mod tests {
         );
         let e = AphidOptions::from_file_text("a.config", "window = 3").unwrap_err();
         assert!(matches!(e, ConfigFileError::Thesis(_)), "{e}");
-    }
-
-    /// Session 10's window options parse, and are off by default; a bad value is refused.
-    #[test]
-    fn session_10_window_options() {
-        let o = AphidOptions::from_config("alternative_window = 3\nrun_ahead_shift = true")
-            .expect("valid");
-        assert_eq!((o.alternative_window, o.run_ahead_shift), (3, true));
-        let d = AphidOptions::default();
-        assert_eq!((d.alternative_window, d.run_ahead_shift), (0, false));
-        let e = AphidOptions::from_config("run_ahead_shift = 2").unwrap_err();
-        assert!(e.to_string().contains("run_ahead_shift"), "{e}");
-    }
-
-    /// Session 11's options parse, are off by default, and bad values are refused.
-    #[test]
-    fn session_11_options() {
-        let o = AphidOptions::from_config("pv_window = 40\nvalue_ordering = true").expect("valid");
-        assert_eq!((o.pv_window, o.value_ordering), (40, true));
-        let d = AphidOptions::default();
-        assert_eq!((d.pv_window, d.value_ordering), (0, false));
-        let e = AphidOptions::from_config("pv_window = -1").unwrap_err();
-        assert!(e.to_string().contains("pv_window"), "{e}");
-        let e = AphidOptions::from_config("value_ordering = 1").unwrap_err();
-        assert!(e.to_string().contains("value_ordering"), "{e}");
-    }
-
-    /// Session 8's options (aphid9b) parse, and are off (or the session-6 rule) by default.
-    #[test]
-    fn session_8_slice_and_catch_up_options() {
-        let o = AphidOptions::from_config(
-            "required_slice_growth = 4\nspeculative_slice_cap = 8192\ncatch_up_from = 3\ncut_keeps_window = true\nexact_spare = true",
-        )
-        .expect("valid");
-        assert_eq!(
-            (
-                o.required_slice_growth,
-                o.speculative_slice_cap,
-                o.catch_up_from,
-                o.cut_keeps_window
-            ),
-            (4, 8192, 3, true)
-        );
-        assert!(o.exact_spare && !AphidOptions::default().exact_spare);
-        let d = AphidOptions::default();
-        assert_eq!(
-            (
-                d.required_slice_growth,
-                d.speculative_slice_cap,
-                d.catch_up_from,
-                d.cut_keeps_window
-            ),
-            (2, 0, 0, false)
-        );
-        assert!(AphidOptions::from_config("cut_keeps_window = maybe").is_err());
     }
 }

@@ -8,17 +8,16 @@
 //! that the leaf affects the tree as it did in that earlier search. The 0-ply result (the
 //! static value stored when the leaf was created) is exact, so a guess always exists.
 //!
-//! Session 7: the master also seeds a new leaf from the transposition table
+//! The master also seeds a new leaf from the transposition table
 //! (`AphidOptions::tt_seeded_guesses`, and again at every pass that finds it uncertain,
 //! `tt_reseed_guesses`; both on by default; [`seed_bounds`]): a table entry of depth `k`
-//! fills depth `k` where no search has reported it, for guesses only. The order of the
-//! depths can prefer the required depth's parity (`parity_guesses`, off: it lost).
+//! fills depth `k` where no search has reported it, for guesses only.
 
 use super::table::{Bounds, DepthBounds};
 use crate::search::{Bound, TtEntry};
 
 super::stats::counters! {
-    /// What the master's guesses drew on (session 7, reported as `aphid_guess_<counter>`).
+    /// What the master's guesses drew on (reported as `aphid_guess_<counter>`).
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     pub struct GuessStats, prefix "aphid_guess_" {
         /// New leaves seeded from the transposition table (`AphidOptions::tt_seeded_guesses`).
@@ -39,13 +38,8 @@ super::stats::counters! {
         /// Guesses (and fallbacks) taken from a seeded depth the slaves had not reported.
         pub from_seed,
         /// Guesses (and fallbacks) taken from a result of the other parity than the required
-        /// depth (for `parity_guesses`: only when no result of the same parity decided).
+        /// depth.
         pub other_parity,
-        /// Leaves the master searched itself when creating them
-        /// (`AphidOptions::leaf_probe_depth`), and the nodes it spent on them.
-        pub probes,
-        /// Nodes of those searches.
-        pub probe_nodes,
     }
 }
 
@@ -68,61 +62,6 @@ pub fn seed_bounds(e: &TtEntry) -> Bounds {
     }
 }
 
-/// The results a guess looks at, in the order it looks: depths `required` and below, deepest
-/// first; with `parity` (`AphidOptions::parity_guesses`) the depths of the required depth's
-/// parity (`required`, `required - 2`, ...) before the others (`required - 1`, ...), since
-/// Othello's values swing between odd and even depths.
-fn candidates(bounds: &DepthBounds, required: u32, parity: bool) -> Vec<(u32, Bounds)> {
-    let mut c: Vec<(u32, Bounds)> = bounds
-        .deepest_first()
-        .filter(|(k, _)| *k <= required)
-        .collect();
-    if parity {
-        // Stable: each parity stays deepest first.
-        c.sort_by_key(|(k, _)| (required - k) % 2);
-    }
-    c
-}
-
-/// [`guess`] with the depths in the order of [`candidates`]: with `parity`, the first result
-/// of the required depth's parity that decides the window, else the first of the other.
-#[must_use]
-pub fn guess_by_parity(
-    bounds: &DepthBounds,
-    required: u32,
-    alpha: i32,
-    beta: i32,
-    delta: impl Fn(u32) -> i32,
-    parity: bool,
-) -> Option<Guess> {
-    candidates(bounds, required, parity)
-        .into_iter()
-        .find_map(|(k, b)| {
-            b.scaled(delta(k))
-                .decides(alpha, beta)
-                .map(|value| Guess { value, depth: k })
-        })
-}
-
-/// [`fallback`] with the depths in the order of [`candidates`], returning the depth used too.
-#[must_use]
-pub fn fallback_by_parity(
-    bounds: &DepthBounds,
-    required: u32,
-    delta: impl Fn(u32) -> i32,
-    parity: bool,
-) -> Option<Guess> {
-    candidates(bounds, required, parity).first().map(|&(k, b)| {
-        let s = b.scaled(delta(k));
-        let value = if s.lower > -games::score::INFINITY {
-            s.lower
-        } else {
-            s.upper
-        };
-        Guess { value, depth: k }
-    })
-}
-
 /// A guessed value and the depth of the result it came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Guess {
@@ -133,11 +72,11 @@ pub struct Guess {
 }
 
 /// The guess for a leaf with results `bounds` (on the root's scale, from the leaf's side to
-/// move) at window `(alpha, beta)`, looking at depths `required` and below. `delta(k)` is the
-/// amount to add to a depth-`k` result: the hypothetical root value minus the root value of the
-/// search of that depth, turned to the leaf's side (0 where unknown, and at `required`).
-/// `None` when no searched depth decides the window (then the caller falls back on the
-/// deepest result).
+/// move) at window `(alpha, beta)`, looking at depths `required` and below, deepest first.
+/// `delta(k)` is the amount to add to a depth-`k` result: the hypothetical root value minus
+/// the root value of the search of that depth, turned to the leaf's side (0 where unknown, and
+/// at `required`). `None` when no searched depth decides the window (then the caller falls
+/// back on the deepest result).
 #[must_use]
 pub fn guess(
     bounds: &DepthBounds,
@@ -146,14 +85,33 @@ pub fn guess(
     beta: i32,
     delta: impl Fn(u32) -> i32,
 ) -> Option<Guess> {
-    guess_by_parity(bounds, required, alpha, beta, delta, false)
+    bounds
+        .deepest_first()
+        .filter(|(k, _)| *k <= required)
+        .find_map(|(k, b)| {
+            b.scaled(delta(k))
+                .decides(alpha, beta)
+                .map(|value| Guess { value, depth: k })
+        })
 }
 
 /// A value to use when no result decides the window: the deepest result at or above
-/// `required`'s level, scaled, taken at whichever bound is finite (the exact value if known).
+/// `required`'s level, scaled, taken at whichever bound is finite (the exact value if known),
+/// with the depth it came from.
 #[must_use]
-pub fn fallback(bounds: &DepthBounds, required: u32, delta: impl Fn(u32) -> i32) -> Option<i32> {
-    fallback_by_parity(bounds, required, delta, false).map(|g| g.value)
+pub fn fallback(bounds: &DepthBounds, required: u32, delta: impl Fn(u32) -> i32) -> Option<Guess> {
+    bounds
+        .deepest_first()
+        .find(|(k, _)| *k <= required)
+        .map(|(k, b)| {
+            let s = b.scaled(delta(k));
+            let value = if s.lower > -games::score::INFINITY {
+                s.lower
+            } else {
+                s.upper
+            };
+            Guess { value, depth: k }
+        })
 }
 
 #[cfg(test)]
@@ -194,61 +152,19 @@ mod tests {
     }
 
     #[test]
-    fn parity_prefers_the_required_depths_parity() {
-        let (d, roots) = table_5_1();
-        let delta = |k: u32| -2 - roots[k as usize];
-        // Without parity, as the thesis: the 3-ply result (required 6).
-        let plain = guess_by_parity(&d, 6, -10, 8, delta, false).expect("a guess");
-        assert_eq!(plain, guess(&d, 6, -10, 8, delta).expect("a guess"));
-        // With parity: depths 6, 4, 2, 0 first; 4 (>= 3) does not decide (-10, 8), 2 (>= 11)
-        // does.
-        let g = guess_by_parity(&d, 6, -10, 8, delta, true).expect("a guess");
+    fn the_fallback_is_the_deepest_result_at_a_finite_bound() {
+        let (d, _) = table_5_1();
+        // Required 6: the 5-ply result (<= 15), at its finite upper bound.
         assert_eq!(
-            g,
-            Guess {
-                value: 11,
-                depth: 2
-            }
-        );
-        // Required 5: odd depths 5, 3, 1 first: 5 (<= 20) does not decide, 3 (-7) does.
-        let g = guess_by_parity(&d, 5, -10, 8, delta, true).expect("a guess");
-        assert_eq!(g.depth, 3);
-        // A window only the even depths decide: (-20, 30) is decided by the exact 0-ply and
-        // 3-ply results only; required 5 with parity still takes the odd 3 first.
-        let g = guess_by_parity(&d, 5, -20, 30, delta, true).expect("a guess");
-        assert_eq!(g.depth, 3);
-        // Results of one parity only: the other parity is used.
-        let mut odd = DepthBounds::default();
-        odd.record(0, Bounds::exact(20));
-        odd.record(1, le(-12));
-        let g = guess_by_parity(&odd, 4, -10, 8, |_| 0, true).expect("a guess");
-        assert_eq!(
-            g,
-            Guess {
-                value: 20,
-                depth: 0
-            }
-        );
-        let g = guess_by_parity(&odd, 3, -10, 8, |_| 0, true).expect("a guess");
-        assert_eq!(
-            g,
-            Guess {
-                value: -12,
-                depth: 1
-            }
-        );
-        // The fallback takes the deepest result of the required parity.
-        let f = fallback_by_parity(&d, 6, |_| 0, true).expect("a value");
-        assert_eq!(f, Guess { value: 2, depth: 4 });
-        let f = fallback_by_parity(&d, 6, |_| 0, false).expect("a value");
-        assert_eq!(
-            f,
-            Guess {
+            fallback(&d, 6, |_| 0),
+            Some(Guess {
                 value: 15,
                 depth: 5
-            }
+            })
         );
-        assert_eq!(fallback(&d, 6, |_| 0), Some(15));
+        // Required 4: the 4-ply result (>= 2), at its lower bound, scaled.
+        assert_eq!(fallback(&d, 4, |_| 3), Some(Guess { value: 5, depth: 4 }));
+        assert_eq!(fallback(&DepthBounds::default(), 4, |_| 0), None);
     }
 
     #[test]

@@ -16,10 +16,6 @@ pub struct Epoch {
     pub iteration: u32,
     /// The hypothetical root value from the master's last pass (root's side to move).
     pub hypothesis: i32,
-    /// The change of the root value expected from this iteration to the next (root's side),
-    /// from the last two finished iterations (`AphidOptions::run_ahead_shift`; 0: none). The
-    /// slaves' run-ahead windows centre on `hypothesis + shift`.
-    pub shift: i32,
 }
 
 /// A "bad bound" request: search `depth` with this window (the leaf's scale and side).

@@ -4,21 +4,21 @@
 //! Towards its master it behaves exactly as a slave: the same copy of the table, the same
 //! scheduler (bad bounds, then the shallowest touched leaf, then priority, then one ply of
 //! speculative run-ahead), the same buffered reports and heartbeats (`slave/`). Where a
-//! slave searches a piece of work itself, a mid-level process runs a *session*: an APHID
+//! slave searches a piece of work itself, a mid-level process runs a *job*: an APHID
 //! master (`master/`, unchanged) rooted at the leaf, to the depth the work asks for, whose
-//! slaves are the process's own slaves. The session's first iterations run on the mid-level
+//! slaves are the process's own slaves. The job's first iterations run on the mid-level
 //! process itself, and go parallel once the leaf's tree is big enough (the same automatic
-//! `d'` and `g`). When the session's root value is known (exactly: its passes use an infinite
+//! `d'` and `g`). When the job's root value is known (exactly: its passes use an infinite
 //! window) it is reported to the master as the leaf's result at that depth. A speculative
-//! session is abandoned when required work arrives, and any session when its leaf is taken
+//! job is abandoned when required work arrives, and any job when its leaf is taken
 //! away.
 //!
-//! The session speaks to its slaves on whole paths from the root, so the slaves (which may be
+//! The job speaks to its slaves on whole paths from the root, so the slaves (which may be
 //! mid-level processes in turn) need no idea of the hierarchy: leaf numbers are renamed to
-//! numbers unique over the process's sessions, paths get the leaf's path in front, the
+//! numbers unique over the process's jobs, paths get the leaf's path in front, the
 //! iteration the leaf's ply added, and the hypothetical value is turned to the root's side.
-//! A new session starts with [`Msg::Restart`] (its iteration may be lower than the last
-//! session's) and ends by revoking its leaves.
+//! A new job starts with [`Msg::Restart`] (its iteration may be lower than the last
+//! job's) and ends by revoking its leaves.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -40,11 +40,11 @@ super::stats::counters! {
     /// `aphid_mid_<counter>`).
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     pub struct MidStats, prefix "aphid_mid_" {
-        /// Sessions run to the end (results reported).
-        pub sessions,
-        /// Sessions abandoned (speculative work interrupted, or the leaf moved away).
+        /// Jobs run to the end (results reported).
+        pub jobs,
+        /// Jobs abandoned (speculative work interrupted, or the leaf moved away).
         pub abandoned,
-        /// Nodes of the sessions' masters (sequential iterations and passes).
+        /// Nodes of the jobs' masters (sequential iterations and passes).
         pub nodes,
         /// Leaves given to its own slaves.
         pub leaves_given,
@@ -52,18 +52,18 @@ super::stats::counters! {
 }
 
 /// One piece of the master's work, searched in parallel below the mid-level process.
-struct Session<G: Game> {
+struct Job<G: Game> {
     work: Work,
     /// The leaf's path and ply from the root.
     path: Vec<u16>,
     master: Master<G>,
-    /// Session leaf -> (number on the wire, current owner: index into `children`).
+    /// Job leaf -> (number on the wire, current owner: index into `children`).
     wire: BTreeMap<LeafId, (LeafId, usize)>,
     back: BTreeMap<LeafId, LeafId>,
     inbox: VecDeque<Envelope<Msg>>,
 }
 
-/// A session's epoch (iteration from the leaf, value on the leaf's side) as the root's, for
+/// A job's epoch (iteration from the leaf, value on the leaf's side) as the root's, for
 /// a leaf `ply` plies down.
 fn to_root(e: Epoch, ply: u32) -> Epoch {
     Epoch {
@@ -73,7 +73,6 @@ fn to_root(e: Epoch, ply: u32) -> Epoch {
         } else {
             -e.hypothesis
         },
-        shift: if ply % 2 == 0 { e.shift } else { -e.shift },
     }
 }
 
@@ -88,7 +87,7 @@ pub(crate) struct Mid<G: Game> {
     table: Arc<TranspositionTable>,
     opts: AphidOptions,
     min_granularity: u32,
-    session: Option<Session<G>>,
+    job: Option<Job<G>>,
     next_wire: LeafId,
     pub(crate) stats: MidStats,
 }
@@ -133,7 +132,7 @@ impl<G: Game> Mid<G> {
             table,
             opts: opts.clone(),
             min_granularity,
-            session: None,
+            job: None,
             next_wire: 0,
             stats: MidStats::default(),
         }
@@ -144,7 +143,7 @@ impl<G: Game> Mid<G> {
         &self.slave.state
     }
 
-    /// One slice: read the inbox, start or advance a session, report.
+    /// One slice: read the inbox, start or advance a job, report.
     pub(crate) fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
         let up = [self.parent];
         while let Some(env) = ctx.poll() {
@@ -153,7 +152,7 @@ impl<G: Game> Mid<G> {
                     self.paths.insert(*leaf, path.clone());
                 }
                 self.slave.state.apply(env.msg);
-            } else if let Some(s) = &mut self.session {
+            } else if let Some(s) = &mut self.job {
                 if let Some(i) = self.children.iter().position(|&c| c == env.from) {
                     s.inbox.push_back(Envelope {
                         from: i + 1,
@@ -163,29 +162,29 @@ impl<G: Game> Mid<G> {
             }
         }
         self.slave.state.flush_urgent(&mut Remap::new(ctx, &up));
-        let abandon = self.session.as_ref().is_some_and(|s| {
+        let abandon = self.job.as_ref().is_some_and(|s| {
             let state = &self.slave.state;
             state.position(s.work.leaf).is_none() || (!s.work.required && state.interrupt)
         });
         if abandon {
             self.stats.abandoned += 1;
-            self.end_session(ctx);
+            self.end_job(ctx);
         }
-        if self.session.is_none() {
+        if self.job.is_none() {
             let Some(work) = self.slave.state.pick() else {
                 self.slave.state.report_if_idle(&mut Remap::new(ctx, &up));
                 return Activity::Idle { wake_at: None };
             };
-            self.start_session(work, ctx);
+            self.start_job(work, ctx);
         }
-        let Some(s) = &mut self.session else {
+        let Some(s) = &mut self.job else {
             return Activity::Busy;
         };
         let before = s.master.stats.pass_nodes + s.master.stats.search_nodes;
         let mut down = Down {
             inner: &mut *ctx,
             children: &self.children,
-            session_wire: &mut s.wire,
+            job_wire: &mut s.wire,
             back: &mut s.back,
             inbox: &mut s.inbox,
             path: &s.path,
@@ -201,8 +200,8 @@ impl<G: Game> Mid<G> {
                 beta: INFINITY,
                 ..s.work
             };
-            self.stats.sessions += 1;
-            self.end_session(ctx);
+            self.stats.jobs += 1;
+            self.end_job(ctx);
             self.slave
                 .state
                 .complete(work, value, nodes, &mut Remap::new(ctx, &up));
@@ -217,7 +216,7 @@ impl<G: Game> Mid<G> {
         }
     }
 
-    fn start_session(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
+    fn start_job(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
         let Some((position, _)) = self.slave.state.position(work.leaf) else {
             return;
         };
@@ -233,7 +232,7 @@ impl<G: Game> Mid<G> {
             self.min_granularity,
             Searcher::with_table(self.config, Arc::clone(&self.table)),
         );
-        let session = Session {
+        let job = Job {
             work,
             path,
             master,
@@ -245,19 +244,18 @@ impl<G: Game> Mid<G> {
             Epoch {
                 iteration: 0,
                 hypothesis: 0,
-                shift: 0,
             },
-            session.path.len() as u32,
+            job.path.len() as u32,
         );
         for &c in &self.children {
             ctx.send(c, Msg::Restart(epoch));
         }
-        self.session = Some(session);
+        self.job = Some(job);
     }
 
-    /// Revokes the session's leaves from their owners.
-    fn end_session(&mut self, ctx: &mut dyn Context<Msg>) {
-        let Some(s) = self.session.take() else {
+    /// Revokes the job's leaves from their owners.
+    fn end_job(&mut self, ctx: &mut dyn Context<Msg>) {
+        let Some(s) = self.job.take() else {
             return;
         };
         for (wire, owner) in s.wire.values() {
@@ -268,12 +266,12 @@ impl<G: Game> Mid<G> {
     }
 }
 
-/// Towards the session's slaves: local `i` is `children[i - 1]`; messages renamed (see the
-/// module docs); `finish` ends the session only (the master's result is read after the slice).
+/// Towards the job's slaves: local `i` is `children[i - 1]`; messages renamed (see the
+/// module docs); `finish` ends the job only (the master's result is read after the slice).
 struct Down<'a> {
     inner: &'a mut dyn Context<Msg>,
     children: &'a [ProcId],
-    session_wire: &'a mut BTreeMap<LeafId, (LeafId, usize)>,
+    job_wire: &'a mut BTreeMap<LeafId, (LeafId, usize)>,
     back: &'a mut BTreeMap<LeafId, LeafId>,
     inbox: &'a mut VecDeque<Envelope<Msg>>,
     path: &'a [u16],
@@ -287,7 +285,7 @@ impl Down<'_> {
     }
 
     fn wire(&mut self, leaf: LeafId, owner: Option<usize>) -> LeafId {
-        if let Some(entry) = self.session_wire.get_mut(&leaf) {
+        if let Some(entry) = self.job_wire.get_mut(&leaf) {
             if let Some(o) = owner {
                 entry.1 = o;
             }
@@ -295,7 +293,7 @@ impl Down<'_> {
         }
         let w = *self.next_wire;
         *self.next_wire = self.next_wire.wrapping_add(1);
-        self.session_wire.insert(leaf, (w, owner.unwrap_or(0)));
+        self.job_wire.insert(leaf, (w, owner.unwrap_or(0)));
         self.back.insert(w, leaf);
         w
     }

@@ -16,23 +16,20 @@
 
 mod bad_bound;
 pub mod balance;
-pub mod churn;
 pub mod config;
 pub mod config_text;
+pub mod figures;
 pub mod guess;
 pub mod hierarchy;
 pub mod master;
 pub mod message;
 pub mod mid;
-pub mod overhead;
 pub mod priority;
 mod remap;
 pub mod shadow;
 pub mod slave;
 mod stats;
 pub mod table;
-pub mod tail;
-pub mod waste;
 
 use std::sync::Arc;
 
@@ -42,8 +39,8 @@ use serde::{Deserialize, Serialize};
 
 pub use config::{AphidOptions, ConfigError, ConfigFileError, TtSharing};
 pub use config_text::ConfigTextError;
+pub use figures::{AphidFigures, GeometryFigures};
 pub use hierarchy::{Hierarchy, HierarchyError};
-pub use overhead::{Overheads, RunFigures};
 
 use master::Master;
 use message::Msg;
@@ -125,28 +122,18 @@ impl<G: Game> AphidProc<G> {
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 enum Summary<G: Game> {
-    /// The master: its value and principal variation, and [`MASTER_FIGURES`] in order.
+    /// The master: its value and principal variation, and its part of the figures.
     Master {
         result: Option<(i32, Vec<G::Move>)>,
-        figures: Vec<f64>,
-        waste: waste::WasteStats,
+        figures: Box<AphidFigures>,
         counters: DibCounters,
-        /// Why the principal variation moved (`churn.rs`; boxed, it is large).
-        churn: Box<churn::ChurnStats>,
-        /// What its guesses drew on (session 7).
-        guesses: guess::GuessStats,
-        /// The last iterations' timeline (session 8).
-        tail: tail::TailStats,
     },
     /// A slave: its required, speculative and aborted nodes, and what its end of the shadow
     /// ring did (with `--tt distributed`).
     Slave {
         nodes: [u64; 3],
         shadow: Option<shadow::ShadowStats>,
-        waste: waste::WasteStats,
         counters: DibCounters,
-        /// The last iterations' timeline (session 8).
-        tail: tail::TailStats,
     },
     /// A mid-level process of a hierarchy.
     Mid {
@@ -154,27 +141,6 @@ enum Summary<G: Game> {
         counters: DibCounters,
     },
 }
-
-/// The master's figures in the result's `extra` (the last three only once the master chose
-/// its geometry).
-const MASTER_FIGURES: [&str; 16] = [
-    "aphid_leaves",
-    "aphid_final_pass_leaves",
-    "aphid_leaves_searched_to_depth",
-    "aphid_passes",
-    "aphid_master_nodes",
-    "aphid_sequential_nodes",
-    "aphid_bad_bounds",
-    "aphid_moves",
-    "aphid_exemptions",
-    "aphid_resends",
-    "aphid_splits",
-    "aphid_pass_nodes",
-    "aphid_proven_cuts",
-    "aphid_master_depth",
-    "aphid_granularity",
-    "aphid_parallel_from",
-];
 
 impl<G: Game> Summary<G> {
     fn of(p: AphidProc<G>) -> Summary<G> {
@@ -184,32 +150,23 @@ impl<G: Game> Summary<G> {
                 let master = m.0;
                 let (touched, searched) = master.final_leaves();
                 let st = &master.stats;
-                let mut figures = vec![
-                    master.leaves() as f64,
-                    touched as f64,
-                    searched as f64,
-                    st.passes as f64,
-                    (st.pass_nodes + st.search_nodes) as f64,
-                    st.sequential_nodes as f64,
-                    st.bad_bounds as f64,
-                    st.moves as f64,
-                    st.exemptions as f64,
-                    st.resends as f64,
-                    st.splits as f64,
-                    st.pass_nodes as f64,
-                    st.proven_cuts as f64,
-                ];
-                if let Some(g) = master.geometry {
-                    figures.extend([g.horizon, g.granularity, g.from].map(f64::from));
-                }
+                let figures = AphidFigures {
+                    leaves: master.leaves() as u64,
+                    final_pass_leaves: touched as u64,
+                    leaves_searched_to_depth: searched as u64,
+                    master: *st,
+                    geometry: master.geometry.map(|g| GeometryFigures {
+                        master_depth: g.horizon,
+                        granularity: g.granularity,
+                        parallel_from: g.from,
+                    }),
+                    guesses: master.guesses,
+                    ..AphidFigures::default()
+                };
                 Summary::Master {
                     result: master.result,
-                    figures,
-                    waste: master.waste,
+                    figures: Box::new(figures),
                     counters,
-                    churn: Box::new(master.churn),
-                    guesses: master.guesses,
-                    tail: master.tail,
                 }
             }
             AphidProc::Slave(s) => {
@@ -217,9 +174,7 @@ impl<G: Game> Summary<G> {
                 Summary::Slave {
                     nodes: [st.required_nodes, st.speculative_nodes, st.aborted_nodes],
                     shadow: s.0.state.shadow.as_ref().map(|r| r.stats),
-                    waste: s.0.state.waste,
                     counters,
-                    tail: s.0.state.tail,
                 }
             }
             AphidProc::Mid(m) => Summary::Mid {
@@ -283,7 +238,7 @@ pub fn search<G: Game>(
     if matches!(options.backend, dib::Backend::Mpi { .. }) && opts.tt == TtSharing::Shared {
         return Err(ParallelError::BadOption {
             algo: "aphid",
-            message: "over MPI ranks share no memory: use local tables (--tt local), or a shared table on --backend threads or sim".to_string(),
+            message: "over MPI ranks share no memory: use local tables (--aphid-tt local), or a shared table on --backend threads or sim".to_string(),
         });
     }
     if opts.master_depth == Some(0) {
@@ -292,14 +247,10 @@ pub fn search<G: Game>(
             message: "the master's depth d' must be at least 1 (or automatic)".to_string(),
         });
     }
-    let host = opts.master_hosts_slave;
-    let backend = hosting_backend(options, host)?;
+    let backend = options.backend.clone();
     let engines = Engines::new(&options.search, opts.tt)?;
     let depth = options.depth;
-    let cpus = options.procs;
-    // With `master_hosts_slave`, one process more than processors: the last slave shares
-    // processor 0 with the master.
-    let procs = cpus + usize::from(host);
+    let procs = options.procs;
     let tree = opts
         .hierarchy
         .clone()
@@ -363,168 +314,59 @@ pub fn search<G: Game>(
     };
     let outcome = dib::run_processors(procs, &backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
-        result,
-        figures,
-        guesses,
-        ..
+        result, figures, ..
     }) = outcome.processors.first()
     else {
         return Err(DibError::NoValue { seed: None }.into());
     };
     let seed = outcome.sim.map(|s| s.seed);
     let (value, pv) = result.clone().ok_or(DibError::NoValue { seed })?;
-    let mut extra: Vec<(&'static str, f64)> = MASTER_FIGURES
-        .iter()
-        .copied()
-        .zip(figures.iter().copied())
-        .collect();
-    let mut slave_nodes = [0u64; 3];
+    let mut figures = AphidFigures::clone(figures);
     let mut ring = shadow::ShadowStats::default();
     let mut mids = mid::MidStats::default();
-    let mut waste = waste::WasteStats::default();
-    let mut churn = churn::ChurnStats::default();
-    let mut tails = tail::TailStats::default();
+    let mut mid_count = 0;
     for p in &outcome.processors {
         match p {
-            Summary::Slave {
-                nodes,
-                shadow,
-                waste: w,
-                tail: t,
-                ..
-            } => {
-                waste += *w;
-                tails += *t;
-                for (sum, n) in slave_nodes.iter_mut().zip(nodes) {
-                    *sum += n;
-                }
+            Summary::Slave { nodes, shadow, .. } => {
+                let [required, speculative, aborted] = *nodes;
+                figures.slave_required_nodes += required;
+                figures.slave_speculative_nodes += speculative;
+                figures.aborted_nodes += aborted;
                 if let Some(r) = shadow {
                     ring += *r;
                 }
             }
-            Summary::Mid { stats, .. } => mids += *stats,
-            Summary::Master {
-                waste: w,
-                churn: c,
-                tail: t,
-                ..
-            } => {
-                waste += *w;
-                churn += **c;
-                tails += *t;
+            Summary::Mid { stats, .. } => {
+                mids += *stats;
+                mid_count += 1;
             }
+            Summary::Master { .. } => {}
         }
     }
-    let [required, speculative, aborted] = slave_nodes;
-    extra.push(("aphid_slave_required_nodes", required as f64));
-    extra.push(("aphid_speculative_nodes", speculative as f64));
-    extra.push(("aphid_aborted_nodes", aborted as f64));
-    extra.extend(waste.figures());
-    extra.extend(churn.figures());
-    extra.extend(guesses.figures());
-    extra.extend(tails.figures());
-    if opts.tt == TtSharing::Distributed {
-        extra.extend(ring.figures());
-    }
-    if !flat {
-        extra.extend(mids.figures());
-    }
-    // The names `runner compare` reads for the thesis 6.2.6 columns: the master and every
-    // mid-level process of a hierarchy are masters, and the speculative search counts
-    // abandoned speculative slices too.
-    let mid_count = outcome
-        .processors
-        .iter()
-        .filter(|p| matches!(p, Summary::Mid { .. }))
-        .count();
-    // A master that hosts a slave has no processor of its own.
-    extra.push((
-        "master_processors",
-        if host { 0.0 } else { (1 + mid_count) as f64 },
-    ));
+    figures.shadow = (opts.tt == TtSharing::Distributed).then_some(ring);
+    figures.mids = (!flat).then_some(mids);
+    // The master and every mid-level process of a hierarchy are masters (thesis 6.2.6).
+    figures.master_processors = 1 + mid_count;
     // The master's share of processor 0: its busy and messaging time over the run's.
     let master_time = outcome
         .counters
         .first()
         .map_or(0, |c| c.busy_ns + c.messaging_ns);
-    extra.push((
-        "aphid_master_cpu_share",
-        master_time as f64 / outcome.elapsed_ns.max(1) as f64,
-    ));
-    if host {
-        let guest = outcome.counters.last().copied().unwrap_or_default();
-        extra.push(("aphid_hosted_slave_nodes", guest.nodes as f64));
-        extra.push(("aphid_hosted_slave_preempted_ns", guest.preempted_ns as f64));
-    }
-    extra.push(("speculative_nodes", (speculative + aborted) as f64));
+    figures.master_cpu_share = master_time as f64 / outcome.elapsed_ns.max(1) as f64;
     let config = options
         .dib
         .unwrap_or_else(|| options.backend.default_config());
     let report: Report<i32> =
         Report::from_outcome(value, &backend, &outcome, Summary::counters, config);
-    let mut result = result_from_report(report, value, pv, extra);
-    // Processors, not processes: the hosted slave has no processor of its own.
-    result.procs = cpus;
+    let mut result = result_from_report(report, value, pv, Vec::new());
+    result.aphid = Some(figures);
     Ok(result)
-}
-
-/// The backend of a run: `options.backend`, with the simulator told that the last slave runs
-/// in the background of processor 0 when the master hosts a slave.
-///
-/// # Errors
-/// [`ParallelError::BadOption`] for `master_hosts_slave` over MPI or with a hierarchy.
-fn hosting_backend(options: &ParallelOptions, host: bool) -> Result<dib::Backend, ParallelError> {
-    if !host {
-        return Ok(options.backend.clone());
-    }
-    let refuse = |message: &str| ParallelError::BadOption {
-        algo: "aphid",
-        message: message.to_string(),
-    };
-    if options.aphid.hierarchy.is_some() {
-        return Err(refuse(
-            "master_hosts_slave needs the flat arrangement (one master, its slaves): drop `parents` or set master_hosts_slave = false",
-        ));
-    }
-    Ok(match &options.backend {
-        dib::Backend::Sim(config) => {
-            let mut config = config.clone();
-            config.background.push(dib::Hosted {
-                proc: options.procs,
-                cpu: 0,
-            });
-            dib::Backend::Sim(config)
-        }
-        dib::Backend::Threads { seed } => dib::Backend::Threads { seed: *seed },
-        dib::Backend::Mpi { .. } => {
-            return Err(refuse(
-                "master_hosts_slave is not available over MPI (one rank per process, and a rank cannot share the master's processor): set master_hosts_slave = false",
-            ));
-        }
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use games::tictactoe::TicTacToe3;
-
-    #[test]
-    fn a_hosted_slave_over_mpi_or_with_a_hierarchy_is_refused() {
-        let mut options = ParallelOptions::new(3, 2, dib::Backend::Mpi { seed: 1 });
-        options.aphid.master_hosts_slave = true;
-        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
-        assert!(err.to_string().contains("master_hosts_slave"), "{err}");
-        let mut options = ParallelOptions::new(
-            3,
-            4,
-            dib::Backend::Sim(dib::SimConfig::new(dib::CostModel::shared_memory(), 1)),
-        );
-        options.aphid.master_hosts_slave = true;
-        options.aphid.hierarchy = Some(Hierarchy::from_parents(vec![0, 1, 1]).expect("valid"));
-        let err = search(&TicTacToe3::start(), &options).expect_err("refused");
-        assert!(err.to_string().contains("flat"), "{err}");
-    }
 
     #[test]
     fn a_shared_table_over_mpi_is_refused_with_the_fix() {
@@ -535,6 +377,6 @@ mod tests {
             err,
             ParallelError::BadOption { algo: "aphid", .. }
         ));
-        assert!(err.to_string().contains("--tt local"), "{err}");
+        assert!(err.to_string().contains("--aphid-tt local"), "{err}");
     }
 }

@@ -95,7 +95,6 @@ mod tests {
                 messages_sent: next(),
                 messages_received: next(),
                 crashed: true,
-                ..BackendCounters::default()
             },
             finished_at: Some(next()),
         };

@@ -5,12 +5,7 @@
 //! event pops; during it, charged nodes and message overheads advance that processor's clock;
 //! messages it sends arrive `L` later (plus injected delays); a message is visible to `poll`
 //! once its arrival event has popped. Everything random comes from sub-seeds of one seed.
-//!
-//! A process may also run in the *background* of another process's CPU
-//! ([`SimConfig::background`], [`Hosted`]): it gets the CPU only while its host waits, and
-//! the host preempts it (see [`Hosted`] and `dib/README.md`, "Background processes").
 
-mod background;
 mod cost;
 mod event_queue;
 mod faults;
@@ -19,7 +14,6 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-pub use background::{BackgroundProblem, Hosted};
 pub use cost::{CostModel, GameCosts, PRESET_NAMES, PresetError, UnknownPreset};
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 
@@ -30,7 +24,6 @@ use crate::processor::{Activity, Factory, Processor};
 use crate::rng::{Rng, STREAM_FAULTS, STREAM_PROCESSOR, sub_seed};
 use crate::trace::{TraceHash, fnv1a};
 use crate::work::Work;
-use background::BgSlice;
 use event_queue::EventQueue;
 
 /// Settings of a simulated run.
@@ -44,11 +37,6 @@ pub struct SimConfig {
     pub faults: FaultPlan,
     /// A run processing more events than this stops with [`SimError::TooManyEvents`].
     pub max_events: u64,
-    /// Processes that run in the background of another process's CPU (empty: every process
-    /// has a CPU of its own). A run of `procs` processes then has `procs - background.len()`
-    /// CPUs. The threads backend needs no such setting (a background process is one more
-    /// thread, the OS shares the cores); the MPI backend has none (one rank per process).
-    pub background: Vec<Hosted>,
 }
 
 impl SimConfig {
@@ -60,7 +48,6 @@ impl SimConfig {
             seed,
             faults: FaultPlan::default(),
             max_events: 500_000_000,
-            background: Vec::new(),
         }
     }
 }
@@ -88,8 +75,6 @@ pub struct SimFigures {
     pub crashes: u64,
     /// Processors restarted.
     pub restarts: u64,
-    /// Times a foreground process preempted the background process on its CPU.
-    pub preemptions: u64,
 }
 
 impl SimFigures {
@@ -110,7 +95,6 @@ impl SimFigures {
             lost_to_crashes: self.lost_to_crashes + earlier.lost_to_crashes,
             crashes: self.crashes + earlier.crashes,
             restarts: self.restarts + earlier.restarts,
-            preemptions: self.preemptions + earlier.preemptions,
         }
     }
 }
@@ -128,31 +112,6 @@ pub enum SimError {
         proc: ProcId,
         /// Processors in the run.
         procs: usize,
-        /// The run's seed.
-        seed: u64,
-    },
-    /// The background mapping is invalid.
-    #[error(
-        "cannot run process {} in the background of process {}'s CPU with {procs} processes: {} (seed {seed})",
-        hosted.proc, hosted.cpu, problem.describe()
-    )]
-    BadBackground {
-        /// The entry refused.
-        hosted: Hosted,
-        /// What is wrong with it.
-        problem: BackgroundProblem,
-        /// Processes in the run.
-        procs: usize,
-        /// The run's seed.
-        seed: u64,
-    },
-    /// The fault plan crashes a process that shares a CPU (unsupported).
-    #[error(
-        "cannot crash process {proc}: it shares a CPU through `SimConfig::background`, and crashes of a shared CPU's processes are not simulated; crash another process or run without the background mapping (seed {seed})"
-    )]
-    SharedCpuCrash {
-        /// The process named.
-        proc: ProcId,
         /// The run's seed.
         seed: u64,
     },
@@ -200,11 +159,6 @@ enum Event<M> {
     Restart {
         proc: ProcId,
     },
-    /// A background slice reaches its next held message or its end.
-    Resume {
-        proc: ProcId,
-        generation: u64,
-    },
 }
 
 struct Slot<M> {
@@ -215,95 +169,8 @@ struct Slot<M> {
     inbox: VecDeque<Envelope<M>>,
     rng: Rng,
     counters: BackendCounters,
-    /// For a background process: the foreground process whose CPU it shares.
-    host: Option<ProcId>,
-    /// For a foreground process: the background process on its CPU.
-    guest: Option<ProcId>,
-    /// While waiting: the wake time asked for.
-    wake: Option<Nanos>,
-    /// A background process whose slice is due but whose host is busy.
-    deferred: bool,
-    /// A background process's slice in progress.
-    slice: Option<BgSlice<M>>,
     /// Whether it has probed a shared table (it counts as a user of the table while busy).
     shared_user: bool,
-}
-
-impl<M> Slot<M> {
-    /// Bumps the generation and schedules what `activity` asks for.
-    fn settle(&mut self, proc: ProcId, activity: Activity, queue: &mut EventQueue<Event<M>>) {
-        self.generation += 1;
-        let generation = self.generation;
-        match activity {
-            Activity::Busy => queue.push(self.clock, Event::Ready { proc, generation }),
-            Activity::Idle { wake_at } => {
-                if !self.inbox.is_empty() {
-                    queue.push(self.clock, Event::Ready { proc, generation });
-                } else {
-                    self.waiting = true;
-                    if let Some(w) = wake_at {
-                        let w = w.max(self.clock);
-                        self.wake = Some(w);
-                        queue.push(w, Event::Ready { proc, generation });
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The simulated links: turns a sent message into arrival events, injecting faults.
-struct Wire<'a> {
-    cost: &'a CostModel,
-    faults: &'a FaultPlan,
-    encode: bool,
-    rng: Rng,
-}
-
-impl Wire<'_> {
-    /// Puts `msg`, sent by `from` at `sent_at`, on the wire to `to`.
-    fn post<M: Clone + Serialize>(
-        &mut self,
-        queue: &mut EventQueue<Event<M>>,
-        figures: &mut SimFigures,
-        from: ProcId,
-        (to, msg, sent_at): (ProcId, M, Nanos),
-    ) {
-        let (cost, faults) = (self.cost, self.faults);
-        let fault_rng = &mut self.rng;
-        let mut arrive = sent_at + cost.latency_ns;
-        if fault_rng.chance(faults.drop) {
-            figures.dropped += 1;
-            return;
-        }
-        if fault_rng.chance(faults.delay) {
-            figures.delayed += 1;
-            let spread = (100 * cost.latency_ns).max(1_000_000);
-            arrive += 1 + fault_rng.below(spread);
-        }
-        let copies = if fault_rng.chance(faults.duplicate) {
-            figures.duplicated += 1;
-            2
-        } else {
-            1
-        };
-        for copy in 0..copies {
-            let frame = if self.encode {
-                let mut bytes = serde_json::to_vec(&msg).unwrap_or_default();
-                let checksum = fnv1a(&bytes);
-                if fault_rng.chance(faults.corrupt) && !bytes.is_empty() {
-                    figures.corrupted += 1;
-                    let bit = fault_rng.below(bytes.len() as u64 * 8);
-                    bytes[(bit / 8) as usize] ^= 1 << (bit % 8);
-                }
-                Frame::Encoded { bytes, checksum }
-            } else {
-                Frame::Plain(msg.clone())
-            };
-            let at = arrive + copy * (1 + fault_rng.below(cost.latency_ns + 1));
-            queue.push(at, Event::Arrive { to, from, frame });
-        }
-    }
 }
 
 struct SimCtx<'a, M> {
@@ -384,18 +251,11 @@ const TAG_ARRIVE: u64 = 2;
 const TAG_CRASH: u64 = 3;
 const TAG_RESTART: u64 = 4;
 const TAG_DISCARD: u64 = 5;
-const TAG_DEFER: u64 = 6;
-const TAG_PREEMPT: u64 = 7;
-const TAG_RESUME: u64 = 8;
-const TAG_RELEASE: u64 = 9;
 
-/// Runs `procs` simulated processes built by `factory` until one calls [`Context::finish`]
-/// (each on a CPU of its own, or in the background of another's: [`SimConfig::background`]).
+/// Runs `procs` simulated processors built by `factory` until one calls [`Context::finish`].
 ///
 /// # Errors
-/// [`SimError`] (with the seed) when the fault plan or the background mapping is invalid or
-/// the run stalls.
-#[allow(clippy::too_many_lines)]
+/// [`SimError`] (with the seed) when the fault plan is invalid or the run stalls.
 pub fn run<P: Processor>(
     procs: usize,
     config: &SimConfig,
@@ -403,14 +263,6 @@ pub fn run<P: Processor>(
 ) -> Result<RunOutcome<P>, SimError> {
     let procs = procs.max(1);
     let seed = config.seed;
-    if let Err((hosted, problem)) = background::check(&config.background, procs) {
-        return Err(SimError::BadBackground {
-            hosted,
-            problem,
-            procs,
-            seed,
-        });
-    }
     for c in &config.faults.crashes {
         if c.proc == 0 || c.proc >= procs {
             return Err(SimError::BadCrash {
@@ -419,22 +271,11 @@ pub fn run<P: Processor>(
                 seed,
             });
         }
-        if config
-            .background
-            .iter()
-            .any(|h| h.proc == c.proc || h.cpu == c.proc)
-        {
-            return Err(SimError::SharedCpuCrash { proc: c.proc, seed });
-        }
     }
     let cost = &config.cost;
     let faults = &config.faults;
-    let mut wire = Wire {
-        cost,
-        faults,
-        encode: !faults.corrupt.is_never(),
-        rng: Rng::new(sub_seed(seed, STREAM_FAULTS, 0)),
-    };
+    let encode = !faults.corrupt.is_never();
+    let mut fault_rng = Rng::new(sub_seed(seed, STREAM_FAULTS, 0));
     let mut processors: Vec<P> = (0..procs).map(|id| factory.build(id)).collect();
     let mut slots: Vec<Slot<P::Msg>> = (0..procs)
         .map(|id| Slot {
@@ -445,18 +286,9 @@ pub fn run<P: Processor>(
             inbox: VecDeque::new(),
             rng: Rng::new(sub_seed(seed, STREAM_PROCESSOR, id as u64)),
             counters: BackendCounters::default(),
-            host: None,
-            guest: None,
-            wake: None,
-            deferred: false,
-            slice: None,
             shared_user: false,
         })
         .collect();
-    for h in &config.background {
-        slots[h.proc].host = Some(h.cpu);
-        slots[h.cpu].guest = Some(h.proc);
-    }
     let mut queue: EventQueue<Event<P::Msg>> = EventQueue::new();
     for id in 0..procs {
         queue.push(
@@ -498,37 +330,17 @@ pub fn run<P: Processor>(
         }
         match event {
             Event::Ready { proc, generation } => {
-                let slot = &slots[proc];
+                let slot = &mut slots[proc];
                 if slot.crashed || generation != slot.generation {
                     trace.record(&[time, seq, TAG_DISCARD, proc as u64]);
                     continue;
                 }
-                if let Some(cpu) = slot.host {
-                    // A background slice starts only while the host waits.
-                    let host = &slots[cpu];
-                    let host_due = !host.waiting || host.wake.is_some_and(|w| w <= time);
-                    if host_due || host.clock > time {
-                        trace.record(&[time, seq, TAG_DEFER, proc as u64]);
-                        if host_due {
-                            // The host's next slice ends with a new try (see below).
-                            slots[proc].deferred = true;
-                        } else {
-                            let at = host.clock;
-                            queue.push(at, Event::Ready { proc, generation });
-                        }
-                        continue;
-                    }
-                }
-                let slot = &mut slots[proc];
                 if time > slot.clock {
                     slot.counters.idle_ns += time - slot.clock;
                     slot.clock = time;
                 }
                 slot.waiting = false;
-                slot.wake = None;
                 let start = slot.clock;
-                let background = slot.host.is_some();
-                let mut background_finish = false;
                 let shared_users = shared_users(&slots, proc, cost);
                 let slot = &mut slots[proc];
                 let activity = {
@@ -539,108 +351,70 @@ pub fn run<P: Processor>(
                         cost,
                         slot,
                         outbox: &mut outbox,
-                        finished: if background {
-                            &mut background_finish
-                        } else {
-                            &mut finished
-                        },
+                        finished: &mut finished,
                     };
                     processors[proc].run(&mut ctx)
                 };
                 let slot = &mut slots[proc];
                 trace.record(&[time, seq, TAG_READY, proc as u64, start, slot.clock]);
-                if background {
-                    // Computed; the slice now occupies the CPU until its (movable) end.
-                    let bg = BgSlice {
-                        compute_end: slot.clock,
-                        shift: 0,
-                        held: outbox.drain(..).collect(),
-                        activity,
-                        finish: background_finish,
-                        generation: 0,
-                    };
-                    queue.push(
-                        bg.next_milestone(),
-                        Event::Resume {
-                            proc,
-                            generation: 0,
-                        },
-                    );
-                    slot.slice = Some(bg);
-                    continue;
-                }
                 if finished {
                     end_time = slot.clock;
                 }
-                slot.settle(proc, activity, &mut queue);
-                let (end, idle_now, guest) = (slot.clock, slot.waiting, slot.guest);
-                for m in outbox.drain(..) {
-                    wire.post(&mut queue, &mut figures, proc, m);
+                slot.generation += 1;
+                let generation = slot.generation;
+                match activity {
+                    Activity::Busy => queue.push(slot.clock, Event::Ready { proc, generation }),
+                    Activity::Idle { wake_at } => {
+                        if !slot.inbox.is_empty() {
+                            queue.push(slot.clock, Event::Ready { proc, generation });
+                        } else {
+                            slot.waiting = true;
+                            if let Some(w) = wake_at {
+                                queue.push(w.max(slot.clock), Event::Ready { proc, generation });
+                            }
+                        }
+                    }
                 }
-                let Some(g) = guest else { continue };
-                let guest = &mut slots[g];
-                if let Some(bg) = guest.slice.as_mut()
-                    && start < bg.end()
-                    && end > start
-                {
-                    // The host ran inside the background slice: the slice waits for it.
-                    let d = end - start;
-                    bg.shift += d;
-                    bg.generation += 1;
-                    guest.counters.preempted_ns += d;
-                    guest.clock = bg.end();
-                    figures.preemptions += 1;
-                    trace.record(&[time, TAG_PREEMPT, g as u64, d]);
-                    queue.push(
-                        bg.next_milestone(),
-                        Event::Resume {
-                            proc: g,
-                            generation: bg.generation,
-                        },
-                    );
-                }
-                if idle_now && guest.deferred && !guest.crashed {
-                    guest.deferred = false;
-                    let generation = guest.generation;
-                    queue.push(
-                        end,
-                        Event::Ready {
-                            proc: g,
-                            generation,
-                        },
-                    );
-                }
-            }
-            Event::Resume { proc, generation } => {
-                let slot = &mut slots[proc];
-                let Some(bg) = slot.slice.as_mut().filter(|b| b.generation == generation) else {
-                    trace.record(&[time, seq, TAG_DISCARD, proc as u64]);
-                    continue;
-                };
-                trace.record(&[time, seq, TAG_RESUME, proc as u64, bg.shift]);
-                while bg.held.front().is_some_and(|m| m.2 + bg.shift <= time) {
-                    if let Some((to, msg, sent_at)) = bg.held.pop_front() {
-                        trace.record(&[time, TAG_RELEASE, proc as u64, to as u64]);
-                        wire.post(
-                            &mut queue,
-                            &mut figures,
-                            proc,
-                            (to, msg, sent_at + bg.shift),
+                for (to, msg, sent_at) in outbox.drain(..) {
+                    let mut arrive = sent_at + cost.latency_ns;
+                    if fault_rng.chance(faults.drop) {
+                        figures.dropped += 1;
+                        continue;
+                    }
+                    if fault_rng.chance(faults.delay) {
+                        figures.delayed += 1;
+                        let spread = (100 * cost.latency_ns).max(1_000_000);
+                        arrive += 1 + fault_rng.below(spread);
+                    }
+                    let copies = if fault_rng.chance(faults.duplicate) {
+                        figures.duplicated += 1;
+                        2
+                    } else {
+                        1
+                    };
+                    for copy in 0..copies {
+                        let frame = if encode {
+                            let mut bytes = serde_json::to_vec(&msg).unwrap_or_default();
+                            let checksum = fnv1a(&bytes);
+                            if fault_rng.chance(faults.corrupt) && !bytes.is_empty() {
+                                figures.corrupted += 1;
+                                let bit = fault_rng.below(bytes.len() as u64 * 8);
+                                bytes[(bit / 8) as usize] ^= 1 << (bit % 8);
+                            }
+                            Frame::Encoded { bytes, checksum }
+                        } else {
+                            Frame::Plain(msg.clone())
+                        };
+                        let at = arrive + copy * (1 + fault_rng.below(cost.latency_ns + 1));
+                        queue.push(
+                            at,
+                            Event::Arrive {
+                                to,
+                                from: proc,
+                                frame,
+                            },
                         );
                     }
-                }
-                if bg.held.is_empty() && bg.end() <= time {
-                    let end = bg.end();
-                    let (activity, finish) = (bg.activity, bg.finish);
-                    slot.slice = None;
-                    slot.clock = end;
-                    if finish {
-                        finished = true;
-                        end_time = end;
-                    }
-                    slot.settle(proc, activity, &mut queue);
-                } else {
-                    queue.push(bg.next_milestone(), Event::Resume { proc, generation });
                 }
             }
             Event::Arrive { to, from, frame } => {
@@ -665,7 +439,6 @@ pub fn run<P: Processor>(
                 slot.inbox.push_back(Envelope { from, msg });
                 if slot.waiting {
                     slot.waiting = false;
-                    slot.wake = None;
                     slot.generation += 1;
                     queue.push(
                         time.max(slot.clock),
@@ -706,7 +479,6 @@ pub fn run<P: Processor>(
                 slot.crashed = false;
                 slot.counters.crashed = false;
                 slot.waiting = false;
-                slot.wake = None;
                 slot.clock = slot.clock.max(time);
                 slot.generation += 1;
                 queue.push(
@@ -734,6 +506,3 @@ pub fn run<P: Processor>(
         rank: None,
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,8 +1,8 @@
-//! What the master does with its work after a pass: hands new and deferred leaves to slaves,
+//! What the master does with its work after a pass: hands new leaves to slaves,
 //! balances the load (thesis 5.2.5), exempts large pieces, splits the tail, and recovers the
 //! work of silent slaves.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use dib::Context;
 use games::Game;
@@ -32,11 +32,6 @@ impl<G: Game> Master<G> {
             };
             row.master.priority = priority.get(&id).copied().unwrap_or(0);
             row.master.touched = row.master.priority > 0;
-            if row.master.owner.is_some() && self.opts.new_leaf_passes > 1 {
-                self.deferred.insert(id, 1);
-                self.churn.deferred_rows += 1;
-                continue;
-            }
             if let Some(owner) = row.master.owner {
                 if let Some(info) = self.slaves.get_mut(owner - 1) {
                     info.last_sent = ctx.now();
@@ -79,10 +74,6 @@ impl<G: Game> Master<G> {
             };
             self.pending_bad.insert(id, bad);
             self.stats.bad_bounds += 1;
-            self.churn.bad_requests += 1;
-            if !self.bad_asked.insert((id, bad.depth)) {
-                self.churn.bad_repeats += 1;
-            }
             if let Some(info) = self.slaves.get_mut(owner - 1) {
                 info.last_sent = ctx.now();
             }
@@ -95,79 +86,14 @@ impl<G: Game> Master<G> {
                 },
             );
         }
-        self.release_deferred(&pass, &priority, ctx);
         self.waiting_by_slave.clear();
         for &id in &pass.waiting {
-            if self.deferred.contains_key(&id) {
-                continue;
-            }
             if let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) {
                 self.waiting_by_slave.entry(owner).or_default().push(id);
             }
         }
         if self.opts.load_balancing && pass.uncertain > 0 {
             self.balance(ctx);
-        }
-    }
-
-    /// `AphidOptions::new_leaf_passes`: counts the passes that touched each deferred leaf
-    /// (`priority`: the pass's touched leaves) and hands out those touched often enough, and
-    /// every deferred uncertain leaf of the pass when no other uncertain leaf is out with a
-    /// slave (nothing else would bring the news that makes the next pass).
-    fn release_deferred(
-        &mut self,
-        pass: &Pass,
-        priority: &BTreeMap<LeafId, u32>,
-        ctx: &mut dyn Context<Msg>,
-    ) {
-        if self.deferred.is_empty() {
-            return;
-        }
-        let new: BTreeSet<LeafId> = pass.new_leaves.iter().copied().collect();
-        for (id, n) in &mut self.deferred {
-            if !new.contains(id) && priority.get(id).is_some_and(|&p| p > 0) {
-                *n += 1;
-            }
-        }
-        let others = pass
-            .waiting
-            .iter()
-            .any(|id| !self.deferred.contains_key(id));
-        let ready = deferred_ready(
-            &self.deferred,
-            self.opts.new_leaf_passes,
-            others,
-            &pass.waiting,
-        );
-        for id in ready {
-            self.release(id, ctx);
-        }
-    }
-
-    /// After `patience_ns` without a pass: hands out the deferred leaves the last pass touched.
-    pub(super) fn release_stalled(&mut self, ctx: &mut dyn Context<Msg>) {
-        if self.deferred.is_empty()
-            || ctx.now().saturating_sub(self.last_pass_at) < self.opts.patience_ns
-        {
-            return;
-        }
-        let touched: Vec<LeafId> = self
-            .deferred
-            .keys()
-            .copied()
-            .filter(|&id| self.table.row(id).is_some_and(|r| r.master.touched))
-            .collect();
-        for id in touched {
-            self.release(id, ctx);
-        }
-    }
-
-    /// Hands a deferred leaf to its owner.
-    fn release(&mut self, id: LeafId, ctx: &mut dyn Context<Msg>) {
-        self.deferred.remove(&id);
-        self.churn.deferred_released += 1;
-        if let Some(owner) = self.table.row(id).and_then(|r| r.master.owner) {
-            self.assign(id, owner, ctx);
         }
     }
 
@@ -352,45 +278,5 @@ impl<G: Game> Master<G> {
             }
             self.dirty = true;
         }
-    }
-}
-
-/// The deferred leaves to hand out after a pass (`AphidOptions::new_leaf_passes`): those
-/// touched by at least `passes` passes, and, when no other uncertain leaf of the pass is out
-/// with a slave (`others` false), every deferred leaf among the pass's uncertain ones
-/// (`waiting`).
-fn deferred_ready(
-    deferred: &BTreeMap<LeafId, u32>,
-    passes: u32,
-    others: bool,
-    waiting: &[LeafId],
-) -> Vec<LeafId> {
-    let mut ready: BTreeSet<LeafId> = deferred
-        .iter()
-        .filter(|&(_, &n)| n >= passes)
-        .map(|(&id, _)| id)
-        .collect();
-    if !others {
-        ready.extend(waiting.iter().filter(|id| deferred.contains_key(id)));
-    }
-    ready.into_iter().collect()
-}
-
-#[cfg(test)]
-mod deferred_tests {
-    use super::*;
-
-    #[test]
-    fn deferred_leaves_go_out_when_touched_enough_or_nothing_else_is_out() {
-        // Leaves 4, 7 and 9 held back, touched by 1, 2 and 1 passes.
-        let deferred: BTreeMap<LeafId, u32> = [(4, 1), (7, 2), (9, 1)].into_iter().collect();
-        // Two passes needed; other uncertain leaves are out with slaves.
-        assert_eq!(deferred_ready(&deferred, 2, true, &[3, 4, 9]), vec![7]);
-        // Three needed: nothing yet.
-        assert!(deferred_ready(&deferred, 3, true, &[3, 4, 9]).is_empty());
-        // No other uncertain leaf is out: the held-back uncertain ones go too, not leaf 4
-        // when the pass did not find it uncertain.
-        assert_eq!(deferred_ready(&deferred, 3, false, &[9]), vec![9]);
-        assert_eq!(deferred_ready(&deferred, 2, false, &[4, 9]), vec![4, 7, 9]);
     }
 }

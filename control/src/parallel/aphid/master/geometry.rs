@@ -17,13 +17,13 @@ use super::{Geometry, Master};
 /// processors): 4 pieces per slave gave a speedup of 6.7, 8 gave 8.3 and 12 gave 8.4, while at
 /// 64 processors 8 per slave (a master tree twice as deep) was slower than 4: what matters is
 /// the total number of pieces, against which the largest must be small. With incremental
-/// passes (session 5) about 500 pieces pay at both 16 and 64 processors (aphid/README.md),
+/// passes about 500 pieces pay at both 16 and 64 processors,
 /// but raising this floor alone does not give them: the search goes parallel at the first
 /// iteration where `min_pieces_per_slave` x slaves pieces exist, before any ply has 512.
 const MIN_PIECES: u64 = 128;
 
 /// The most pieces the automatic `d'` aims at for a large search (see `piece_floor`).
-/// Measured on the simulator (session 5, aphid/README.md): about 500 pieces gave 10.5-10.7 at
+/// Measured on the simulator: about 500 pieces gave 10.5-10.7 at
 /// 16 processors and 23.6-29.5 at 64 at depths 12-13, against 7.3-8.3 and 19.7-20.8 with 128-252.
 const MAX_PIECES: u64 = 512;
 
@@ -50,7 +50,6 @@ impl<G: Game> Master<G> {
                     self.iteration = d;
                     self.hypothesis = self.root_values[d as usize - 1].unwrap_or(0);
                     self.anchor = self.hypothesis;
-                    self.tail_iteration(ctx.now());
                     return false;
                 }
             }
@@ -89,18 +88,11 @@ impl<G: Game> Master<G> {
                 let floor = piece_floor(&self.seq_nodes, d, self.target);
                 // A large search waits (sequentially) for its floor until WAIT_PLIES before
                 // the target: going parallel earlier fixes a shallow `d'` with few pieces.
-                let h = if floor > MIN_PIECES && d + WAIT_PLIES <= self.target {
+                if floor > MIN_PIECES && d + WAIT_PLIES <= self.target {
                     enough(pieces.max(floor))?
                 } else {
                     enough(pieces.max(floor)).or_else(|| enough(pieces))?
-                };
-                cap_leaves(
-                    &self.seq_leaves,
-                    h,
-                    floor,
-                    pieces.max(MIN_PIECES),
-                    self.opts.master_leaf_cap,
-                )
+                }
             }
         };
         let mut granularity = self.min_granularity;
@@ -137,54 +129,6 @@ fn piece_floor(seq_nodes: &[u64], d: u32, target: u32) -> u64 {
     let target_nodes = a as f64 * growth.powi(target.saturating_sub(last) as i32);
     let floor = (target_nodes / PIECE_NODES as f64).min(MAX_PIECES as f64) as u64;
     floor.clamp(MIN_PIECES, MAX_PIECES)
-}
-
-/// The automatic `d'` after the master-tree cap (`AphidOptions::master_leaf_cap`): one ply
-/// above `horizon` when the sequential iterations found more than `cap` x `floor` horizon
-/// nodes at `horizon` (`leaves[p]` for ply `p`) and at least `least` one ply above; `horizon`
-/// otherwise (and always when `cap` is 0). The master's pass cost grows with its leaves, and
-/// so does the number of passes (every result that a pass can use calls for another), while
-/// Othello's plies differ by a factor of 2 to 12 in horizon nodes: a first ply with enough
-/// pieces can have ten times the floor.
-fn cap_leaves(leaves: &[u64], horizon: u32, floor: u64, least: u64, cap: u32) -> u32 {
-    let limit = floor.saturating_mul(u64::from(cap));
-    let here = leaves.get(horizon as usize).copied().unwrap_or(0);
-    let above = horizon
-        .checked_sub(1)
-        .filter(|&p| p >= 1)
-        .and_then(|p| leaves.get(p as usize).copied());
-    match above {
-        Some(n) if cap > 0 && here > limit && n >= least => horizon - 1,
-        _ => horizon,
-    }
-}
-
-#[cfg(test)]
-mod cap_leaves_tests {
-    use super::*;
-
-    #[test]
-    fn the_horizon_steps_back_from_a_ply_far_above_the_floor() {
-        // Position 5 of the Othello set before iteration 7 of 14 plies (15 slaves): ply 5 has
-        // 5,829 horizon nodes, eleven times the floor of 512; ply 4 has 483.
-        let leaves = [1, 23, 161, 508, 483, 5829, 6414];
-        assert_eq!(cap_leaves(&leaves, 5, 512, 128, 4), 4);
-        // Off, or a cap above the ratio: unchanged.
-        assert_eq!(cap_leaves(&leaves, 5, 512, 128, 0), 5);
-        assert_eq!(cap_leaves(&leaves, 5, 512, 128, 12), 5);
-        // The ply above has too few pieces for the slaves (63 slaves x 4 pieces needs 252;
-        // 600 needs more than ply 4 has).
-        assert_eq!(cap_leaves(&leaves, 5, 512, 252, 4), 4);
-        assert_eq!(cap_leaves(&leaves, 5, 512, 600, 4), 5);
-        // Within the cap (position 6: 842 against 4 x 512): unchanged.
-        assert_eq!(cap_leaves(&[1, 12, 80, 124, 206, 842], 5, 512, 128, 4), 5);
-        // Exactly at the cap: unchanged; one above: back.
-        assert_eq!(cap_leaves(&[1, 10, 200, 2048], 3, 512, 128, 4), 3);
-        assert_eq!(cap_leaves(&[1, 10, 200, 2049], 3, 512, 128, 4), 2);
-        // Never back to the root, nor past the statistics.
-        assert_eq!(cap_leaves(&[1, 9000], 1, 512, 1, 4), 1);
-        assert_eq!(cap_leaves(&[1, 200], 3, 512, 128, 4), 3);
-    }
 }
 
 #[cfg(test)]

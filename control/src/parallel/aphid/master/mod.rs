@@ -37,19 +37,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dib::{Activity, Context, Nanos};
 use games::Game;
-use games::score::is_decisive;
 
-use super::churn::{ChurnStats, News, PrincipalLeaf};
 use super::config::AphidOptions;
 use super::guess::GuessStats;
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::table::{AphidTable, Bounds, DepthBounds, LeafId};
-use super::tail::TailStats;
-use super::waste::WasteStats;
 use crate::search::Searcher;
 
 /// What the master counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MasterStats {
     /// Passes over the master's tree.
     pub passes: u64,
@@ -103,8 +99,6 @@ struct Pass {
     /// Interior nodes whose proven bounds decided the window (incremental passes): the pass
     /// did not descend, and the leaves below keep their priorities.
     kept: BTreeSet<Vec<u16>>,
-    /// The leaf the value a node or leaf just returned came from, and its source (`churn.rs`).
-    principal: PrincipalLeaf,
     /// Whether the value a node or leaf just returned came from a guess (a leaf's guess
     /// became the best value of every node above it on the way up).
     guessed: bool,
@@ -141,10 +135,6 @@ pub(crate) struct Master<G: Game> {
     /// the last pass whose principal variation ended in a certain leaf.
     anchor: i32,
     best_child: BTreeMap<Vec<u16>, u16>,
-    /// The value (fail-soft, so sometimes a bound) each child of an interior node returned
-    /// the last time a pass searched it, by the node's path and the child's move index
-    /// (`AphidOptions::value_ordering`).
-    child_values: BTreeMap<Vec<u16>, Vec<Option<i32>>>,
     /// The order children are tried in at each interior node of the master's tree before the
     /// best-so-far goes first: the move the sequential iterations stored, then the game's hints.
     first_order: BTreeMap<Vec<u16>, Vec<u16>>,
@@ -161,33 +151,11 @@ pub(crate) struct Master<G: Game> {
     /// The value and principal variation once the root is solved.
     pub(crate) result: Option<(i32, Vec<G::Move>)>,
     pub(crate) stats: MasterStats,
-    /// The master's part of the search-overhead accounting (`waste.rs`).
-    pub(crate) waste: WasteStats,
-    /// Why the principal variation moves (`churn.rs`).
-    pub(crate) churn: ChurnStats,
-    /// What arrived since the last pass (`churn.rs`).
-    news: News,
-    /// The last pass's principal leaf, touched leaves and anchor (`churn.rs`).
-    last_principal: Option<LeafId>,
-    last_touched: Vec<LeafId>,
-    last_anchor: i32,
-    /// New leaves not yet handed to their slave, with the passes that touched them
-    /// (`AphidOptions::new_leaf_passes`).
-    deferred: BTreeMap<LeafId, u32>,
-    /// When the last pass was made.
-    last_pass_at: Nanos,
     /// Results of new leaves found in the transposition table (`tt_seeded_guesses`), by
     /// depth on the leaf's scale: for guesses only.
     seeds: BTreeMap<LeafId, DepthBounds>,
     /// What the guesses drew on (`guess.rs`).
     pub(crate) guesses: GuessStats,
-    /// The last iterations' timeline, the master's part (`tail.rs`).
-    pub(crate) tail: TailStats,
-    /// Leaves and depths a bad bound was asked for (`churn.rs`: repeated requests).
-    bad_asked: BTreeSet<(LeafId, u32)>,
-    /// The value held for a leaf while its bad-bound answer is pending
-    /// (`AphidOptions::bad_bound_hold`, `bad_bound.rs`).
-    held: BTreeMap<LeafId, i32>,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -226,7 +194,6 @@ impl<G: Game> Master<G> {
             hypothesis: 0,
             anchor: 0,
             best_child: BTreeMap::new(),
-            child_values: BTreeMap::new(),
             first_order: BTreeMap::new(),
             exempt: BTreeSet::new(),
             proven: BTreeMap::new(),
@@ -237,19 +204,8 @@ impl<G: Game> Master<G> {
             dirty: false,
             result: None,
             stats: MasterStats::default(),
-            waste: WasteStats::default(),
-            churn: ChurnStats::default(),
-            news: News::default(),
-            last_principal: None,
-            last_touched: Vec::new(),
-            last_anchor: 0,
-            deferred: BTreeMap::new(),
-            last_pass_at: 0,
             seeds: BTreeMap::new(),
             guesses: GuessStats::default(),
-            tail: TailStats::default(),
-            bad_asked: BTreeSet::new(),
-            held: BTreeMap::new(),
         }
     }
 
@@ -279,22 +235,6 @@ impl<G: Game> Master<G> {
         Epoch {
             iteration: self.iteration,
             hypothesis: self.hypothesis,
-            shift: self.run_ahead_shift(),
-        }
-    }
-
-    /// `AphidOptions::run_ahead_shift`: the root value's change from iteration `d - 2` to
-    /// `d - 1`, the same parity as the change from `d` to `d + 1` that the slaves' run-ahead
-    /// searches meet (Othello's values swing between odd and even depths); 0 when off, when
-    /// either is unknown or decisive.
-    fn run_ahead_shift(&self) -> i32 {
-        let d = self.iteration as usize;
-        if !self.opts.run_ahead_shift || d < 3 {
-            return 0;
-        }
-        match (self.root_values.get(d - 1), self.root_values.get(d - 2)) {
-            (Some(&Some(a)), Some(&Some(b))) if !is_decisive(a) && !is_decisive(b) => a - b,
-            _ => 0,
         }
     }
 
@@ -315,7 +255,6 @@ impl<G: Game> Master<G> {
         }
         // Silence is judged on a fresh inbox (a long pass leaves messages waiting).
         self.recover(ctx);
-        self.release_stalled(ctx);
         if self.dirty {
             self.dirty = false;
             if self.passes(ctx) {
@@ -354,12 +293,12 @@ impl<G: Game> Master<G> {
             s.done_iteration = done.then_some(iteration);
         }
         for r in results {
-            self.record(r, true);
+            self.record(r);
         }
     }
 
-    /// Stores a result; `news` notes it for the churn counters (a slave's report).
-    fn record(&mut self, r: LeafResult, news: bool) {
+    /// Stores a result.
+    fn record(&mut self, r: LeafResult) {
         let Some(row) = self.table.row_mut(r.leaf) else {
             return;
         };
@@ -373,9 +312,6 @@ impl<G: Game> Master<G> {
         let usable = row.master.touched && r.depth <= required;
         if row.slave.record(r.depth, b) && usable {
             self.dirty = true;
-            if news {
-                self.news.note(r.depth, required);
-            }
         }
         let i = r.depth as usize;
         if row.nodes.len() <= i {
@@ -389,9 +325,6 @@ impl<G: Game> Master<G> {
                 .is_some_and(|x| x.decides(bad.alpha, bad.beta).is_some());
             if answered {
                 self.pending_bad.remove(&r.leaf);
-                self.held.remove(&r.leaf);
-                self.news.bad_answer |= news;
-                self.churn.bad_answers += u64::from(news);
             }
         }
     }
@@ -399,10 +332,7 @@ impl<G: Game> Master<G> {
     /// Passes until one is uncertain; true when the whole search is done.
     fn passes(&mut self, ctx: &mut dyn Context<Msg>) -> bool {
         loop {
-            let anchor = self.anchor;
             let (value, pass) = self.pass(ctx);
-            self.last_pass_at = ctx.now();
-            self.count_churn(&pass, anchor);
             let certain = pass.uncertain == 0;
             let old = self.hypothesis;
             self.hypothesis = value;
@@ -419,79 +349,17 @@ impl<G: Game> Master<G> {
                 return false;
             }
             self.root_values[self.iteration as usize] = Some(value);
-            self.account_iteration();
             if self.iteration >= self.target {
                 let pv = self.principal_variation();
                 self.result = Some((value, pv));
-                self.tail.end_ns = ctx.now();
-                self.tail.master_final_nodes = (self.stats.pass_nodes + self.stats.search_nodes)
-                    - self.tail.master_final_nodes;
-                self.tail.final_passes = self.stats.passes - self.tail.final_passes;
                 ctx.finish();
                 return true;
             }
             self.exempt_largest();
             self.iteration += 1;
-            self.tail_iteration(ctx.now());
-            self.news.iteration = true;
             self.proven.clear();
             self.broadcast_epoch(ctx);
         }
-    }
-
-    /// The churn counters for a pass made with guesses scaled to `anchor` (`churn.rs`).
-    fn count_churn(&mut self, pass: &Pass, anchor: i32) {
-        let news = std::mem::take(&mut self.news);
-        let mut touched: Vec<LeafId> = pass.touched.iter().map(|&(id, _)| id).collect();
-        touched.sort_unstable();
-        touched.dedup();
-        let principal = pass.principal.map(|(id, _)| id);
-        if self.geometry.is_some() && !pass.touched.is_empty() {
-            let trigger = news.trigger(anchor != self.last_anchor);
-            let moved = (principal != self.last_principal)
-                .then(|| pass.principal.map(|(_, s)| s))
-                .flatten();
-            let changed = touched != self.last_touched;
-            let rows = pass.new_leaves.len() as u64;
-            self.churn.count(trigger, moved, changed, rows);
-        }
-        self.last_principal = principal;
-        self.last_touched = touched;
-        self.last_anchor = anchor;
-    }
-
-    /// At the end of an iteration: the work at its required depth that its last pass did not
-    /// use (rows left untouched, exempted rows), and the last iteration's total.
-    fn account_iteration(&mut self) {
-        let last = self.iteration >= self.target;
-        for row in self.table.rows() {
-            let Some(depth) = self.iteration.checked_sub(row.ply()) else {
-                continue;
-            };
-            let n = row.nodes_at(depth);
-            if self.exempt.contains(&row.master.path) {
-                self.waste.split += n;
-            } else if !row.master.touched {
-                self.waste.stale += n;
-            } else if last {
-                self.waste.final_needed += n;
-                self.tail.largest_piece_max = self.tail.largest_piece_max.max(n);
-            }
-            if last {
-                self.waste.final_iteration += n;
-            }
-        }
-    }
-
-    /// An iteration begins at `now` (`tail.rs`): the start times shift, and the last
-    /// iteration's counts start from here.
-    fn tail_iteration(&mut self, now: Nanos) {
-        let t = &mut self.tail;
-        t.prev2_start_ns = t.prev_start_ns;
-        t.prev_start_ns = t.final_start_ns;
-        t.final_start_ns = now;
-        t.master_final_nodes = self.stats.pass_nodes + self.stats.search_nodes;
-        t.final_passes = self.stats.passes;
     }
 
     fn broadcast_epoch(&mut self, ctx: &mut dyn Context<Msg>) {
@@ -503,23 +371,17 @@ impl<G: Game> Master<G> {
         }
     }
 
-    /// The next live slave in round-robin order. With `master_hosts_slave` the hosted slave
-    /// (the last) takes its turn in one lap out of `hosted_slave_laps` only (never when 0,
-    /// unless no other slave is alive).
+    /// The next live slave in round-robin order.
     fn live_slave(&mut self) -> Option<usize> {
         let n = self.slaves.len();
-        let hosted = self.opts.master_hosts_slave.then(|| n.saturating_sub(1));
-        let laps = self.opts.hosted_slave_laps as usize;
         for _ in 0..n {
             let s = self.next_owner % n;
-            let lap = self.next_owner / n;
             self.next_owner += 1;
-            let skip = hosted == Some(s) && (laps == 0 || lap % laps != 0);
-            if !skip && !self.slaves[s].dead {
+            if !self.slaves[s].dead {
                 return Some(s + 1);
             }
         }
-        hosted.filter(|&s| !self.slaves[s].dead).map(|s| s + 1)
+        None
     }
 
     /// The moves of the best line the last pass found (down to the master's leaf).

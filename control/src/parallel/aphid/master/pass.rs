@@ -5,16 +5,14 @@ use dib::Context;
 use games::Game;
 use games::score::{INFINITY, is_decisive};
 
-use crate::parallel::aphid::bad_bound::{covers, expect_undecided, held_value, request_window};
-use crate::parallel::aphid::churn::Source;
-use crate::parallel::aphid::guess::{fallback_by_parity, guess_by_parity, seed_bounds};
+use crate::parallel::aphid::bad_bound::{covers, request_window};
+use crate::parallel::aphid::guess::{fallback, guess, seed_bounds};
 use crate::parallel::aphid::message::{BadBound, LeafResult, Msg};
 use crate::parallel::aphid::priority::PathKind;
 use crate::parallel::aphid::table::{
     AphidTable, Bounds, DepthBounds, LeafId, window_to_leaf_scale,
 };
 use crate::search::Unlimited;
-use crate::search::tt::value_to_tt;
 
 use super::{Master, Pass};
 
@@ -60,7 +58,6 @@ impl<G: Game> Master<G> {
     ) -> i32 {
         pass.nodes += 1;
         pass.guessed = false;
-        pass.principal = None;
         if let Some(outcome) = pos.outcome() {
             return outcome.score(ply);
         }
@@ -93,16 +90,6 @@ impl<G: Game> Master<G> {
                 o
             }
         };
-        // The children's last values, taken out of the table for this node's loop (the
-        // recursion below never reads this node's entry) and put back once after it.
-        let mut values = self.opts.value_ordering.then(|| {
-            self.child_values
-                .remove(path.as_slice())
-                .unwrap_or_else(|| vec![None; moves.len()])
-        });
-        if let Some(v) = &values {
-            order_by_value(&mut order, v);
-        }
         if let Some(&b) = self.best_child.get(path.as_slice()) {
             if let Some(i) = order.iter().position(|&x| x == b) {
                 order.remove(i);
@@ -112,7 +99,6 @@ impl<G: Game> Master<G> {
         let mut best = -INFINITY;
         let mut best_index = order[0];
         let mut best_guessed = false;
-        let mut best_principal = None;
         for (n, &i) in order.iter().enumerate() {
             let mv = moves[usize::from(i)];
             let undo = pos.make_move(mv);
@@ -130,14 +116,10 @@ impl<G: Game> Master<G> {
             );
             path.pop();
             pos.unmake_move(mv, undo);
-            if let Some(x) = values.as_mut().and_then(|vs| vs.get_mut(usize::from(i))) {
-                *x = Some(v);
-            }
             if v > best {
                 best = v;
                 best_index = i;
                 best_guessed = pass.guessed;
-                best_principal = pass.principal;
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -146,9 +128,6 @@ impl<G: Game> Master<G> {
                 }
             }
         }
-        if let Some(v) = values {
-            self.child_values.insert(path.clone(), v);
-        }
         match self.best_child.get_mut(path.as_slice()) {
             Some(b) => *b = best_index,
             None => {
@@ -156,7 +135,6 @@ impl<G: Game> Master<G> {
             }
         }
         pass.guessed = best_guessed;
-        pass.principal = best_principal;
         if incremental && pass.uncertain == uncertain0 {
             // Every leaf below was certain: fail-soft alpha-beta over facts proves a fact.
             let fact = Bounds::from_search(best, alpha0, beta);
@@ -207,16 +185,13 @@ impl<G: Game> Master<G> {
             .search_window(pos, depth, alpha, beta, &mut Unlimited);
         let n = self.charge_search(before, ctx);
         let b = Bounds::from_search(r.value, alpha, beta);
-        self.record(
-            LeafResult {
-                leaf: id,
-                depth,
-                lower: b.lower,
-                upper: b.upper,
-                nodes: n,
-            },
-            false,
-        );
+        self.record(LeafResult {
+            leaf: id,
+            depth,
+            lower: b.lower,
+            upper: b.upper,
+            nodes: n,
+        });
         b
     }
 
@@ -249,13 +224,6 @@ impl<G: Game> Master<G> {
                 }
                 self.search_leaf(pos, id, 0, -INFINITY, INFINITY, ctx);
                 if owner.is_some() {
-                    let probe = self.opts.leaf_probe_depth.min(required.saturating_sub(1));
-                    if probe > 0 {
-                        let before = self.stats.search_nodes;
-                        self.search_leaf(pos, id, probe, -INFINITY, INFINITY, ctx);
-                        self.guesses.probes += 1;
-                        self.guesses.probe_nodes += self.stats.search_nodes - before;
-                    }
                     pass.new_leaves.push(id);
                 }
                 id
@@ -266,7 +234,6 @@ impl<G: Game> Master<G> {
                 .and_then(|r| r.slave.get(depth))
                 .map(|b| b.to_root_scale(ply))
         };
-        pass.principal = Some((id, Source::Certain));
         if let Some(v) = root_bounds(&self.table, required).and_then(|b| b.decides(alpha, beta)) {
             pass.touched.push((id, kind.priority(false)));
             return v;
@@ -324,10 +291,8 @@ impl<G: Game> Master<G> {
                 _ => 0,
             }
         };
-        let parity = self.opts.parity_guesses;
-        let found = guess_by_parity(&scaled, required, alpha, beta, delta, parity)
-            .or_else(|| fallback_by_parity(&scaled, required, delta, parity));
-        pass.principal = Some((id, Source::of_guess(found.map_or(0, |g| g.depth), required)));
+        let found = guess(&scaled, required, alpha, beta, delta)
+            .or_else(|| fallback(&scaled, required, delta));
         let Some(g) = found else {
             return pos.evaluate();
         };
@@ -336,12 +301,6 @@ impl<G: Game> Master<G> {
         }
         if (required - g.depth) % 2 == 1 {
             self.guesses.other_parity += 1;
-        }
-        if self.opts.early_bad_bounds {
-            self.ask_early(id, ply, required, g.value, (alpha, beta), pass);
-        }
-        if self.opts.bad_bound_hold {
-            return self.hold(id, ply, required, g.value, pass);
         }
         g.value
     }
@@ -376,74 +335,9 @@ impl<G: Game> Master<G> {
         // With a margin, a request already out whose answer decides this window too is not
         // sent again.
         let covered = margin > 0 && pending.is_some_and(|p| covers(p, required, a, b));
-        if covered {
-            self.churn.bad_covered += u64::from(pending != Some(&bad));
-        } else if pending != Some(&bad) {
+        if !covered && pending != Some(&bad) {
             pass.bad.push((id, bad));
         }
-    }
-
-    /// `AphidOptions::early_bad_bounds`: asks for leaf `id`'s required depth at once when its
-    /// owner has reported the depth below but not that one, and the pass's guess `guess`
-    /// (root's scale) lies outside the owner's own window on a side where the pass's window
-    /// reaches beyond it (`bad_bound.rs`).
-    #[allow(clippy::too_many_arguments)]
-    fn ask_early(
-        &mut self,
-        id: LeafId,
-        ply: u32,
-        required: u32,
-        guess: i32,
-        window: (i32, i32),
-        pass: &mut Pass,
-    ) {
-        let slave = self.table.row(id).map(|r| &r.slave);
-        let below = slave.is_some_and(|r| required > 1 && r.get(required - 1).is_some());
-        if !below || slave.is_some_and(|r| r.get(required).is_some()) || is_decisive(guess) {
-            return;
-        }
-        let (a, b) = window_to_leaf_scale(window.0, window.1, ply);
-        if expect_undecided(a, b, self.slave_window(ply), guess) {
-            self.churn.bad_early += 1;
-            self.ask(id, ply, required, Bounds::UNKNOWN, window, pass);
-        }
-    }
-
-    /// The window a slave's own search of a leaf `ply` plies down uses (`slave/pick.rs`, `window_at`),
-    /// from the master's hypothetical value; `None`: the infinite window.
-    fn slave_window(&self, ply: u32) -> Option<(i32, i32)> {
-        let hyp = self.hypothesis;
-        if is_decisive(hyp) {
-            return None;
-        }
-        let centre = value_to_tt(if ply % 2 == 0 { hyp } else { -hyp }, ply as usize);
-        let w = self.opts.window;
-        Some((centre - w, centre + w))
-    }
-
-    /// `AphidOptions::bad_bound_hold`: while leaf `id`'s bad-bound answer is pending (or its
-    /// request goes out after this pass), the pass uses the value held since the request,
-    /// as long as the leaf's known bounds at the required depth allow it (`bad_bound.rs`).
-    fn hold(&mut self, id: LeafId, ply: u32, required: u32, guess: i32, pass: &Pass) -> i32 {
-        let asking = self
-            .pending_bad
-            .get(&id)
-            .is_some_and(|p| p.depth == required)
-            || pass.bad.iter().any(|(x, _)| *x == id);
-        if !asking {
-            self.held.remove(&id);
-            return guess;
-        }
-        let known = self
-            .table
-            .row(id)
-            .and_then(|r| r.slave.get(required))
-            .map_or(Bounds::UNKNOWN, |b| b.to_root_scale(ply));
-        let v = held_value(self.held.get(&id).copied(), known, guess);
-        if self.held.insert(id, v) == Some(v) && v != guess {
-            self.churn.bad_held += 1;
-        }
-        v
     }
 
     /// Reads the transposition table again for an uncertain leaf (`tt_reseed_guesses`).
@@ -481,36 +375,5 @@ impl<G: Game> Master<G> {
         }
         let changed = self.seeds.entry(id).or_default().record(k, seed_bounds(&e));
         Some((k, changed))
-    }
-}
-
-/// `order` (move indices) with the children a pass searched before first, best last value
-/// first (`AphidOptions::value_ordering`); a stable sort keeps the given order among equal
-/// values and among the children never searched.
-fn order_by_value(order: &mut [u16], values: &[Option<i32>]) {
-    let key = |i: &u16| {
-        values
-            .get(usize::from(*i))
-            .copied()
-            .flatten()
-            .map_or(i64::MIN, i64::from)
-    };
-    order.sort_by_key(|i| std::cmp::Reverse(key(i)));
-}
-
-#[cfg(test)]
-mod value_order_tests {
-    use super::*;
-
-    /// Session 11 (`value_ordering`): children searched before go first, best value first;
-    /// the given order stays among equals and among those never searched.
-    #[test]
-    fn children_by_their_last_values() {
-        let mut order = vec![0, 1, 2, 3, 4];
-        order_by_value(&mut order, &[None, Some(-5), Some(7), Some(-5), None]);
-        assert_eq!(order, vec![2, 1, 3, 0, 4]);
-        let mut order = vec![3, 0, 1];
-        order_by_value(&mut order, &[]);
-        assert_eq!(order, vec![3, 0, 1], "nothing known: unchanged");
     }
 }

@@ -26,14 +26,11 @@ use std::time::Duration;
 
 use dib::{Activity, Context, Nanos};
 use games::Game;
-use games::score::INFINITY;
 
 use super::config::AphidOptions;
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
-use super::tail::TailStats;
-use super::waste::WasteStats;
 use crate::search::{SearchContext, Searcher, Signal, TtEntry};
 
 /// The master's processor number.
@@ -71,13 +68,8 @@ struct SlaveLeaf<G> {
     bad: Option<BadBound>,
     /// The highest priority the master ever gave it (orders untouched leaves).
     known: u32,
-    /// Nodes searched here no deeper than the final depth (lost if the leaf moves away).
-    nodes: u64,
     /// A required search cut short at the end of its slice: its depth and budget.
     cut: Option<(u32, u64)>,
-    /// The depth and window of the last search of this leaf cut at the end of its slice
-    /// (`AphidOptions::cut_keeps_window`).
-    cut_window: Option<(u32, i32, i32)>,
 }
 
 /// A piece of work chosen by the scheduler.
@@ -120,32 +112,12 @@ pub(crate) struct SlaveState<G: Game> {
     /// The speculative work last cut short, and the budget it had.
     cut_short: Option<(LeafId, u32, u64)>,
     pub(crate) stats: SlaveStats,
-    /// What of its work is search overhead, by cause (`waste.rs`).
-    pub(crate) waste: WasteStats,
     /// `--tt distributed`: this slave's end of the shadow-table ring.
     pub(crate) shadow: Option<ShadowRing>,
     /// In the last iteration, untouched leaves below their required depth before run-ahead.
     untouched_last: bool,
     /// `AphidOptions::required_slice_nodes`.
     required_slice: u64,
-    /// `AphidOptions::priority_from_depth`.
-    priority_from: u32,
-    /// The last iterations' timeline, this slave's part (`tail.rs`).
-    pub(crate) tail: TailStats,
-    /// `AphidOptions::required_slice_growth` (at least 2).
-    slice_growth: u64,
-    /// `AphidOptions::speculative_slice_cap` (0: none).
-    speculative_cap: u64,
-    /// `AphidOptions::catch_up_from` (0: off).
-    catch_up_from: u32,
-    /// `AphidOptions::cut_keeps_window`.
-    cut_keeps_window: bool,
-    /// `AphidOptions::exact_spare`.
-    exact_spare: bool,
-    /// `AphidOptions::alternative_window` (0: off).
-    alternative_window: i32,
-    /// `AphidOptions::pv_window` (0: off).
-    pv_window: i32,
 }
 
 /// A slave processor.
@@ -185,7 +157,6 @@ impl<G: Game> Slave<G> {
                 epoch: Epoch {
                     iteration: 0,
                     hypothesis: 0,
-                    shift: 0,
                 },
                 leaves: BTreeMap::new(),
                 buffer: Vec::new(),
@@ -197,19 +168,9 @@ impl<G: Game> Slave<G> {
                 speculative_slice: opts.speculative_slice_nodes.max(1),
                 cut_short: None,
                 stats: SlaveStats::default(),
-                waste: WasteStats::default(),
                 shadow: None,
                 untouched_last: opts.untouched_last,
                 required_slice: opts.required_slice_nodes,
-                priority_from: opts.priority_from_depth,
-                tail: TailStats::default(),
-                slice_growth: u64::from(opts.required_slice_growth.max(2)),
-                speculative_cap: opts.speculative_slice_cap,
-                catch_up_from: opts.catch_up_from,
-                cut_keeps_window: opts.cut_keeps_window,
-                exact_spare: opts.exact_spare,
-                alternative_window: i32::try_from(opts.alternative_window).unwrap_or(i32::MAX),
-                pv_window: i32::try_from(opts.pv_window).map_or(INFINITY, |w| w.min(INFINITY)),
             },
         }
     }
@@ -221,7 +182,6 @@ impl<G: Game> Slave<G> {
         }
         self.state.pass_on_shadow(ctx);
         self.state.flush_urgent(ctx);
-        self.state.enter_tail(ctx.now());
         let Some(work) = self.state.pick() else {
             self.state.report_if_idle(ctx);
             return Activity::Idle { wake_at: None };
@@ -231,15 +191,14 @@ impl<G: Game> Slave<G> {
     }
 
     fn search(&mut self, work: Work, ctx: &mut dyn Context<Msg>) {
-        let Some((position, cut, cut_window)) = self
+        let Some((position, cut)) = self
             .state
             .leaves
             .get(&work.leaf)
-            .map(|l| (l.position.clone(), l.cut, l.cut_window))
+            .map(|l| (l.position.clone(), l.cut))
         else {
             return;
         };
-        let work = resumed_window(work, cut_window, self.state.cut_keeps_window);
         self.state.interrupt = false;
         let speculative = !work.required;
         // A speculative search yields after a budget of nodes, so that required work that
@@ -250,7 +209,7 @@ impl<G: Game> Slave<G> {
         let limit = if speculative {
             Some(match self.state.cut_short {
                 Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
-                    grown_speculative_budget(budget, self.state.speculative_cap)
+                    budget.saturating_mul(2)
                 }
                 _ => self.state.speculative_slice,
             })
@@ -259,9 +218,7 @@ impl<G: Game> Slave<G> {
             // transposition table), so a search of N nodes is cut at most log2(N / slice)
             // times.
             Some(match cut {
-                Some((depth, budget)) if depth == work.depth => {
-                    budget.saturating_mul(self.state.slice_growth)
-                }
+                Some((depth, budget)) if depth == work.depth => budget.saturating_mul(2),
                 _ => self.state.required_slice,
             })
         } else {
@@ -284,21 +241,14 @@ impl<G: Game> Slave<G> {
             self.state.nodes_since_report += nodes - charged;
         }
         let st = &mut self.state;
-        st.count_tail(&work, nodes, r.completed, ctx.now());
         if !r.completed {
             if speculative {
                 st.stats.aborted_nodes += nodes;
                 st.cut_short = limit.map(|l| (work.leaf, work.depth, l));
-                if let Some(l) = st.leaves.get_mut(&work.leaf) {
-                    l.cut_window = Some((work.depth, work.alpha, work.beta));
-                }
             } else {
                 st.stats.required_nodes += nodes;
-                st.waste.sliced += nodes;
                 if let Some(l) = st.leaves.get_mut(&work.leaf) {
-                    l.nodes += nodes;
                     l.cut = limit.map(|b| (work.depth, b));
-                    l.cut_window = Some((work.depth, work.alpha, work.beta));
                 }
             }
             return;
@@ -308,56 +258,6 @@ impl<G: Game> Slave<G> {
 }
 
 impl<G: Game> SlaveState<G> {
-    /// Notes when this slave first runs in the last iteration (`tail.rs`).
-    fn enter_tail(&mut self, now: Nanos) {
-        if self.epoch.iteration >= self.target && self.tail.slaves == 0 {
-            self.tail.slaves = 1;
-            self.tail.entered_ns = now;
-            self.tail.last_required_ns = now;
-            self.tail.last_required_max_ns = now;
-        }
-    }
-
-    /// Counts a search of `work` of `nodes` nodes that ended at `now` (`tail.rs`).
-    fn count_tail(&mut self, work: &Work, nodes: u64, completed: bool, now: Nanos) {
-        let ply = self.leaves.get(&work.leaf).map_or(0, |l| l.ply);
-        let iteration = self.epoch.iteration;
-        if iteration + 1 == self.target && work.required && !work.bad && completed {
-            if work.depth + ply < iteration {
-                self.tail.catch_up_prev += nodes;
-            }
-            return;
-        }
-        if iteration < self.target {
-            return;
-        }
-        self.enter_tail(now);
-        let t = &mut self.tail;
-        if work.depth + ply > self.target {
-            t.speculative += nodes;
-        } else if !work.required && !work.untouched && !work.bad {
-            t.exact += nodes;
-        } else if !completed {
-            if work.required {
-                t.sliced += nodes;
-            } else {
-                t.untouched += nodes;
-            }
-        } else if work.bad {
-            t.bad_bound += nodes;
-        } else if work.untouched {
-            t.untouched += nodes;
-        } else if work.depth + ply < iteration {
-            t.catch_up += nodes;
-        } else {
-            t.required += nodes;
-        }
-        if completed && work.required {
-            t.last_required_ns = now;
-            t.last_required_max_ns = now;
-        }
-    }
-
     /// Records a completed search of `work` that returned `value` after `nodes` nodes, and
     /// reports when it should (also the hook of a mid-level process, `mid.rs`).
     pub(super) fn complete(
@@ -374,15 +274,6 @@ impl<G: Game> SlaveState<G> {
         let counted = work.depth + ply <= st.target;
         if counted {
             st.stats.required_nodes += nodes;
-            if work.required && !work.bad && work.depth + ply < st.epoch.iteration {
-                st.waste.catch_up += nodes;
-            }
-            if work.bad {
-                st.waste.bad_bound += nodes;
-            }
-            if work.untouched {
-                st.waste.untouched += nodes;
-            }
         } else {
             st.stats.speculative_nodes += nodes;
         }
@@ -392,10 +283,6 @@ impl<G: Game> SlaveState<G> {
         let b = Bounds::from_search(value, work.alpha, work.beta);
         if let Some(leaf) = st.leaves.get_mut(&work.leaf) {
             leaf.cut = None;
-            leaf.cut_window = None;
-            if counted {
-                leaf.nodes += nodes;
-            }
             leaf.bounds.record(work.depth, b);
             leaf.searched = leaf.searched.max(work.depth);
             if leaf.bad.is_some_and(|x| {
@@ -527,9 +414,7 @@ impl<G: Game> SlaveState<G> {
                         searched: 0,
                         bad: None,
                         known: priority,
-                        nodes: 0,
                         cut: None,
-                        cut_window: None,
                     },
                 );
                 if let Some(bad) = bad {
@@ -557,9 +442,7 @@ impl<G: Game> SlaveState<G> {
                 self.bad_bound(leaf, bad);
             }
             Msg::Revoke { leaf } => {
-                if let Some(l) = self.leaves.remove(&leaf) {
-                    self.waste.revoked += l.nodes;
-                }
+                self.leaves.remove(&leaf);
             }
             Msg::Report { .. } => {}
             Msg::Shadow { origin, entries } => {
@@ -613,33 +496,6 @@ impl<G: Game> SlaveState<G> {
         if let Some(ring) = &mut self.shadow {
             ring.on_report(ctx);
         }
-    }
-}
-
-/// `work` with the window of the last cut search of its leaf, when `keep` is set, the cut
-/// search had the same depth, and `work` is not a bad-bound answer (whose window is the
-/// master's): the resumed search then finds its finished subtrees in the table whatever the
-/// hypothesis did meanwhile (`AphidOptions::cut_keeps_window`).
-fn resumed_window(work: Work, cut: Option<(u32, i32, i32)>, keep: bool) -> Work {
-    match cut {
-        Some((depth, alpha, beta)) if keep && !work.bad && depth == work.depth => Work {
-            alpha,
-            beta,
-            ..work
-        },
-        _ => work,
-    }
-}
-
-/// The budget a cut speculative (or untouched-leaf) search resumes with: twice `budget`, at
-/// most `cap` nodes when `cap` is not 0 (`AphidOptions::speculative_slice_cap`), never less
-/// than `budget`.
-fn grown_speculative_budget(budget: u64, cap: u64) -> u64 {
-    let grown = budget.saturating_mul(2);
-    if cap == 0 {
-        grown
-    } else {
-        grown.min(cap.max(budget))
     }
 }
 
