@@ -212,10 +212,10 @@ mod tests {
     fn dates_from_days_since_1970() {
         assert_eq!(civil_date(0), (1970, 1, 1));
         assert_eq!(civil_date(59), (1970, 3, 1));
-        // 2000 was a leap year (divisible by 400): 2000-02-29 is day 11,016.
+        // 2000 was a leap year (divisible by 400): 29 February 2000 is day 11,016.
         assert_eq!(civil_date(11_016), (2000, 2, 29));
         assert_eq!(civil_date(11_017), (2000, 3, 1));
-        // 2024-12-31 is day 20,088; the next is New Year.
+        // 31 December 2024 is day 20,088; the next is New Year.
         assert_eq!(civil_date(20_088), (2024, 12, 31));
         assert_eq!(civil_date(20_089), (2025, 1, 1));
         let m = MatchInfo::new("e".into(), 20_089 * 86_400 + 3_600, Some(1_500));
