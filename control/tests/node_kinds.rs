@@ -129,6 +129,34 @@ fn shared_table_probes_cost_more_when_more_processors_use_the_table_than_it_has_
 }
 
 #[test]
+fn aphid_slaves_probing_one_shared_table_pay_for_it() {
+    let root = games::othello::Othello6::start();
+    let shared = |o: &mut ParallelOptions| {
+        o.aphid.tt = control::parallel::aphid::TtSharing::Shared;
+    };
+    let free = run(
+        ParallelAlgo::Aphid,
+        &root,
+        6,
+        4,
+        sim(CostModel::shared_memory()),
+        shared,
+    );
+    let probing = CostModel {
+        shared_probe_ns: 5_000,
+        ..CostModel::shared_memory()
+    };
+    let paid = run(ParallelAlgo::Aphid, &root, 6, 4, sim(probing), shared);
+    assert_eq!(free.value, paid.value);
+    assert!(
+        paid.seconds > free.seconds,
+        "shared probes take time: {} against {}",
+        paid.seconds,
+        free.seconds
+    );
+}
+
+#[test]
 fn every_preset_is_deterministic_and_agrees_on_the_value() {
     let root = TicTacToe4::start();
     let reference = run(

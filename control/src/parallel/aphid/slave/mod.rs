@@ -27,11 +27,11 @@ use std::time::Duration;
 use dib::{Activity, Context, Nanos};
 use games::Game;
 
-use super::config::AphidOptions;
+use super::config::{AphidOptions, TtSharing};
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
-use crate::search::{SearchContext, Searcher, Signal, TtEntry};
+use crate::search::{SearchContext, SearchStats, Searcher, Signal, TtEntry};
 
 /// The master's processor number.
 pub(crate) const MASTER: usize = 0;
@@ -116,6 +116,9 @@ pub(crate) struct SlaveState<G: Game> {
     pub(crate) shadow: Option<ShadowRing>,
     /// In the last iteration, untouched leaves below their required depth before run-ahead.
     untouched_last: bool,
+    /// The slaves share one table (`--aphid-tt shared`): probes are charged as shared-table
+    /// probes.
+    shared_table: bool,
     /// `AphidOptions::required_slice_nodes`.
     required_slice: u64,
 }
@@ -170,6 +173,7 @@ impl<G: Game> Slave<G> {
                 stats: SlaveStats::default(),
                 shadow: None,
                 untouched_last: opts.untouched_last,
+                shared_table: opts.tt == TtSharing::Shared,
                 required_slice: opts.required_slice_nodes,
             },
         }
@@ -228,17 +232,20 @@ impl<G: Game> Slave<G> {
             ctx,
             state: &mut self.state,
             charged: 0,
+            counts: Counts::of(self.searcher.stats()),
             speculative,
             limit,
         };
         let r = self
             .searcher
             .search_window(&position, work.depth, work.alpha, work.beta, &mut sctx);
-        let charged = sctx.charged;
+        let (charged, counts) = (sctx.charged, sctx.counts);
         let nodes = self.searcher.visited;
-        if nodes > charged {
-            ctx.charge(nodes - charged);
-            self.state.nodes_since_report += nodes - charged;
+        let rest = nodes.saturating_sub(charged);
+        let done = counts.work(rest, self.searcher.stats(), self.state.shared_table);
+        if !done.is_empty() {
+            ctx.charge_work(&done);
+            self.state.nodes_since_report += rest;
         }
         let st = &mut self.state;
         if !r.completed {
@@ -504,22 +511,17 @@ struct SearchCtx<'a, G: Game> {
     ctx: &'a mut dyn Context<Msg>,
     state: &'a mut SlaveState<G>,
     charged: u64,
+    /// The searcher's quiescence and probe counters when last charged.
+    counts: Counts,
     speculative: bool,
     /// The node budget of a speculative search.
     limit: Option<u64>,
 }
 
-impl<G: Game> SearchContext for SearchCtx<'_, G> {
-    fn elapsed(&self) -> Duration {
-        Duration::from_nanos(self.ctx.now())
-    }
-
-    fn poll(&mut self, nodes: u64) -> Signal {
-        if nodes > self.charged {
-            self.ctx.charge(nodes - self.charged);
-            self.state.nodes_since_report += nodes - self.charged;
-            self.charged = nodes;
-        }
+impl<G: Game> SearchCtx<'_, G> {
+    /// After a poll's charge: reads the inbox, passes on shadow entries, reports when due, and
+    /// says whether the search must stop.
+    fn answer(&mut self, nodes: u64) -> Signal {
         while let Some(env) = self.ctx.poll() {
             self.state.apply(env.msg);
         }
@@ -537,6 +539,62 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
         } else {
             Signal::Continue
         }
+    }
+}
+
+/// The searcher's counters that split a charge into kinds.
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    quiescence: u64,
+    probes: u64,
+}
+
+impl Counts {
+    fn of(stats: &SearchStats) -> Counts {
+        Counts {
+            quiescence: stats.quiescence,
+            probes: stats.tt_probes,
+        }
+    }
+
+    /// `nodes` nodes (quiescence included) and the probes made since `self`, by kind.
+    fn work(self, nodes: u64, stats: &SearchStats, shared_table: bool) -> dib::Work {
+        let quiescence = stats.quiescence.saturating_sub(self.quiescence).min(nodes);
+        let probes = stats.tt_probes.saturating_sub(self.probes);
+        dib::Work {
+            search: nodes - quiescence,
+            quiescence,
+            table_probes: if shared_table { 0 } else { probes },
+            shared_probes: if shared_table { probes } else { 0 },
+            ..dib::Work::default()
+        }
+    }
+}
+
+impl<G: Game> SearchContext for SearchCtx<'_, G> {
+    fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.ctx.now())
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        if nodes > self.charged {
+            self.ctx.charge(nodes - self.charged);
+            self.state.nodes_since_report += nodes - self.charged;
+            self.charged = nodes;
+        }
+        self.answer(nodes)
+    }
+
+    fn poll_counts(&mut self, nodes: u64, stats: &SearchStats) -> Signal {
+        let delta = nodes.saturating_sub(self.charged);
+        let work = self.counts.work(delta, stats, self.state.shared_table);
+        self.counts = Counts::of(stats);
+        if !work.is_empty() {
+            self.ctx.charge_work(&work);
+            self.state.nodes_since_report += delta;
+            self.charged = self.charged.max(nodes);
+        }
+        self.answer(nodes)
     }
 
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
