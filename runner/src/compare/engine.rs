@@ -64,56 +64,92 @@ impl GameVisitor for Visitor<'_, '_> {
         if let Some(n) = plan.positions {
             positions.truncate(n);
         }
-        let mut todo = 0u64;
+        // The cells still to compute, per position (every rank computes the same list).
+        let mut todo = Vec::with_capacity(positions.len());
+        let mut runs = 0u64;
         for (line, _) in &positions {
-            if !done.contains(&key("baseline", *line, plan.baseline.name(), 1, 1)) {
-                todo += 1;
-            }
+            let base = !done.contains(&key("baseline", *line, plan.baseline.name(), 1, 1));
+            let mut cells = Vec::new();
             for s in &plan.series {
                 for &n in &plan.procs {
                     for &seed in &plan.seeds {
                         if !done.contains(&key("run", *line, &s.label, n, seed)) {
-                            todo += 1;
+                            cells.push((s, n, seed));
                         }
                     }
                 }
             }
+            runs += (u64::from(base) + cells.len() as u64) * plan.repeat as u64;
+            todo.push((base, cells));
         }
+        let total = positions.len() * (1 + plan.series.len() * plan.procs.len() * plan.seeds.len());
+        let missing: usize = todo.iter().map(|(b, c)| usize::from(*b) + c.len()).sum();
+        super::interrupt::tally(total - missing, total);
         let bar = if ranks.is_root() {
-            crate::progress::bar(todo, "cells", false)
+            crate::progress::bar(runs, "runs", false)
         } else {
             ProgressBar::hidden()
         };
-        for (line, root) in &positions {
-            let line = *line;
-            // Rank 0 has the baseline (stored, or computed there alone); every rank needs its
-            // depth.
-            let base = ranks.on_root(|| baseline(plan, disk(store)?, line, root, &bar))?;
-            for s in &plan.series {
-                for &n in &plan.procs {
-                    for &seed in &plan.seeds {
-                        if done.contains(&key("run", line, &s.label, n, seed)) {
-                            continue;
+        for ((line, root), (base_missing, cells)) in positions.iter().zip(&todo) {
+            let (line, base_missing) = (*line, *base_missing);
+            if !base_missing && cells.is_empty() {
+                continue;
+            }
+            // Rank 0 has the baseline (stored, or its depth chosen there alone, warmed up);
+            // every rank needs its depth.
+            let depth = ranks.on_root(|| prepare(plan, disk(store)?, line, root, &bar))?;
+            // The timed runs: each repeat runs the missing baseline and every missing cell
+            // once, starting one further down the list than the repeat before, so that no cell
+            // always runs right after the same other one; the last repeat completes each cell,
+            // which is stored at once.
+            let mut jobs: Vec<Option<(&Series, usize, u64)>> = Vec::new();
+            if base_missing {
+                jobs.push(None);
+            }
+            jobs.extend(cells.iter().map(|&c| Some(c)));
+            let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
+            for rep in 0..plan.repeat {
+                for i in 0..jobs.len() {
+                    let job = jobs[(i + rep) % jobs.len()];
+                    let mut keep = |rec: Record| -> Result<()> {
+                        let k = rec.key();
+                        let list = samples.entry(k.clone()).or_default();
+                        list.push(rec);
+                        if list.len() == plan.repeat {
+                            let cell = median_record(samples.remove(&k).unwrap_or_default())?;
+                            disk(store)?.add(cell)?;
+                            super::interrupt::saved_one();
                         }
-                        bar.set_message(format!("line {line}: {} x{n} seed {seed}", s.label));
-                        let cell = Cell {
-                            plan,
-                            series: s,
-                            line,
-                            procs: n,
-                            seed,
-                            depth: base.depth,
-                        };
-                        if plan.on_all_ranks(n) {
-                            // Every rank searches; rank 0's verdict (its result, stored, or
-                            // its error) is the one every rank follows.
-                            let rec = cell.run(root);
-                            ranks.on_root(|| disk(store)?.add(rec?))?;
-                        } else {
-                            ranks.on_root(|| disk(store)?.add(cell.run(root)?))?;
-                        }
+                        Ok(())
+                    };
+                    let Some((s, n, seed)) = job else {
+                        bar.set_message(format!("line {line}: baseline, repeat {}", rep + 1));
+                        ranks.on_root(|| keep(baseline_run(plan, line, root, depth)?))?;
                         bar.inc(1);
+                        continue;
+                    };
+                    bar.set_message(format!(
+                        "line {line}: {} x{n} seed {seed}, repeat {}",
+                        s.label,
+                        rep + 1
+                    ));
+                    let cell = Cell {
+                        plan,
+                        series: s,
+                        line,
+                        procs: n,
+                        seed,
+                        depth,
+                    };
+                    if plan.on_all_ranks(n) {
+                        // Every rank searches; rank 0's verdict (its result, kept, or its
+                        // error) is the one every rank follows.
+                        let rec = cell.run(root);
+                        ranks.on_root(|| keep(rec?))?;
+                    } else {
+                        ranks.on_root(|| keep(cell.run(root)?))?;
                     }
+                    bar.inc(1);
                 }
             }
         }
@@ -123,6 +159,27 @@ impl GameVisitor for Visitor<'_, '_> {
             .map(|(line, pos)| (*line, pos.to_string()))
             .collect())
     }
+}
+
+/// One cell from its repeats: the record of the repeat at the lower median time, with
+/// `seconds` the median of all of them and `times` every repeat's seconds in the order run.
+///
+/// # Errors
+/// None repeats (an internal error).
+pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
+    let times: Vec<f64> = repeats.iter().map(|r| r.seconds).collect();
+    let mut order: Vec<usize> = (0..repeats.len()).collect();
+    order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
+    let at = *order
+        .get((order.len().max(1) - 1) / 2)
+        .ok_or_else(|| anyhow!("internal error: a cell without repeats"))?;
+    let mut cell = repeats
+        .into_iter()
+        .nth(at)
+        .ok_or_else(|| anyhow!("internal error: a cell without repeats"))?;
+    cell.seconds = super::metrics::median(&times);
+    cell.times = times;
+    Ok(cell)
 }
 
 /// One run of a series on a position.
@@ -170,51 +227,65 @@ fn options(
     Ok(o)
 }
 
-/// The baseline of one position, from the store or computed (and stored).
-fn baseline<G: Game>(
+/// The depth of one position's baseline: stored, or chosen here (--depth, or by the baseline's
+/// time with --time-ms). On a wall-clock backend one untimed run of the baseline at that depth
+/// comes first (with --time-ms, the last run of the choice is that run): it allocates and
+/// touches the table's memory and warms the caches before anything is timed, so that the first
+/// timed run of a process is not slower than the others.
+fn prepare<G: Game>(
     plan: &Plan,
-    store: &mut Store,
+    store: &Store,
     line: usize,
     root: &G,
     bar: &ProgressBar,
-) -> Result<Record> {
+) -> Result<u32> {
     let name = plan.baseline.name();
-    let k = key("baseline", line, name, 1, 1);
-    if let Some(r) = store.cells.get(&k) {
-        return Ok(r.clone());
+    if let Some(r) = store.cells.get(&key("baseline", line, name, 1, 1)) {
+        if !plan.virtual_time() {
+            bar.set_message(format!("line {line}: warm-up"));
+            baseline_run(plan, line, root, r.depth)?;
+        }
+        return Ok(r.depth);
     }
-    bar.set_message(format!("line {line}: baseline {name}"));
-    let run = |depth: u32| -> Result<ParallelResult<G::Move>> {
-        parallel::search(
-            plan.baseline,
-            root,
-            &options(plan, plan.baseline, depth, 1, 1)?,
-        )
-        .with_context(|| {
-            format!(
-                "baseline {name} on line {line} of {}",
-                plan.testset.display()
-            )
-        })
-    };
-    let (depth, r) = match (plan.depth, plan.time_ms) {
-        (Some(d), _) => (d, run(d)?),
+    let depth = match (plan.depth, plan.time_ms) {
+        (Some(d), _) => {
+            if !plan.virtual_time() {
+                bar.set_message(format!("line {line}: warm-up"));
+                baseline_run(plan, line, root, d)?;
+            }
+            d
+        }
         (None, Some(ms)) => {
+            bar.set_message(format!("line {line}: choosing the depth"));
             let mut d = 1;
             loop {
-                let r = run(d)?;
+                let r = baseline_run(plan, line, root, d)?;
                 if r.seconds * 1000.0 >= ms as f64 || d >= MAX_DEPTH || r.nodes <= 1 {
-                    break (d, r);
+                    break d;
                 }
                 d += 1;
             }
         }
-        (None, None) => (super::plan::DEFAULT_DEPTH, run(super::plan::DEFAULT_DEPTH)?),
+        (None, None) => super::plan::DEFAULT_DEPTH,
     };
-    let rec = record("baseline", line, name, 1, depth, &r);
-    store.add(rec.clone())?;
-    bar.inc(1);
-    Ok(rec)
+    Ok(depth)
+}
+
+/// One timed run of the baseline of a position at `depth`.
+fn baseline_run<G: Game>(plan: &Plan, line: usize, root: &G, depth: u32) -> Result<Record> {
+    let name = plan.baseline.name();
+    let r = parallel::search(
+        plan.baseline,
+        root,
+        &options(plan, plan.baseline, depth, 1, 1)?,
+    )
+    .with_context(|| {
+        format!(
+            "baseline {name} on line {line} of {}",
+            plan.testset.display()
+        )
+    })?;
+    Ok(record("baseline", line, name, 1, depth, &r))
 }
 
 fn record<M>(
@@ -244,5 +315,6 @@ fn record<M>(
             .iter()
             .map(|(k, v)| ((*k).to_string(), *v))
             .collect::<BTreeMap<_, _>>(),
+        times: vec![r.seconds],
     }
 }

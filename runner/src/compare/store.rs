@@ -50,6 +50,11 @@ pub struct Record {
     pub messages: u64,
     /// The algorithm's named figures.
     pub extra: BTreeMap<String, f64>,
+    /// The seconds of every timed repeat, in the order run (`seconds` is their median; the
+    /// other fields are those of the repeat at the lower median). Empty in cells written
+    /// before repeats existed.
+    #[serde(default)]
+    pub times: Vec<f64>,
 }
 
 /// Identifies a cell.
@@ -208,6 +213,7 @@ mod tests {
             messaging_ns: vec![0, 0],
             messages: 4,
             extra: BTreeMap::new(),
+            times: vec![0.5],
         }
     }
 
