@@ -108,9 +108,9 @@ impl GameVisitor for Visitor<'_, '_> {
             }
             jobs.extend(cells.iter().map(|&c| Some(c)));
             let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
-            for rep in 0..plan.repeat {
-                for i in 0..jobs.len() {
-                    let job = jobs[(i + rep) % jobs.len()];
+            for (rep, at) in schedule(jobs.len(), plan.repeat) {
+                {
+                    let job = jobs[at];
                     let mut keep = |rec: Record| -> Result<()> {
                         let k = rec.key();
                         let list = samples.entry(k.clone()).or_default();
@@ -159,6 +159,17 @@ impl GameVisitor for Visitor<'_, '_> {
             .map(|(line, pos)| (*line, pos.to_string()))
             .collect())
     }
+}
+
+/// The order of the timed runs of `jobs` cells repeated `repeat` times, as (repeat, cell):
+/// every repeat runs every cell once, repeat `r` starting at cell `r` (modulo the count), so
+/// the repeats of a cell are interleaved with the other cells and no cell always follows the
+/// same one.
+#[must_use]
+pub fn schedule(jobs: usize, repeat: usize) -> Vec<(usize, usize)> {
+    (0..repeat)
+        .flat_map(|r| (0..jobs).map(move |i| (r, (i + r) % jobs)))
+        .collect()
 }
 
 /// One cell from its repeats: the record of the repeat at the lower median time, with
@@ -316,5 +327,57 @@ fn record<M>(
             .map(|(k, v)| ((*k).to_string(), *v))
             .collect::<BTreeMap<_, _>>(),
         times: vec![r.seconds],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_interleaved_and_rotated() {
+        let order = schedule(3, 3);
+        assert_eq!(
+            order.iter().map(|&(_, c)| c).collect::<Vec<_>>(),
+            vec![0, 1, 2, 1, 2, 0, 2, 0, 1]
+        );
+        // Every repeat runs every cell once, in repeat order.
+        for r in 0..3 {
+            let mut cells: Vec<usize> = order.iter().filter(|p| p.0 == r).map(|p| p.1).collect();
+            cells.sort_unstable();
+            assert_eq!(cells, vec![0, 1, 2]);
+        }
+        assert!(order.windows(2).all(|w| w[0].0 <= w[1].0));
+        assert_eq!(schedule(2, 1), vec![(0, 0), (0, 1)]);
+    }
+
+    fn rec(seconds: f64, nodes: u64) -> Record {
+        Record {
+            kind: "run".into(),
+            line: 1,
+            series: "x".into(),
+            procs: 1,
+            seed: 1,
+            depth: 3,
+            value: 0,
+            nodes,
+            seconds,
+            busy_ns: vec![],
+            idle_ns: vec![],
+            messaging_ns: vec![],
+            messages: 0,
+            extra: BTreeMap::new(),
+            times: vec![seconds],
+        }
+    }
+
+    #[test]
+    fn a_cell_is_the_median_of_its_repeats() {
+        let cell =
+            median_record(vec![rec(3.0, 30), rec(1.0, 10), rec(2.0, 20), rec(9.0, 90)]).unwrap();
+        assert_eq!(cell.seconds, 2.5);
+        assert_eq!(cell.nodes, 20, "the lower median's record");
+        assert_eq!(cell.times, vec![3.0, 1.0, 2.0, 9.0]);
+        assert!(median_record(Vec::new()).is_err());
     }
 }
