@@ -91,6 +91,18 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Runs `args`, which must succeed, and reads the `results.json` it writes into `dir`.
+fn results(args: &[&str], dir: &Path) -> Value {
+    let out = runner(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+        .expect("results.json parses")
+}
+
 #[test]
 fn a_tiny_comparison_writes_valid_files_and_resumes() {
     let algos = two_algos();
@@ -323,31 +335,26 @@ fn quick_experiments_write_their_reports() {
 fn mwf_wait_reaches_the_comparison_and_its_fingerprint() {
     let nodes_and_values = |wait: &str| -> (Vec<Value>, Value) {
         let dir = temp_dir(&format!("mwf-wait-{wait}"));
-        let out = runner(&[
-            "compare",
-            "--game",
-            "tictactoe4",
-            "--positions",
-            "2",
-            "--algos",
-            "mwf",
-            "--procs",
-            "4",
-            "--depth",
-            "5",
-            "--mwf-wait",
-            wait,
-            "--out",
-            dir.to_str().expect("utf-8 temp path"),
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let json = results(
+            &[
+                "compare",
+                "--game",
+                "tictactoe4",
+                "--positions",
+                "2",
+                "--algos",
+                "mwf",
+                "--procs",
+                "4",
+                "--depth",
+                "5",
+                "--mwf-wait",
+                wait,
+                "--out",
+                dir.to_str().expect("utf-8 temp path"),
+            ],
+            &dir,
         );
-        let json: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
-                .expect("results.json parses");
         let _ = std::fs::remove_dir_all(&dir);
         let rows = json["rows"].as_array().expect("rows").clone();
         for row in &rows {
@@ -752,5 +759,37 @@ fn ctrl_c_says_how_many_cells_are_saved_and_exits_130() {
         .filter(|l| serde_json::from_str::<Value>(l).is_ok())
         .count();
     assert!(on_disk >= saved, "{on_disk} cells on disk, {saved} said");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_baseline_is_delay_splitting_on_one_processor() {
+    // The simulator charges nodes, not wall time: the same code gives the same nodes and time.
+    let dir = temp_dir("baseline-n1");
+    let out_dir = dir.display().to_string();
+    let json = results(
+        &[
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "4",
+            "--algos",
+            "delaysplit",
+            "--procs",
+            "1",
+            "--depth",
+            "7",
+            "--out",
+            &out_dir,
+        ],
+        &dir,
+    );
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        assert_eq!(row["nodes"], row["baseline_nodes"], "{row}");
+        assert_eq!(row["seconds"], row["baseline_seconds"], "{row}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -315,8 +315,23 @@ fn range(values: &[f64], scale: Scale, from_zero: bool) -> (f64, f64, Scale) {
             hi = 2f64.powf((hi.log2() - 1e-9).ceil()).max(lo * 2.0);
         }
         Scale::Log10 => {
-            lo = 10f64.powf((lo.log10() + 1e-9).floor());
-            hi = 10f64.powf((hi.log10() - 1e-9).ceil()).max(lo * 10.0);
+            // Down and up to 1, 2 or 5 times a power of 10, so that both ends have a tick.
+            let steps = |v: f64| {
+                let e = v.log10().floor() as i32;
+                [1.0, 2.0, 5.0, 10.0].map(|m| m * 10f64.powi(e))
+            };
+            lo = steps(lo)
+                .into_iter()
+                .rev()
+                .find(|&t| t <= lo * (1.0 + 1e-9))
+                .unwrap_or(lo);
+            hi = steps(hi)
+                .into_iter()
+                .find(|&t| t >= hi * (1.0 - 1e-9))
+                .unwrap_or(hi);
+            if hi <= lo {
+                hi = lo * 2.0;
+            }
         }
     }
     (lo, hi, scale)
@@ -765,8 +780,8 @@ mod tests {
             "two points and the legend"
         );
         assert!(svg.contains(">thesis<"));
-        // The log axis has ticks at 1, 10 and 100 (2, 5, 20, 50 between).
-        for t in [">1<", ">10<", ">100<"] {
+        // The log axis runs from 1 to 50 with ticks at 1, 2 and 5 times powers of 10.
+        for t in [">1<", ">2<", ">5<", ">10<", ">20<", ">50<"] {
             assert!(svg.contains(t), "{t}");
         }
     }
