@@ -112,8 +112,8 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
-    /// are, never split (default: the algorithm's own, 5 for delaysplit/ybw, 4 for mwf,
-    /// dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
+    /// are, never split (default: the algorithm's own, 5 for alphabeta and delaysplit/ybw, 4
+    /// for mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// APHID (`--algo aphid`): a configuration file, either `key = value` lines (TOML; keys
@@ -258,8 +258,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
-    /// algorithm's own, 5 for delaysplit/ybw, 4 for mwf, dmwf, treesplit, pvsplit and er, 2
-    /// for the others).
+    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for mwf, dmwf, treesplit,
+    /// pvsplit and er, 2 for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// Simulator cost model: shared-memory, network or pdp11 (sim only).
