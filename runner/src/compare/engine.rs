@@ -109,48 +109,46 @@ impl GameVisitor for Visitor<'_, '_> {
             jobs.extend(cells.iter().map(|&c| Some(c)));
             let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
             for (rep, at) in schedule(jobs.len(), plan.repeat) {
-                {
-                    let job = jobs[at];
-                    let mut keep = |rec: Record| -> Result<()> {
-                        let k = rec.key();
-                        let list = samples.entry(k.clone()).or_default();
-                        list.push(rec);
-                        if list.len() == plan.repeat {
-                            let cell = median_record(samples.remove(&k).unwrap_or_default())?;
-                            disk(store)?.add(cell)?;
-                            super::interrupt::saved_one();
-                        }
-                        Ok(())
-                    };
-                    let Some((s, n, seed)) = job else {
-                        bar.set_message(format!("line {line}: baseline, repeat {}", rep + 1));
-                        ranks.on_root(|| keep(baseline_run(plan, line, root, depth)?))?;
-                        bar.inc(1);
-                        continue;
-                    };
-                    bar.set_message(format!(
-                        "line {line}: {} x{n} seed {seed}, repeat {}",
-                        s.label,
-                        rep + 1
-                    ));
-                    let cell = Cell {
-                        plan,
-                        series: s,
-                        line,
-                        procs: n,
-                        seed,
-                        depth,
-                    };
-                    if plan.on_all_ranks(n) {
-                        // Every rank searches; rank 0's verdict (its result, kept, or its
-                        // error) is the one every rank follows.
-                        let rec = cell.run(root);
-                        ranks.on_root(|| keep(rec?))?;
-                    } else {
-                        ranks.on_root(|| keep(cell.run(root)?))?;
+                let job = jobs[at];
+                let mut keep = |rec: Record| -> Result<()> {
+                    let k = rec.key();
+                    let list = samples.entry(k.clone()).or_default();
+                    list.push(rec);
+                    if list.len() == plan.repeat {
+                        let cell = median_record(samples.remove(&k).unwrap_or_default())?;
+                        disk(store)?.add(cell)?;
+                        super::interrupt::saved_one();
                     }
+                    Ok(())
+                };
+                let Some((s, n, seed)) = job else {
+                    bar.set_message(format!("line {line}: baseline, repeat {}", rep + 1));
+                    ranks.on_root(|| keep(baseline_run(plan, line, root, depth)?))?;
                     bar.inc(1);
+                    continue;
+                };
+                bar.set_message(format!(
+                    "line {line}: {} x{n} seed {seed}, repeat {}",
+                    s.label,
+                    rep + 1
+                ));
+                let cell = Cell {
+                    plan,
+                    series: s,
+                    line,
+                    procs: n,
+                    seed,
+                    depth,
+                };
+                if plan.on_all_ranks(n) {
+                    // Every rank searches; rank 0's verdict (its result, kept, or its
+                    // error) is the one every rank follows.
+                    let rec = cell.run(root);
+                    ranks.on_root(|| keep(rec?))?;
+                } else {
+                    ranks.on_root(|| keep(cell.run(root)?))?;
                 }
+                bar.inc(1);
             }
         }
         bar.finish_and_clear();

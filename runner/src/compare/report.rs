@@ -172,6 +172,16 @@ fn scaled(i: Option<Interval>, n: f64) -> Option<Interval> {
     })
 }
 
+/// The largest processor count on the plots, published points included: where the ideal
+/// lines end.
+fn axis_end(procs: &[usize], published: &[Line]) -> f64 {
+    published
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.x))
+        .chain(procs.iter().map(|&n| n as f64))
+        .fold(1.0, f64::max)
+}
+
 /// The plots as (file name, caption, SVG): speedup, efficiency, relative nodes, time and the
 /// time breakdown.
 pub fn plots(
@@ -209,7 +219,7 @@ pub fn plots(
         Some(point(s, s.seconds.mean, s.seconds.sd, s.seconds_ci))
     });
     let nodes_lines = metric_lines(summaries, &series, "nodes_ratio");
-    let most = plan.procs.iter().copied().max().unwrap_or(1) as f64;
+    let most = axis_end(&plan.procs, published);
     let mut speedup = Chart::new("Speedup vs processors", "processors", "speedup");
     speedup.x_scale = Scale::Log2;
     speedup.reference = Some(Line {
@@ -769,6 +779,9 @@ In Othello it makes little difference.";
         assert!(h.contains("<th></th><th colspan=\"2\">local</th>"), "{h}");
         assert!(h.contains("<td>Keyano - fixed</td><td>11.19</td>"));
         assert!(published_points(PAIRS).is_empty());
+        // The ideal lines reach the published 64 processors, not only the runs' 16.
+        assert_eq!(axis_end(&[1, 8, 16], &points), 64.0);
+        assert_eq!(axis_end(&[1, 8, 16], &[]), 16.0);
         // Prose alone stays prose.
         assert_eq!(published_html("MWF did best."), "<p>MWF did best.</p>");
     }
