@@ -352,7 +352,9 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
     let ys: Vec<f64> = all.iter().flat_map(|p| [p.y, p.lo, p.hi]).collect();
     let (x0, x1, xscale) = range(&xs, c.x_scale, false);
     let (x0, x1) = if xscale == Scale::Linear {
-        (x0, x1)
+        // A little room at both ends keeps the end points off the frame.
+        let pad = (x1 - x0) * 0.03;
+        (x0 - pad, x1 + pad)
     } else {
         // Processor counts: the axis starts and ends at the data.
         let (lo, hi) = xs
