@@ -160,6 +160,10 @@ fn a_tiny_comparison_writes_valid_files_and_resumes() {
     let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
     assert!(html.starts_with("<!DOCTYPE html>") && balanced(&html));
     assert_eq!(html.matches("<svg").count(), 5, "the plots are embedded");
+    // Contents linking every section; the environment; what each column means.
+    assert!(html.contains("<nav>") && html.contains("<a href=\"#s1\">Environment</a>"));
+    assert!(html.contains("<th>CPU</th>") && html.contains("<th>commit</th>"));
+    assert!(html.contains("What the columns mean") && html.contains("Negative values"));
 
     // Same --out: every cell is resumed, nothing recomputed.
     let cells = lines(&dir.join("cells.jsonl"));
@@ -311,6 +315,7 @@ fn quick_experiments_write_their_reports() {
     assert_eq!(json["at_1e7_n256"].as_array().expect("rows").len(), 12);
     let html = std::fs::read_to_string(model.join("report.html")).expect("html");
     assert!(balanced(&html) && html.contains("Figure 4.7"));
+    assert!(html.contains("<h2>Environment</h2>") && html.contains("<th>rustc</th>"));
 
     // A seed 003 figure: runs if its algorithms are registered, else says it is pending.
     let fig = dir.join("fig");
@@ -325,6 +330,10 @@ fn quick_experiments_write_their_reports() {
         Some(0) => {
             let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
             assert!(html.contains("Published") && balanced(&html));
+            assert!(
+                !html.contains("<pre>"),
+                "published numbers are text and tables"
+            );
         }
         _ => assert!(String::from_utf8_lossy(&out.stderr).contains("pending")),
     }

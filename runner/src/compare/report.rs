@@ -535,6 +535,22 @@ pub const COLUMNS: [(&str, &str); 20] = [
     ),
 ];
 
+/// The environment block: a heading and a table of [`Environment::fields`].
+#[must_use]
+pub fn environment_html(environment: &Environment) -> String {
+    let mut h = String::from("<h2>Environment</h2>\n<table class=\"environment\"><tbody>");
+    for (name, value) in environment.fields() {
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape(name),
+            escape(&value)
+        );
+    }
+    h.push_str("</tbody></table>\n");
+    h
+}
+
 /// Gives every `<h2>` of `body` an id and returns the table of contents linking to them.
 fn contents(body: &str) -> (String, String) {
     let mut out = String::new();
@@ -649,16 +665,7 @@ fn html(
         plan.procs,
         escape(plan.baseline.name()),
     );
-    body.push_str("<h2>Environment</h2>\n<table class=\"environment\"><tbody>");
-    for (name, value) in environment.fields() {
-        let _ = write!(
-            body,
-            "<tr><th>{}</th><td>{}</td></tr>",
-            escape(name),
-            escape(&value)
-        );
-    }
-    body.push_str("</tbody></table>\n");
+    body.push_str(&environment_html(environment));
     if !inp.warnings.is_empty() {
         body.push_str("<h2>Warnings</h2>\n");
         for w in inp.warnings {

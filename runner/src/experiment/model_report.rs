@@ -119,6 +119,9 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
         r = escape(exp.reproduces),
         w = escape(exp.what)
     );
+    html.push_str(&crate::compare::report::environment_html(
+        &crate::compare::environment::Environment::now("sim", None),
+    ));
     let head = ["model", "b", "ours (speedup)", "thesis (speedup)"];
     let mut rows = Vec::new();
     let mut published_json = Vec::new();
