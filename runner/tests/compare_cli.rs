@@ -693,7 +693,7 @@ fn more_threads_than_cores_are_warned_about_on_threads_only() {
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
-    args.truncate(args.len() - 4);
+    args.truncate(args.len() - 2);
     args.extend(["--backend", "sim"]);
     let sim = runner(&args);
     assert!(sim.status.success());
