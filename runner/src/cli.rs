@@ -269,7 +269,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 1)]
     pub seeds: u64,
     /// Timed repeats of every cell, interleaved (each repeat runs the baseline and every cell
-    /// once, in a rotated order); a cell's time is their median, with a confidence interval.
+    /// once, in a shuffled order); a cell's time is their median, with a confidence interval.
     /// Default 5 on threads and mpi (wall clock), 1 on sim (deterministic: only 1 is allowed).
     #[arg(long)]
     pub repeat: Option<usize>,

@@ -99,9 +99,8 @@ impl GameVisitor for Visitor<'_, '_> {
             // every rank needs its depth.
             let depth = ranks.on_root(|| prepare(plan, disk(store)?, line, root, &bar))?;
             // The timed runs: each repeat runs the missing baseline and every missing cell
-            // once, starting one further down the list than the repeat before, so that no cell
-            // always runs right after the same other one; the last repeat completes each cell,
-            // which is stored at once.
+            // once, in its own order ([`schedule`]); the last repeat completes each cell, which
+            // is stored at once.
             let mut jobs: Vec<Option<(&Series, usize, u64)>> = Vec::new();
             if base_missing {
                 jobs.push(None);
@@ -160,14 +159,23 @@ impl GameVisitor for Visitor<'_, '_> {
 }
 
 /// The order of the timed runs of `jobs` cells repeated `repeat` times, as (repeat, cell):
-/// every repeat runs every cell once, repeat `r` starting at cell `r` (modulo the count), so
-/// the repeats of a cell are interleaved with the other cells and no cell always follows the
-/// same one.
+/// every repeat runs every cell once, in its own order (a Fisher-Yates shuffle from a fixed
+/// seed, the same on every MPI rank), so the repeats of a cell are interleaved with the other
+/// cells and follow different cells. (A rotation of one order is not enough: it keeps every
+/// cell behind the same one, and a run right after a run on more threads was measured slower.)
 #[must_use]
 pub fn schedule(jobs: usize, repeat: usize) -> Vec<(usize, usize)> {
-    (0..repeat)
-        .flat_map(|r| (0..jobs).map(move |i| (r, (i + r) % jobs)))
-        .collect()
+    let mut state = 0x5eed_u64;
+    let mut order = Vec::with_capacity(jobs * repeat);
+    for r in 0..repeat {
+        let mut cells: Vec<usize> = (0..jobs).collect();
+        for i in (1..jobs).rev() {
+            let j = (super::metrics::splitmix64(&mut state) % (i as u64 + 1)) as usize;
+            cells.swap(i, j);
+        }
+        order.extend(cells.into_iter().map(|c| (r, c)));
+    }
+    order
 }
 
 /// One cell from its repeats: the record of the repeat at the lower median time, with
@@ -333,20 +341,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn repeats_are_interleaved_and_rotated() {
-        let order = schedule(3, 3);
-        assert_eq!(
-            order.iter().map(|&(_, c)| c).collect::<Vec<_>>(),
-            vec![0, 1, 2, 1, 2, 0, 2, 0, 1]
-        );
+    fn repeats_are_interleaved_in_orders_that_change() {
+        let (jobs, repeat) = (7, 5);
+        let order = schedule(jobs, repeat);
+        assert_eq!(order.len(), jobs * repeat);
         // Every repeat runs every cell once, in repeat order.
-        for r in 0..3 {
+        for r in 0..repeat {
             let mut cells: Vec<usize> = order.iter().filter(|p| p.0 == r).map(|p| p.1).collect();
             cells.sort_unstable();
-            assert_eq!(cells, vec![0, 1, 2]);
+            assert_eq!(cells, (0..jobs).collect::<Vec<_>>());
         }
         assert!(order.windows(2).all(|w| w[0].0 <= w[1].0));
-        assert_eq!(schedule(2, 1), vec![(0, 0), (0, 1)]);
+        // No cell always runs right after the same one.
+        for cell in 0..jobs {
+            let before: std::collections::BTreeSet<usize> = order
+                .windows(2)
+                .filter(|w| w[1].1 == cell)
+                .map(|w| w[0].1)
+                .collect();
+            assert!(before.len() > 1, "cell {cell} always follows {before:?}");
+        }
+        assert_eq!(
+            schedule(7, 5),
+            order,
+            "a fixed seed: the same on every rank"
+        );
+        assert_eq!(schedule(1, 2), vec![(0, 0), (1, 0)]);
     }
 
     fn rec(seconds: f64, nodes: u64) -> Record {

@@ -222,6 +222,16 @@ pub fn median_interval(values: &[f64]) -> Interval {
     }
 }
 
+/// The next number of the splitmix64 generator whose state is `state` (a small, fixed-seed
+/// source for the bootstrap and the order of repeats).
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// The resamples of [`bootstrap`].
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
 
@@ -236,14 +246,7 @@ pub fn bootstrap(groups: &[&[f64]], statistic: impl Fn(&[f64]) -> f64) -> Interv
         return Interval::default();
     }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    // splitmix64
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut next = move || splitmix64(&mut state);
     let mut stats = Vec::with_capacity(BOOTSTRAP_RESAMPLES);
     let mut medians = vec![0.0; groups.len()];
     let mut draw = Vec::new();
