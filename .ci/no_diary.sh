@@ -8,8 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The diary words, case-insensitive. A date counts when it looks like 2026-11-23.
-pattern='sessions?[ -][0-9]+|(this|previous|last|next) session|session-start|(end|start)[ -]of[ -](the[ -])?session|coordinator|issues? [0-9]+|\(issue|\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b'
+# The diary words, case-insensitive. A date counts when it looks like 2026-11-23 and is not the
+# start of a string literal (test data of date formatting is not a date of work).
+pattern='sessions?[ -][0-9]+|(this|previous|last|next) session|session-start|(end|start)[ -]of[ -](the[ -])?session|coordinator|issues? [0-9]+|\(issue|(^|[^"0-9])20[0-9]{2}-[01][0-9]-[0-3][0-9]\b'
 
 # The script and its test name the words it looks for.
 skip=(".ci/no_diary.sh" ".ci/no_diary_test.sh")

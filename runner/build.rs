@@ -1,11 +1,21 @@
-//! Embeds the built-in test sets: every `.txt` and `.epd` file of `testsets/search` becomes one
-//! `(name, text)` entry of `$OUT_DIR/testsets.rs` (read by `src/testset.rs`), so the binary finds
-//! them by name wherever it runs.
+//! Build-time facts of the `runner` binary:
+//! - the built-in test sets: every `.txt` and `.epd` file of `testsets/search` becomes one
+//!   `(name, text)` entry of `$OUT_DIR/testsets.rs` (read by `src/testset.rs`), so the binary
+//!   finds them by name wherever it runs;
+//! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`), for the
+//!   reports' environment block.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::process::Command;
 
 fn main() {
+    embed_testsets();
+    record_rustc();
+    println!("cargo:rerun-if-changed=build.rs");
+}
+
+fn embed_testsets() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let dir = manifest.join("../testsets/search");
     println!("cargo:rerun-if-changed={}", dir.display());
@@ -34,4 +44,18 @@ fn main() {
     let target =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join("testsets.rs");
     std::fs::write(target, out).expect("OUT_DIR is writable");
+}
+
+fn record_rustc() {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let version = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or_else(
+            || "unknown".to_string(),
+            |o| String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        );
+    println!("cargo:rustc-env=RUNNER_RUSTC_VERSION={version}");
 }

@@ -114,8 +114,8 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
-    /// are, never split (default: the algorithm's own, 5 for delaysplit/ybw, 4 for mwf,
-    /// dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
+    /// are, never split (default: the algorithm's own, 5 for alphabeta and delaysplit/ybw, 4
+    /// for mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// APHID (`--algo aphid`): a configuration file, either TOML (one table per group of
@@ -289,8 +289,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
-    /// algorithm's own, 5 for delaysplit/ybw, 4 for mwf, dmwf, treesplit, pvsplit and er, 2
-    /// for the others).
+    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for mwf, dmwf, treesplit,
+    /// pvsplit and er, 2 for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11) or a
@@ -300,6 +300,11 @@ pub struct CompareArgs {
     /// Seeds 1..=K per cell: mean and spread over them.
     #[arg(long, default_value_t = 1)]
     pub seeds: u64,
+    /// Timed repeats of every cell, interleaved (each repeat runs the baseline and every cell
+    /// once, in a shuffled order); a cell's time is their median, with a confidence interval.
+    /// Default 5 on threads and mpi (wall clock), 1 on sim (deterministic: only 1 is allowed).
+    #[arg(long)]
+    pub repeat: Option<usize>,
     /// The sequential baseline: a parallel algorithm run on one processor.
     #[arg(long, default_value = "alphabeta")]
     pub baseline: String,

@@ -91,6 +91,18 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Runs `args`, which must succeed, and reads the `results.json` it writes into `dir`.
+fn results(args: &[&str], dir: &Path) -> Value {
+    let out = runner(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+        .expect("results.json parses")
+}
+
 #[test]
 fn a_tiny_comparison_writes_valid_files_and_resumes() {
     let algos = two_algos();
@@ -135,13 +147,23 @@ fn a_tiny_comparison_writes_valid_files_and_resumes() {
     assert!(csv[0].starts_with("line,series,procs,seed"));
     assert!(csv.iter().all(|l| l.split(',').count() == width));
 
-    for svg in ["efficiency", "relative_nodes", "time", "overheads"] {
+    for svg in [
+        "speedup",
+        "efficiency",
+        "relative_nodes",
+        "time",
+        "overheads",
+    ] {
         let text = std::fs::read_to_string(dir.join(format!("{svg}.svg"))).expect("svg");
         assert!(text.starts_with("<svg") && balanced(&text), "{svg}.svg");
     }
     let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
     assert!(html.starts_with("<!DOCTYPE html>") && balanced(&html));
-    assert_eq!(html.matches("<svg").count(), 4, "the plots are embedded");
+    assert_eq!(html.matches("<svg").count(), 5, "the plots are embedded");
+    // Contents linking every section; the environment; what each column means.
+    assert!(html.contains("<nav>") && html.contains("<a href=\"#s1\">Environment</a>"));
+    assert!(html.contains("<th>CPU</th>") && html.contains("<th>commit</th>"));
+    assert!(html.contains("What the columns mean") && html.contains("Negative values"));
 
     // Same --out: every cell is resumed, nothing recomputed.
     let cells = lines(&dir.join("cells.jsonl"));
@@ -293,6 +315,7 @@ fn quick_experiments_write_their_reports() {
     assert_eq!(json["at_1e7_n256"].as_array().expect("rows").len(), 12);
     let html = std::fs::read_to_string(model.join("report.html")).expect("html");
     assert!(balanced(&html) && html.contains("Figure 4.7"));
+    assert!(html.contains("<h2>Environment</h2>") && html.contains("<th>rustc</th>"));
 
     // A seed 003 figure: runs if its algorithms are registered, else says it is pending.
     let fig = dir.join("fig");
@@ -307,6 +330,10 @@ fn quick_experiments_write_their_reports() {
         Some(0) => {
             let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
             assert!(html.contains("Published") && balanced(&html));
+            assert!(
+                !html.contains("<pre>"),
+                "published numbers are text and tables"
+            );
         }
         _ => assert!(String::from_utf8_lossy(&out.stderr).contains("pending")),
     }
@@ -317,31 +344,26 @@ fn quick_experiments_write_their_reports() {
 fn mwf_wait_reaches_the_comparison_and_its_fingerprint() {
     let nodes_and_values = |wait: &str| -> (Vec<Value>, Value) {
         let dir = temp_dir(&format!("mwf-wait-{wait}"));
-        let out = runner(&[
-            "compare",
-            "--game",
-            "tictactoe4",
-            "--positions",
-            "2",
-            "--algos",
-            "mwf",
-            "--procs",
-            "4",
-            "--depth",
-            "5",
-            "--mwf-wait",
-            wait,
-            "--out",
-            dir.to_str().expect("utf-8 temp path"),
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let json = results(
+            &[
+                "compare",
+                "--game",
+                "tictactoe4",
+                "--positions",
+                "2",
+                "--algos",
+                "mwf",
+                "--procs",
+                "4",
+                "--depth",
+                "5",
+                "--mwf-wait",
+                wait,
+                "--out",
+                dir.to_str().expect("utf-8 temp path"),
+            ],
+            &dir,
         );
-        let json: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
-                .expect("results.json parses");
         let _ = std::fs::remove_dir_all(&dir);
         let rows = json["rows"].as_array().expect("rows").clone();
         for row in &rows {
@@ -526,6 +548,248 @@ fn an_aphid_configuration_reaches_the_comparison() {
         let mut args = vec!["compare", "--algos", "delaysplit", "--depth", "2"];
         args.extend(flags);
         fails_with(&args, "applies to the aphid series only");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first registered parallel algorithm.
+fn one_algo() -> String {
+    two_algos()
+        .split(',')
+        .next()
+        .expect("an algorithm")
+        .to_string()
+}
+
+#[test]
+fn wall_clock_cells_are_medians_of_interleaved_repeats_with_intervals() {
+    let algo = one_algo();
+    let dir = temp_dir("repeat");
+    let out_dir = dir.display().to_string();
+    let args = [
+        "compare",
+        "--game",
+        "tictactoe4",
+        "--positions",
+        "2",
+        "--algos",
+        &algo,
+        "--procs",
+        "2",
+        "--depth",
+        "3",
+        "--backend",
+        "threads",
+        "--repeat",
+        "3",
+        "--out",
+        &out_dir,
+    ];
+    let out = runner(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Depth 3 takes well under 50 ms.
+    assert!(stderr.contains("cells ran under 50 ms"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("each cell the median of 3 repeats"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("time 95% CI") && stdout.contains("spd 95% CI"));
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    assert_eq!(json["repeat"], 3);
+    for cell in json["runs"]
+        .as_array()
+        .expect("runs")
+        .iter()
+        .chain(json["baselines"].as_array().expect("baselines"))
+    {
+        let mut times: Vec<f64> = cell["times"]
+            .as_array()
+            .expect("times")
+            .iter()
+            .map(|t| t.as_f64().expect("a time"))
+            .collect();
+        assert_eq!(times.len(), 3, "{cell}");
+        times.sort_by(f64::total_cmp);
+        assert_eq!(
+            cell["seconds"].as_f64(),
+            Some(times[1]),
+            "the median: {cell}"
+        );
+    }
+    for s in json["summaries"].as_array().expect("summaries") {
+        let (lo, hi) = (
+            s["speedup_ci"]["lo"].as_f64().expect("an interval"),
+            s["speedup_ci"]["hi"].as_f64().expect("an interval"),
+        );
+        assert!(lo <= hi && lo > 0.0, "{s}");
+    }
+    assert!(
+        json["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .any(|w| w.as_str().is_some_and(|w| w.contains("under 50 ms")))
+    );
+    let csv = lines(&dir.join("results.csv"));
+    assert!(csv[0].starts_with(
+        "line,series,procs,seed,depth,value,baseline_value,nodes,seconds,baseline_nodes,baseline_seconds,one_proc_seconds,speedup,"
+    ));
+    assert!(
+        csv[0].ends_with(
+            ",repeats,seconds_ci_lo,seconds_ci_hi,seconds_ci_level,times,baseline_times"
+        )
+    );
+    let width = csv[0].split(',').count();
+    assert!(csv.iter().all(|l| l.split(',').count() == width));
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
+    assert!(html.contains("median of 3 timed repeats") && html.contains("class=\"warning\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn more_threads_than_cores_are_warned_about_on_threads_only() {
+    let algo = one_algo();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let procs = (cores + 1).to_string();
+    let dir = temp_dir("cores");
+    let out_dir = dir.display().to_string();
+    let mut args = vec![
+        "compare",
+        "--game",
+        "tictactoe4",
+        "--positions",
+        "1",
+        "--algos",
+        &algo,
+        "--procs",
+        &procs,
+        "--depth",
+        "2",
+        "--repeat",
+        "1",
+        "--out",
+        &out_dir,
+        "--backend",
+        "threads",
+    ];
+    let out = runner(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("up to {procs} threads on {cores} cores")),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    args.truncate(args.len() - 2);
+    args.extend(["--backend", "sim"]);
+    let sim = runner(&args);
+    assert!(sim.status.success());
+    assert!(!String::from_utf8_lossy(&sim.stderr).contains("cores"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn repeats_are_checked() {
+    fails_with(
+        &["compare", "--repeat", "0", "--backend", "threads"],
+        "--repeat: give at least 1",
+    );
+    fails_with(
+        &["compare", "--repeat", "3"],
+        "the simulator, whose runs are deterministic",
+    );
+}
+
+#[test]
+fn ctrl_c_says_how_many_cells_are_saved_and_exits_130() {
+    let dir = temp_dir("sigint");
+    let out_dir = dir.display().to_string();
+    // Thousands of cells: far more than the test waits for.
+    let child = Command::new(env!("CARGO_BIN_EXE_runner"))
+        .args([
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--procs",
+            "2",
+            "--depth",
+            "4",
+            "--seeds",
+            "500",
+            "--out",
+            &out_dir,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the runner starts");
+    let cells = dir.join("cells.jsonl");
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&cells).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "no cell was stored within a minute"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("the runner ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let message = stderr
+        .lines()
+        .find(|l| l.contains("cells saved"))
+        .unwrap_or_else(|| panic!("no message: {stderr}"));
+    // "interrupted: K of N cells saved; rerun the same command to resume"
+    let words: Vec<&str> = message.split_whitespace().collect();
+    let saved: usize = words[1].parse().expect("K");
+    let total: usize = words[3].parse().expect("N");
+    assert!(saved >= 2 && saved < total, "{message}");
+    assert!(message.ends_with("cells saved; rerun the same command to resume"));
+    let on_disk = lines(&cells)
+        .iter()
+        .filter(|l| serde_json::from_str::<Value>(l).is_ok())
+        .count();
+    assert!(on_disk >= saved, "{on_disk} cells on disk, {saved} said");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_baseline_is_delay_splitting_on_one_processor() {
+    // The simulator charges nodes, not wall time: the same code gives the same nodes and time.
+    let dir = temp_dir("baseline-n1");
+    let out_dir = dir.display().to_string();
+    let json = results(
+        &[
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "4",
+            "--algos",
+            "delaysplit",
+            "--procs",
+            "1",
+            "--depth",
+            "7",
+            "--out",
+            &out_dir,
+        ],
+        &dir,
+    );
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        assert_eq!(row["nodes"], row["baseline_nodes"], "{row}");
+        assert_eq!(row["seconds"], row["baseline_seconds"], "{row}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -334,23 +334,30 @@ impl ParallelAlgo {
     }
 
     /// The granularity (`ParallelOptions::min_split_depth`) the algorithm uses when none is
-    /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`,
-    /// "Options"): delay splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2
-    /// simulated processors at depth 10, against 1.46x at 3); the other split-engine
-    /// algorithms (MWF, DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4
-    /// on 2 and on 8 simulated processors (depth 7); the others keep 2 (`alphabeta` never
-    /// splits; APHID and Lazy SMP have their own granularity). The papers' experiments
-    /// (`runner experiment rf-*`) pass 2, as the papers split at every level.
+    /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`, "Options"): delay
+    /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
+    /// processors at depth 10, against 1.46x at 3); the other split-engine algorithms (MWF,
+    /// DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4 on 2 and on 8
+    /// simulated processors (depth 7, `split_ab/README.md`). `alphabeta`, which never splits,
+    /// takes the coarsest of those, delay splitting's 5: on one processor it then runs exactly
+    /// delay splitting's code (a frame of the split engine only at nodes with 5 plies or more,
+    /// the sequential searcher below), so the baseline is never slower per node than the
+    /// algorithms it is compared with (a granularity of 2, a frame at every node with two plies
+    /// left, searches about 25% fewer nodes per second on one thread: a speedup of 1.2 for
+    /// delay splitting on one processor). APHID and Lazy SMP keep 2 and have their own
+    /// granularity.
+    /// The papers' experiments (`runner experiment rf-*`) pass 2 to every algorithm, the
+    /// baseline included, as the papers split at every level.
     #[must_use]
     pub(crate) fn default_min_split_depth(self) -> u32 {
         match self {
-            ParallelAlgo::DelaySplit => 5,
+            ParallelAlgo::AlphaBeta | ParallelAlgo::DelaySplit => 5,
             ParallelAlgo::Mwf
             | ParallelAlgo::Dmwf
             | ParallelAlgo::TreeSplit
             | ParallelAlgo::PvSplit
             | ParallelAlgo::Er => 4,
-            ParallelAlgo::AlphaBeta | ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
+            ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
         }
     }
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 use control::parallel::aphid::AphidFigures;
 use control::search::Setting;
 
-use super::metrics::{self, Baseline, Metrics, Run, Spread};
+use super::metrics::{self, Baseline, Interval, Metrics, Run, Spread};
 use super::plan::Plan;
 use super::store::{Record, Store, key};
 
@@ -52,8 +52,26 @@ pub struct Row {
     /// APHID's figures (aphid series only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aphid: Option<AphidFigures>,
+    /// Timed repeats of the run (`seconds` is their median).
+    pub repeats: usize,
+    /// The order-statistic confidence interval of the run's median time
+    /// ([`metrics::median_interval`]; level 0 for one repeat).
+    pub seconds_ci: Interval,
+    /// The run's repeated times.
+    pub times: Vec<f64>,
+    /// The baseline's repeated times.
+    pub baseline_times: Vec<f64>,
     #[serde(skip)]
     run: Run,
+}
+
+/// A record's repeated times (its one time for cells stored before repeats existed).
+fn times_of(r: &Record) -> Vec<f64> {
+    if r.times.is_empty() {
+        vec![r.seconds]
+    } else {
+        r.times.clone()
+    }
 }
 
 /// Per series and processor count.
@@ -75,6 +93,14 @@ pub struct Summary {
     pub per_position: BTreeMap<&'static str, Spread>,
     /// The metrics of the summed samples (the aggregate).
     pub aggregate: Metrics,
+    /// The fewest timed repeats of a sample.
+    pub repeats: usize,
+    /// With repeats: the bootstrap 95% interval of the mean time (over the samples, each its
+    /// median), resampling every cell's repeats ([`metrics::bootstrap`]).
+    pub seconds_ci: Option<Interval>,
+    /// With repeats: the bootstrap 95% interval of the per-position mean speedup (each sample's
+    /// baseline median over its median), resampling the baselines' repeats too.
+    pub speedup_ci: Option<Interval>,
 }
 
 fn seconds(ns: &[u64], skip: usize) -> f64 {
@@ -120,6 +146,7 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
                         .get(&key("run", line, &s.label, 1, seed))
                         .map(|o| o.seconds);
                     let run = run_of(r);
+                    let times = times_of(r);
                     let b = Baseline {
                         seconds: base.seconds,
                         nodes: base.nodes,
@@ -140,6 +167,10 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
                         metrics: metrics::metrics(&run, &b, one),
                         extra: r.extra.clone(),
                         aphid: r.aphid.clone(),
+                        repeats: times.len(),
+                        seconds_ci: metrics::median_interval(&times),
+                        times,
+                        baseline_times: times_of(base),
                         run,
                     });
                 }
@@ -203,6 +234,28 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
                 })
                 .collect();
             let secs: Vec<f64> = mine.iter().map(|r| r.seconds).collect();
+            let repeats = mine.iter().map(|r| r.repeats).min().unwrap_or(1);
+            let (seconds_ci, speedup_ci) = if repeats > 1 {
+                let runs: Vec<&[f64]> = mine.iter().map(|r| r.times.as_slice()).collect();
+                let pairs: Vec<&[f64]> = mine
+                    .iter()
+                    .flat_map(|r| [r.baseline_times.as_slice(), r.times.as_slice()])
+                    .collect();
+                let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+                let speedups = |m: &[f64]| {
+                    let s: Vec<f64> = m
+                        .chunks(2)
+                        .map(|p| if p[1] > 0.0 { p[0] / p[1] } else { 0.0 })
+                        .collect();
+                    mean(&s)
+                };
+                (
+                    Some(metrics::bootstrap(&runs, mean)),
+                    Some(metrics::bootstrap(&pairs, speedups)),
+                )
+            } else {
+                (None, None)
+            };
             out.push(Summary {
                 series: s.label.clone(),
                 procs: n,
@@ -212,8 +265,67 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
                 seconds: metrics::spread(&secs),
                 per_position,
                 aggregate: metrics::aggregate(&samples),
+                repeats,
+                seconds_ci,
+                speedup_ci,
             });
         }
     }
     out
+}
+
+/// A wall-clock cell whose median time is under this many seconds gets a warning: so short a
+/// run is dominated by setup and noise.
+pub const SHORT_CELL_SECONDS: f64 = 0.05;
+
+/// The cores of this machine (`std::thread::available_parallelism`; 1 when unknown).
+#[must_use]
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// The warning for more threads than `cores`: `Some` on the threads backend when a processor
+/// count exceeds them.
+#[must_use]
+pub fn cores_warning(plan: &Plan, cores: usize) -> Option<String> {
+    let most = plan.procs.iter().copied().max().unwrap_or(1);
+    (plan.backend == "threads" && most > cores).then(|| {
+        format!(
+            "--procs runs up to {most} threads on {cores} cores (std::thread::available_parallelism): \
+             the cells with more threads than cores share them, so their wall-clock times measure \
+             time-slicing, not parallel speedup"
+        )
+    })
+}
+
+/// The warning for wall-clock cells (runs and baselines) whose median time is under
+/// [`SHORT_CELL_SECONDS`]; `None` on the simulator or when there is none.
+#[must_use]
+pub fn short_cells_warning(plan: &Plan, store: &Store, rows: &[Row]) -> Option<String> {
+    if plan.virtual_time() {
+        return None;
+    }
+    let lines: std::collections::BTreeSet<usize> = rows.iter().map(|r| r.line).collect();
+    let baselines = store
+        .cells
+        .values()
+        .filter(|r| r.kind == "baseline" && lines.contains(&r.line))
+        .map(|r| r.seconds);
+    let times: Vec<f64> = rows.iter().map(|r| r.seconds).chain(baselines).collect();
+    let short: Vec<f64> = times
+        .iter()
+        .copied()
+        .filter(|&t| t < SHORT_CELL_SECONDS)
+        .collect();
+    let shortest = short.iter().copied().fold(f64::INFINITY, f64::min);
+    (!short.is_empty()).then(|| {
+        format!(
+            "{} of {} cells ran under {:.0} ms (the shortest {:.2} ms): times that short are \
+             dominated by setup and noise; use a larger --depth, or --time-ms 200",
+            short.len(),
+            times.len(),
+            SHORT_CELL_SECONDS * 1000.0,
+            shortest * 1000.0
+        )
+    })
 }

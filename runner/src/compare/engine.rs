@@ -71,57 +71,90 @@ impl GameVisitor for Visitor<'_, '_> {
         if let Some(n) = plan.positions {
             positions.truncate(n);
         }
-        let mut todo = 0u64;
+        // The cells still to compute, per position (every rank computes the same list).
+        let mut todo = Vec::with_capacity(positions.len());
+        let mut runs = 0u64;
         for (line, _) in &positions {
-            if !done.contains(&key("baseline", *line, plan.baseline.name(), 1, 1)) {
-                todo += 1;
-            }
+            let base = !done.contains(&key("baseline", *line, plan.baseline.name(), 1, 1));
+            let mut cells = Vec::new();
             for s in &plan.series {
                 for &n in &plan.procs {
                     for &seed in &plan.seeds {
                         if !done.contains(&key("run", *line, &s.label, n, seed)) {
-                            todo += 1;
+                            cells.push((s, n, seed));
                         }
                     }
                 }
             }
+            runs += (u64::from(base) + cells.len() as u64) * plan.repeat as u64;
+            todo.push((base, cells));
         }
+        let total = positions.len() * (1 + plan.series.len() * plan.procs.len() * plan.seeds.len());
+        let missing: usize = todo.iter().map(|(b, c)| usize::from(*b) + c.len()).sum();
+        super::interrupt::tally(total - missing, total);
         let bar = if ranks.is_root() {
-            crate::progress::bar(todo, "cells", false)
+            crate::progress::bar(runs, "runs", false)
         } else {
             ProgressBar::hidden()
         };
-        for (line, root) in &positions {
-            let line = *line;
-            // Rank 0 has the baseline (stored, or computed there alone); every rank needs its
-            // depth.
-            let base = ranks.on_root(|| baseline(plan, disk(store)?, line, root, &bar))?;
-            for s in &plan.series {
-                for &n in &plan.procs {
-                    for &seed in &plan.seeds {
-                        if done.contains(&key("run", line, &s.label, n, seed)) {
-                            continue;
-                        }
-                        bar.set_message(format!("line {line}: {} x{n} seed {seed}", s.label));
-                        let cell = Cell {
-                            plan,
-                            series: s,
-                            line,
-                            procs: n,
-                            seed,
-                            depth: base.depth,
-                        };
-                        if plan.on_all_ranks(n) {
-                            // Every rank searches; rank 0's verdict (its result, stored, or
-                            // its error) is the one every rank follows.
-                            let rec = cell.run(root);
-                            ranks.on_root(|| disk(store)?.add(rec?))?;
-                        } else {
-                            ranks.on_root(|| disk(store)?.add(cell.run(root)?))?;
-                        }
-                        bar.inc(1);
+        for ((line, root), (base_missing, cells)) in positions.iter().zip(&todo) {
+            let (line, base_missing) = (*line, *base_missing);
+            if !base_missing && cells.is_empty() {
+                continue;
+            }
+            // Rank 0 has the baseline (stored, or its depth chosen there alone, warmed up);
+            // every rank needs its depth.
+            let depth = ranks.on_root(|| prepare(plan, disk(store)?, line, root, &bar))?;
+            // The timed runs: each repeat runs the missing baseline and every missing cell
+            // once, in its own order ([`schedule`]); the last repeat completes each cell, which
+            // is stored at once.
+            let mut jobs: Vec<Option<(&Series, usize, u64)>> = Vec::new();
+            if base_missing {
+                jobs.push(None);
+            }
+            jobs.extend(cells.iter().map(|&c| Some(c)));
+            let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
+            for (rep, at) in schedule(jobs.len(), plan.repeat) {
+                let job = jobs[at];
+                let mut keep = |rec: Record| -> Result<()> {
+                    let k = rec.key();
+                    let list = samples.entry(k.clone()).or_default();
+                    list.push(rec);
+                    if list.len() == plan.repeat {
+                        let cell = median_record(samples.remove(&k).unwrap_or_default())?;
+                        disk(store)?.add(cell)?;
+                        super::interrupt::saved_one();
                     }
+                    Ok(())
+                };
+                let Some((s, n, seed)) = job else {
+                    bar.set_message(format!("line {line}: baseline, repeat {}", rep + 1));
+                    ranks.on_root(|| keep(baseline_run(plan, line, root, depth)?))?;
+                    bar.inc(1);
+                    continue;
+                };
+                bar.set_message(format!(
+                    "line {line}: {} x{n} seed {seed}, repeat {}",
+                    s.label,
+                    rep + 1
+                ));
+                let cell = Cell {
+                    plan,
+                    series: s,
+                    line,
+                    procs: n,
+                    seed,
+                    depth,
+                };
+                if plan.on_all_ranks(n) {
+                    // Every rank searches; rank 0's verdict (its result, kept, or its
+                    // error) is the one every rank follows.
+                    let rec = cell.run(root);
+                    ranks.on_root(|| keep(rec?))?;
+                } else {
+                    ranks.on_root(|| keep(cell.run(root)?))?;
                 }
+                bar.inc(1);
             }
         }
         bar.finish_and_clear();
@@ -130,6 +163,47 @@ impl GameVisitor for Visitor<'_, '_> {
             .map(|(line, pos)| (*line, pos.to_string()))
             .collect())
     }
+}
+
+/// The order of the timed runs of `jobs` cells repeated `repeat` times, as (repeat, cell):
+/// every repeat runs every cell once, in its own order (a Fisher-Yates shuffle from a fixed
+/// seed, the same on every MPI rank), so the repeats of a cell are interleaved with the other
+/// cells and follow different cells. (A rotation of one order is not enough: it keeps every
+/// cell behind the same one, and a run right after a run on more threads was measured slower.)
+#[must_use]
+pub fn schedule(jobs: usize, repeat: usize) -> Vec<(usize, usize)> {
+    let mut state = 0x5eed_u64;
+    let mut order = Vec::with_capacity(jobs * repeat);
+    for r in 0..repeat {
+        let mut cells: Vec<usize> = (0..jobs).collect();
+        for i in (1..jobs).rev() {
+            let j = (super::metrics::splitmix64(&mut state) % (i as u64 + 1)) as usize;
+            cells.swap(i, j);
+        }
+        order.extend(cells.into_iter().map(|c| (r, c)));
+    }
+    order
+}
+
+/// One cell from its repeats: the record of the repeat at the lower median time, with
+/// `seconds` the median of all of them and `times` every repeat's seconds in the order run.
+///
+/// # Errors
+/// None repeats (an internal error).
+pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
+    let times: Vec<f64> = repeats.iter().map(|r| r.seconds).collect();
+    let mut order: Vec<usize> = (0..repeats.len()).collect();
+    order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
+    let at = *order
+        .get((order.len().max(1) - 1) / 2)
+        .ok_or_else(|| anyhow!("internal error: a cell without repeats"))?;
+    let mut cell = repeats
+        .into_iter()
+        .nth(at)
+        .ok_or_else(|| anyhow!("internal error: a cell without repeats"))?;
+    cell.seconds = super::metrics::median(&times);
+    cell.times = times;
+    Ok(cell)
 }
 
 /// One run of a series on a position.
@@ -177,51 +251,65 @@ fn options(
     Ok(o)
 }
 
-/// The baseline of one position, from the store or computed (and stored).
-fn baseline<G: Game>(
+/// The depth of one position's baseline: stored, or chosen here (--depth, or by the baseline's
+/// time with --time-ms). On a wall-clock backend one untimed run of the baseline at that depth
+/// comes first (with --time-ms, the last run of the choice is that run): it allocates and
+/// touches the table's memory and warms the caches before anything is timed, so that the first
+/// timed run of a process is not slower than the others.
+fn prepare<G: Game>(
     plan: &Plan,
-    store: &mut Store,
+    store: &Store,
     line: usize,
     root: &G,
     bar: &ProgressBar,
-) -> Result<Record> {
+) -> Result<u32> {
     let name = plan.baseline.name();
-    let k = key("baseline", line, name, 1, 1);
-    if let Some(r) = store.cells.get(&k) {
-        return Ok(r.clone());
+    if let Some(r) = store.cells.get(&key("baseline", line, name, 1, 1)) {
+        if !plan.virtual_time() {
+            bar.set_message(format!("line {line}: warm-up"));
+            baseline_run(plan, line, root, r.depth)?;
+        }
+        return Ok(r.depth);
     }
-    bar.set_message(format!("line {line}: baseline {name}"));
-    let run = |depth: u32| -> Result<ParallelResult<G::Move>> {
-        parallel::search(
-            plan.baseline,
-            root,
-            &options(plan, plan.baseline, depth, 1, 1)?,
-        )
-        .with_context(|| {
-            format!(
-                "baseline {name} on line {line} of {}",
-                plan.testset.display()
-            )
-        })
-    };
-    let (depth, r) = match (plan.depth, plan.time_ms) {
-        (Some(d), _) => (d, run(d)?),
+    let depth = match (plan.depth, plan.time_ms) {
+        (Some(d), _) => {
+            if !plan.virtual_time() {
+                bar.set_message(format!("line {line}: warm-up"));
+                baseline_run(plan, line, root, d)?;
+            }
+            d
+        }
         (None, Some(ms)) => {
+            bar.set_message(format!("line {line}: choosing the depth"));
             let mut d = 1;
             loop {
-                let r = run(d)?;
+                let r = baseline_run(plan, line, root, d)?;
                 if r.seconds * 1000.0 >= ms as f64 || d >= MAX_DEPTH || r.nodes <= 1 {
-                    break (d, r);
+                    break d;
                 }
                 d += 1;
             }
         }
-        (None, None) => (super::plan::DEFAULT_DEPTH, run(super::plan::DEFAULT_DEPTH)?),
+        (None, None) => super::plan::DEFAULT_DEPTH,
     };
-    let rec = record("baseline", line, name, 1, depth, &r);
-    store.add(rec.clone())?;
-    bar.inc(1);
-    Ok(rec)
+    Ok(depth)
+}
+
+/// One timed run of the baseline of a position at `depth`.
+fn baseline_run<G: Game>(plan: &Plan, line: usize, root: &G, depth: u32) -> Result<Record> {
+    let name = plan.baseline.name();
+    let r = parallel::search(
+        plan.baseline,
+        root,
+        &options(plan, plan.baseline, depth, 1, 1)?,
+    )
+    .with_context(|| {
+        format!(
+            "baseline {name} on line {line} of {}",
+            plan.testset.display()
+        )
+    })?;
+    Ok(record("baseline", line, name, 1, depth, &r))
 }
 
 fn record<M>(
@@ -252,5 +340,71 @@ fn record<M>(
             .map(|(k, v)| ((*k).to_string(), *v))
             .collect::<BTreeMap<_, _>>(),
         aphid: r.aphid.clone(),
+        times: vec![r.seconds],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_interleaved_in_orders_that_change() {
+        let (jobs, repeat) = (7, 5);
+        let order = schedule(jobs, repeat);
+        assert_eq!(order.len(), jobs * repeat);
+        // Every repeat runs every cell once, in repeat order.
+        for r in 0..repeat {
+            let mut cells: Vec<usize> = order.iter().filter(|p| p.0 == r).map(|p| p.1).collect();
+            cells.sort_unstable();
+            assert_eq!(cells, (0..jobs).collect::<Vec<_>>());
+        }
+        assert!(order.windows(2).all(|w| w[0].0 <= w[1].0));
+        // No cell always runs right after the same one.
+        for cell in 0..jobs {
+            let before: std::collections::BTreeSet<usize> = order
+                .windows(2)
+                .filter(|w| w[1].1 == cell)
+                .map(|w| w[0].1)
+                .collect();
+            assert!(before.len() > 1, "cell {cell} always follows {before:?}");
+        }
+        assert_eq!(
+            schedule(7, 5),
+            order,
+            "a fixed seed: the same on every rank"
+        );
+        assert_eq!(schedule(1, 2), vec![(0, 0), (1, 0)]);
+    }
+
+    fn rec(seconds: f64, nodes: u64) -> Record {
+        Record {
+            kind: "run".into(),
+            line: 1,
+            series: "x".into(),
+            procs: 1,
+            seed: 1,
+            depth: 3,
+            value: 0,
+            nodes,
+            seconds,
+            busy_ns: vec![],
+            idle_ns: vec![],
+            messaging_ns: vec![],
+            messages: 0,
+            extra: BTreeMap::new(),
+            aphid: None,
+            times: vec![seconds],
+        }
+    }
+
+    #[test]
+    fn a_cell_is_the_median_of_its_repeats() {
+        let cell =
+            median_record(vec![rec(3.0, 30), rec(1.0, 10), rec(2.0, 20), rec(9.0, 90)]).unwrap();
+        assert_eq!(cell.seconds, 2.5);
+        assert_eq!(cell.nodes, 20, "the lower median's record");
+        assert_eq!(cell.times, vec![3.0, 1.0, 2.0, 9.0]);
+        assert!(median_record(Vec::new()).is_err());
     }
 }

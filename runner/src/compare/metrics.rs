@@ -160,6 +160,113 @@ pub fn spread(values: &[f64]) -> Spread {
     Spread { mean, sd, count }
 }
 
+/// A confidence interval: `lo..=hi` holds the estimated quantity with probability `level`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Interval {
+    /// Lower bound.
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+    /// Coverage, 0 to 1 (0 for a single sample, which bounds nothing).
+    pub level: f64,
+}
+
+/// The median of `values` (the mean of the two middle ones for an even count; 0 for none).
+#[must_use]
+pub fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => f64::midpoint(v[n / 2 - 1], v[n / 2]),
+    }
+}
+
+/// The distribution-free confidence interval of the median from order statistics: with the
+/// values sorted, `[x(j), x(n+1-j)]` holds the true median with probability
+/// `1 - 2 P(Binomial(n, 1/2) < j)`; `j` is the largest rank giving at least 95%, or 1 (the
+/// whole range, with its lower coverage: 93.75% for 5 values) when none does.
+#[must_use]
+pub fn median_interval(values: &[f64]) -> Interval {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        return Interval::default();
+    }
+    if n == 1 {
+        return Interval {
+            lo: v[0],
+            hi: v[0],
+            level: 0.0,
+        };
+    }
+    // P(Binomial(n, 1/2) <= k) for k = 0, 1, ...
+    let mut below = Vec::with_capacity(n);
+    let (mut term, mut sum) = (0.5f64.powi(n as i32), 0.0);
+    for k in 0..n {
+        sum += term;
+        below.push(sum);
+        term *= (n - k) as f64 / (k + 1) as f64;
+    }
+    let coverage = |j: usize| 1.0 - 2.0 * below[j - 1];
+    let mut j = 1;
+    while j < n / 2 && coverage(j + 1) >= 0.95 {
+        j += 1;
+    }
+    Interval {
+        lo: v[j - 1],
+        hi: v[n - j],
+        level: coverage(j).max(0.0),
+    }
+}
+
+/// The next number of the splitmix64 generator whose state is `state` (a small, fixed-seed
+/// source for the bootstrap and the order of repeats).
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The resamples of [`bootstrap`].
+pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// A percentile-bootstrap 95% interval of `statistic`, which takes the medians of `groups`
+/// (each group is one cell's repeated times) in order: each of [`BOOTSTRAP_RESAMPLES`]
+/// resamples draws every group's values with replacement, takes their medians and evaluates
+/// the statistic; the interval is the 2.5th to 97.5th percentile of those values. The random
+/// numbers come from a fixed seed, so a report is reproducible.
+#[must_use]
+pub fn bootstrap(groups: &[&[f64]], statistic: impl Fn(&[f64]) -> f64) -> Interval {
+    if groups.iter().any(|g| g.is_empty()) {
+        return Interval::default();
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || splitmix64(&mut state);
+    let mut stats = Vec::with_capacity(BOOTSTRAP_RESAMPLES);
+    let mut medians = vec![0.0; groups.len()];
+    let mut draw = Vec::new();
+    for _ in 0..BOOTSTRAP_RESAMPLES {
+        for (m, g) in medians.iter_mut().zip(groups) {
+            draw.clear();
+            draw.extend((0..g.len()).map(|_| g[(next() % g.len() as u64) as usize]));
+            *m = median(&draw);
+        }
+        stats.push(statistic(&medians));
+    }
+    stats.sort_by(f64::total_cmp);
+    let at = |q: f64| stats[((q * (stats.len() - 1) as f64).round() as usize).min(stats.len() - 1)];
+    Interval {
+        lo: at(0.025),
+        hi: at(0.975),
+        level: 0.95,
+    }
+}
+
 /// The aggregate of several samples (positions x seeds): runs and baselines summed, then one
 /// set of metrics (thesis 6.2.7, the first method). `samples` pairs each run with its
 /// baseline and its 1-processor time.
@@ -336,5 +443,37 @@ mod tests {
         assert!(m.speedup == 0.0 && m.total_overhead == 0.0 && m.nodes_ratio == 0.0);
         assert_eq!(spread(&[]), Spread::default());
         close(spread(&[5.0]).sd, 0.0);
+    }
+
+    #[test]
+    fn medians_and_their_order_statistic_intervals() {
+        close(median(&[3.0, 1.0, 2.0]), 2.0);
+        close(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        // 5 values: only the whole range reaches 93.75% = 1 - 2/32.
+        let i = median_interval(&[5.0, 1.0, 4.0, 2.0, 3.0]);
+        assert_eq!((i.lo, i.hi), (1.0, 5.0));
+        close(i.level, 0.9375);
+        // 10 values: ranks 2 and 9 give 1 - 2 * 11/1024 = 97.85%; ranks 3 and 8 only 89%.
+        let ten: Vec<f64> = (1..=10).map(f64::from).collect();
+        let i = median_interval(&ten);
+        assert_eq!((i.lo, i.hi), (2.0, 9.0));
+        close(i.level, 1.0 - 22.0 / 1024.0);
+        assert_eq!(median_interval(&[7.0]).level, 0.0);
+    }
+
+    #[test]
+    fn bootstrap_intervals_bracket_the_statistic_and_shrink_with_less_noise() {
+        let noisy = [1.0, 1.4, 0.8, 1.2, 1.1];
+        let quiet = [1.0, 1.01, 0.99, 1.0, 1.0];
+        let base = [2.0, 2.0, 2.0, 2.0, 2.0];
+        let ratio = |m: &[f64]| m[0] / m[1];
+        let wide = bootstrap(&[&base, &noisy], ratio);
+        let narrow = bootstrap(&[&base, &quiet], ratio);
+        assert!(wide.lo <= 2.0 / 1.1 && 2.0 / 1.1 <= wide.hi, "{wide:?}");
+        assert!(narrow.hi - narrow.lo < wide.hi - wide.lo);
+        assert_eq!(bootstrap(&[&base, &noisy], ratio), wide, "a fixed seed");
+        // Identical repeats leave nothing to resample.
+        let flat = bootstrap(&[&base, &base], ratio);
+        assert_eq!((flat.lo, flat.hi), (1.0, 1.0));
     }
 }

@@ -4,6 +4,8 @@
 
 pub mod analysis;
 pub mod engine;
+pub mod environment;
+pub mod interrupt;
 pub mod metrics;
 pub mod plan;
 pub mod ranks;
@@ -68,6 +70,16 @@ pub fn execute_on(
     command: &str,
     addendum: &Addendum,
 ) -> Result<Option<Outcome>> {
+    if matches!(ranks, Ranks::Alone) {
+        interrupt::install();
+    }
+    let mut warnings: Vec<String> = Vec::new();
+    if ranks.is_root() {
+        if let Some(w) = analysis::cores_warning(plan, analysis::cores()) {
+            eprintln!("warning: {w}");
+            warnings.push(w);
+        }
+    }
     let mut store: Option<Store> = None;
     // Rank 0 decides what is resumed; every rank skips the same cells.
     let done: Vec<Key> = ranks.on_root(|| {
@@ -97,8 +109,13 @@ pub fn execute_on(
     } else {
         "s"
     };
+    let repeats = if plan.repeat > 1 {
+        format!(", each cell the median of {} repeats", plan.repeat)
+    } else {
+        String::new()
+    };
     println!(
-        "{} on {} ({} positions, seeds {:?}, {} backend, times in {clock}); baseline {} on 1 processor",
+        "{} on {} ({} positions, seeds {:?}, {} backend, times in {clock}{repeats}); baseline {} on 1 processor",
         plan.game.info().name,
         plan.testset.display(),
         positions.len(),
@@ -140,6 +157,10 @@ pub fn execute_on(
             plan.config.setting.name()
         );
     }
+    if let Some(w) = analysis::short_cells_warning(plan, &store, &rows) {
+        eprintln!("warning: {w}");
+        warnings.push(w);
+    }
     let report = report::write_all(&report::Inputs {
         plan,
         store: &store,
@@ -148,6 +169,7 @@ pub fn execute_on(
         summaries: &summaries,
         command,
         addendum,
+        warnings: &warnings,
     })?;
     println!("\nreport: {}", report.display());
     Ok(Some(Outcome { summaries, report }))

@@ -22,6 +22,9 @@ use crate::testset::TestSet;
 /// The depth used when neither --depth nor --time-ms is given.
 pub const DEFAULT_DEPTH: u32 = 7;
 
+/// The timed repeats of a cell on a wall-clock backend when --repeat is not given.
+pub const DEFAULT_WALL_CLOCK_REPEAT: usize = 5;
+
 /// The processor counts used when --procs is not given (off MPI).
 pub const DEFAULT_PROCS: &str = "1,2,4,8,16";
 
@@ -66,6 +69,8 @@ pub struct Plan {
     pub mwf_wait: bool,
     /// Seeds, 1..=K.
     pub seeds: Vec<u64>,
+    /// Timed repeats of every cell (`--repeat`; 1 on the simulator).
+    pub repeat: usize,
     /// The baseline algorithm (run on one processor).
     pub baseline: ParallelAlgo,
     /// Output folder.
@@ -228,6 +233,26 @@ impl Plan {
             (d, None) => Some(d.unwrap_or(DEFAULT_DEPTH)),
             (_, Some(_)) => None,
         };
+        let repeat = match (args.repeat, args.backend == "sim") {
+            (Some(0), _) => return Err(input("--repeat", "give at least 1")),
+            (Some(k), _) if k > 1000 => {
+                return Err(input(
+                    "--repeat",
+                    format!("{k} is out of range; use 1 to 1000"),
+                ));
+            }
+            (Some(k), true) if k > 1 => {
+                return Err(input(
+                    "--repeat",
+                    format!(
+                        "{k} repeats on the simulator, whose runs are deterministic (every repeat takes the same virtual time); leave --repeat out, or use --backend threads"
+                    ),
+                ));
+            }
+            (Some(k), _) => k,
+            (None, true) => 1,
+            (None, false) => DEFAULT_WALL_CLOCK_REPEAT,
+        };
         if args.positions == Some(0) {
             return Err(input("--positions", "give at least 1"));
         }
@@ -303,6 +328,7 @@ impl Plan {
             "sim_preset": args.sim_preset,
             "baseline": baseline.name(),
             "mwf_wait": mwf_wait,
+            "repeat": repeat,
         });
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
@@ -349,6 +375,7 @@ impl Plan {
             min_split_depth: args.min_split_depth,
             mwf_wait,
             seeds: (1..=args.seeds).collect(),
+            repeat,
             baseline,
             out,
             per_position: args.per_position,

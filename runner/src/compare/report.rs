@@ -1,6 +1,8 @@
 //! The files of a comparison: `results.csv` (one row per cell with its metrics),
-//! `results.json` (every raw number, the command, the version, the seeds), four SVG plots and
-//! a self-contained `report.html` that embeds them.
+//! `results.json` (every raw number, the command, the version, the seeds, the environment),
+//! five SVG plots and a self-contained `report.html` that embeds them, with a table of
+//! contents, the environment, the warnings, what every column means, and the published
+//! numbers of an experiment as tables (and as points on the speedup plot).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -9,9 +11,11 @@ use anyhow::{Context as _, Result};
 use serde_json::{Value, json};
 
 use super::analysis::{Row, Summary, named};
+use super::environment::Environment;
+use super::metrics::Interval;
 use super::plan::Plan;
 use super::store::Store;
-use super::svg::{self, Line, escape};
+use super::svg::{self, Chart, Line, Point, Scale, escape};
 use super::table::{self, Average};
 
 /// What an experiment adds to a comparison's report.
@@ -23,6 +27,8 @@ pub struct Addendum {
     pub html: String,
     /// JSON stored under `experiment` in results.json.
     pub json: Value,
+    /// Published speedups (x: processors), drawn on the speedup plot.
+    pub published: Vec<Line>,
 }
 
 /// Everything the report is made of.
@@ -41,6 +47,8 @@ pub struct Inputs<'a> {
     pub command: &'a str,
     /// Experiment additions.
     pub addendum: &'a Addendum,
+    /// The warnings printed (short cells, more threads than cores).
+    pub warnings: &'a [String],
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -68,7 +76,7 @@ pub fn csv(rows: &[Row]) -> String {
     for n in &names {
         let _ = write!(out, ",{n}");
     }
-    out.push('\n');
+    out.push_str(",repeats,seconds_ci_lo,seconds_ci_hi,seconds_ci_level,times,baseline_times\n");
     for r in rows {
         let _ = write!(
             out,
@@ -91,16 +99,27 @@ pub fn csv(rows: &[Row]) -> String {
         for (_, v) in named(&r.metrics) {
             let _ = write!(out, ",{}", v.map(|x| x.to_string()).unwrap_or_default());
         }
-        out.push('\n');
+        let list = |v: &[f64]| v.iter().map(f64::to_string).collect::<Vec<_>>().join(";");
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{},{}",
+            r.repeats,
+            r.seconds_ci.lo,
+            r.seconds_ci.hi,
+            r.seconds_ci.level,
+            list(&r.times),
+            list(&r.baseline_times)
+        );
     }
     out
 }
 
-/// Lines per series over processors of one figure (mean and spread) of each summary.
+/// Lines per series over processors of one figure (a point with its error bar) of each
+/// summary.
 fn lines_of(
     summaries: &[Summary],
     series: &[String],
-    figure: impl Fn(&Summary) -> Option<(f64, f64)>,
+    figure: impl Fn(&Summary) -> Option<Point>,
 ) -> Vec<Line> {
     series
         .iter()
@@ -109,30 +128,126 @@ fn lines_of(
             points: summaries
                 .iter()
                 .filter(|s| &s.series == name)
-                .filter_map(|s| figure(s).map(|(mean, sd)| (s.procs as f64, mean, sd)))
+                .filter_map(&figure)
                 .collect(),
         })
         .collect()
 }
 
-/// Lines of one per-position metric.
+/// A point at `s`'s processor count: `mean` with the interval `ci` when there is one, else
+/// with the spread `sd` over the samples.
+fn point(s: &Summary, mean: f64, sd: f64, ci: Option<Interval>) -> Point {
+    let x = s.procs as f64;
+    match ci {
+        Some(i) => Point {
+            x,
+            y: mean,
+            lo: i.lo,
+            hi: i.hi,
+        },
+        None => Point {
+            x,
+            y: mean,
+            lo: mean - sd,
+            hi: mean + sd,
+        },
+    }
+}
+
+/// Lines of one per-position metric, with the spread over the samples.
 fn metric_lines(summaries: &[Summary], series: &[String], metric: &str) -> Vec<Line> {
     lines_of(summaries, series, |s| {
-        s.per_position.get(metric).map(|m| (m.mean, m.sd))
+        s.per_position
+            .get(metric)
+            .map(|m| point(s, m.mean, m.sd, None))
     })
 }
 
-/// The four plots as (file name, caption, SVG).
-pub fn plots(plan: &Plan, summaries: &[Summary]) -> Vec<(&'static str, String, String)> {
+/// The interval `i` divided by `n`.
+fn scaled(i: Option<Interval>, n: f64) -> Option<Interval> {
+    i.map(|i| Interval {
+        lo: i.lo / n,
+        hi: i.hi / n,
+        level: i.level,
+    })
+}
+
+/// The largest processor count on the plots, published points included: where the ideal
+/// lines end.
+fn axis_end(procs: &[usize], published: &[Line]) -> f64 {
+    published
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.x))
+        .chain(procs.iter().map(|&n| n as f64))
+        .fold(1.0, f64::max)
+}
+
+/// The plots as (file name, caption, SVG): speedup, efficiency, relative nodes, time and the
+/// time breakdown.
+pub fn plots(
+    plan: &Plan,
+    summaries: &[Summary],
+    published: &[Line],
+) -> Vec<(&'static str, String, String)> {
     let series: Vec<String> = plan.series.iter().map(|s| s.label.clone()).collect();
     let clock = if plan.virtual_time() { "virtual " } else { "" };
     let n_samples = summaries.first().map_or(0, |s| s.samples);
-    let bars_note = if n_samples > 1 {
-        format!(" (error bars: sd over {n_samples} samples)")
+    let repeats = summaries.iter().map(|s| s.repeats).min().unwrap_or(1);
+    let sd_note = if n_samples > 1 {
+        format!(" Error bars: sample standard deviation over {n_samples} samples.")
     } else {
         String::new()
     };
-    let time_lines = lines_of(summaries, &series, |s| Some((s.seconds.mean, s.seconds.sd)));
+    let timing_note = if repeats > 1 {
+        format!(
+            " Error bars: bootstrap 95% intervals over the {repeats} timed repeats of every cell."
+        )
+    } else {
+        sd_note.clone()
+    };
+    let speedup_lines = lines_of(summaries, &series, |s| {
+        s.per_position
+            .get("speedup")
+            .map(|m| point(s, m.mean, m.sd, s.speedup_ci))
+    });
+    let efficiency_lines = lines_of(summaries, &series, |s| {
+        s.per_position
+            .get("efficiency")
+            .map(|m| point(s, m.mean, m.sd, scaled(s.speedup_ci, s.procs as f64)))
+    });
+    let time_lines = lines_of(summaries, &series, |s| {
+        Some(point(s, s.seconds.mean, s.seconds.sd, s.seconds_ci))
+    });
+    let nodes_lines = metric_lines(summaries, &series, "nodes_ratio");
+    let most = axis_end(&plan.procs, published);
+    let mut speedup = Chart::new("Speedup vs processors", "processors", "speedup");
+    speedup.x_scale = Scale::Log2;
+    speedup.reference = Some(Line {
+        name: "ideal (N)".into(),
+        points: vec![Point::bare(1.0, 1.0), Point::bare(most, most)],
+    });
+    speedup.published = published.to_vec();
+    let mut efficiency = Chart::new("Efficiency vs processors", "processors", "efficiency");
+    efficiency.x_scale = Scale::Log2;
+    efficiency.reference = Some(Line {
+        name: "ideal (1)".into(),
+        points: vec![Point::bare(1.0, 1.0), Point::bare(most, 1.0)],
+    });
+    let mut nodes = Chart::new(
+        "Nodes relative to the baseline",
+        "processors",
+        "nodes / baseline nodes",
+    );
+    nodes.x_scale = Scale::Log2;
+    if svg::spans_decades(&nodes_lines) {
+        nodes.y_scale = Scale::Log10;
+    }
+    let time_label = format!("{clock}seconds per position");
+    let mut time = Chart::new("Time vs processors", "processors", &time_label);
+    time.x_scale = Scale::Log2;
+    if svg::spans_decades(&time_lines) {
+        time.y_scale = Scale::Log10;
+    }
     let components = [
         "efficiency",
         "starvation",
@@ -157,43 +272,39 @@ pub fn plots(plan: &Plan, summaries: &[Summary]) -> Vec<(&'static str, String, S
             )
         })
         .collect();
+    let published_note = if published.is_empty() {
+        ""
+    } else {
+        " Stars: the published speedups."
+    };
     vec![
         (
-            "efficiency.svg",
-            format!("Efficiency (speedup over the baseline / N) vs processors{bars_note}"),
-            svg::line_chart(
-                "Efficiency vs number of processors",
-                "processors",
-                "efficiency",
-                &metric_lines(summaries, &series, "efficiency"),
-                None,
+            "speedup.svg",
+            format!(
+                "Speedup (baseline time / time, per-position mean) vs processors; dashed: ideal speedup N.{timing_note}{published_note}"
             ),
+            svg::chart(&speedup, &speedup_lines),
+        ),
+        (
+            "efficiency.svg",
+            format!("Efficiency (speedup / N) vs processors.{timing_note}"),
+            svg::chart(&efficiency, &efficiency_lines),
         ),
         (
             "relative_nodes.svg",
-            format!("Nodes relative to the sequential baseline vs processors{bars_note}"),
-            svg::line_chart(
-                "Relative number of nodes vs number of processors",
-                "processors",
-                "nodes / baseline nodes",
-                &metric_lines(summaries, &series, "nodes_ratio"),
-                None,
+            format!(
+                "Nodes relative to the sequential baseline vs processors (a log scale when they span a factor 10 or more).{sd_note}"
             ),
+            svg::chart(&nodes, &nodes_lines),
         ),
         (
             "time.svg",
-            format!("Mean {clock}time per position vs processors{bars_note}"),
-            svg::line_chart(
-                "Time vs number of processors",
-                "processors",
-                &format!("{clock}seconds per position"),
-                &time_lines,
-                None,
-            ),
+            format!("Mean {clock}time per position vs processors.{timing_note}"),
+            svg::chart(&time, &time_lines),
         ),
         (
             "overheads.svg",
-            "Where the processor time went (per-position means): useful work (efficiency), starvation (idle), interference (messaging), speculative (extra nodes), other".to_string(),
+            "Where the processor time N x T went (per-position means, one bar per series and N): useful work (efficiency), starvation (idle), interference (messaging), speculative (extra nodes), other (the rest; left of 0 when negative, i.e. parallel nodes cheaper than sequential ones)".to_string(),
             svg::stacked_bars(
                 "Processor time breakdown",
                 "share of N x time",
@@ -202,6 +313,262 @@ pub fn plots(plan: &Plan, summaries: &[Summary]) -> Vec<(&'static str, String, S
             ),
         ),
     ]
+}
+
+/// Splits a published row: the text before the first run of two spaces is the first cell
+/// (a label such as `Keyano - fixed`, or `n`), the rest splits at whitespace.
+fn published_cells(line: &str) -> Vec<String> {
+    let line = line.trim();
+    let (first, rest) = line.split_once("  ").unwrap_or((line, ""));
+    std::iter::once(first.trim().to_string())
+        .chain(rest.split_whitespace().map(str::to_string))
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// A published table: the head (split at runs of two spaces) and its rows.
+struct PublishedTable {
+    prose_before: Vec<String>,
+    head: Vec<String>,
+    /// Columns under each head cell after the first (2 for `value  overhead` pairs).
+    span: usize,
+    rows: Vec<Vec<String>>,
+    prose_after: Vec<String>,
+}
+
+/// Reads an experiment's published text: prose, then a table whose head cells are separated
+/// by two spaces or more and whose rows hold numbers, then prose. `None` when there is no
+/// table of at least two columns and one row.
+fn published_table(text: &str) -> Option<PublishedTable> {
+    let lines: Vec<&str> = text.lines().collect();
+    let numeric = |c: &str| c.chars().any(|ch| ch.is_ascii_digit());
+    for (at, head_line) in lines.iter().enumerate() {
+        let head: Vec<String> = head_line
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect();
+        if head.len() < 2 {
+            continue;
+        }
+        let mut rows = Vec::new();
+        let mut span = 0;
+        for line in &lines[at + 1..] {
+            let cells = published_cells(line);
+            let this = if cells.len() == head.len() {
+                1
+            } else if cells.len() > 1 && (cells.len() - 1) % head.len() == 0 {
+                (cells.len() - 1) / head.len()
+            } else {
+                0
+            };
+            if this == 0 || (span != 0 && this != span) || !cells[1..].iter().all(|c| numeric(c)) {
+                break;
+            }
+            span = this;
+            rows.push(cells);
+        }
+        if rows.is_empty() {
+            continue;
+        }
+        let after = at + 1 + rows.len();
+        return Some(PublishedTable {
+            prose_before: lines[..at].iter().map(|l| l.trim().to_string()).collect(),
+            head,
+            span,
+            rows,
+            prose_after: lines[after..]
+                .iter()
+                .map(|l| l.trim().to_string())
+                .collect(),
+        });
+    }
+    None
+}
+
+/// An experiment's published numbers as HTML: the prose as paragraphs and the table as a
+/// table (a text without a table is one paragraph).
+#[must_use]
+pub fn published_html(text: &str) -> String {
+    let para = |lines: &[String]| {
+        let text = lines.join(" ");
+        if text.trim().is_empty() {
+            String::new()
+        } else {
+            format!("<p>{}</p>", escape(text.trim()))
+        }
+    };
+    let Some(t) = published_table(text) else {
+        return para(&[text.to_string()]);
+    };
+    let mut h = para(&t.prose_before);
+    h.push_str("<table class=\"published\"><thead><tr>");
+    // Rows with a label before the head's columns (a head of value groups) get an empty corner.
+    let labelled = t.rows[0].len() != t.head.len();
+    if labelled {
+        h.push_str("<th></th>");
+    }
+    for c in &t.head {
+        if t.span > 1 {
+            let _ = write!(h, "<th colspan=\"{}\">{}</th>", t.span, escape(c));
+        } else {
+            let _ = write!(h, "<th>{}</th>", escape(c));
+        }
+    }
+    h.push_str("</tr></thead><tbody>");
+    for row in &t.rows {
+        h.push_str("<tr>");
+        for c in row {
+            let _ = write!(h, "<td>{}</td>", escape(c));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</tbody></table>\n");
+    h.push_str(&para(&t.prose_after));
+    h
+}
+
+/// The published speedups of an experiment's text, when its table has an `n` column and a
+/// `speedup` column: one line named after the source (the text up to its first comma).
+#[must_use]
+pub fn published_points(text: &str) -> Vec<Line> {
+    let Some(t) = published_table(text) else {
+        return Vec::new();
+    };
+    let (Some(n), Some(sp)) = (
+        t.head.iter().position(|h| h == "n"),
+        t.head.iter().position(|h| h == "speedup"),
+    ) else {
+        return Vec::new();
+    };
+    if t.span != 1 {
+        return Vec::new();
+    }
+    let points: Vec<Point> = t
+        .rows
+        .iter()
+        .filter_map(|r| {
+            Some(Point::bare(
+                r.get(n)?.parse().ok()?,
+                r.get(sp)?.parse().ok()?,
+            ))
+        })
+        .collect();
+    let source = text.split([',', '\n']).next().unwrap_or("published").trim();
+    if points.is_empty() {
+        Vec::new()
+    } else {
+        vec![Line {
+            name: source.to_string(),
+            points,
+        }]
+    }
+}
+
+/// What every column of the summary table means, in [`table::HEAD`] order.
+pub const COLUMNS: [(&str, &str); 20] = [
+    (
+        "series",
+        "the algorithm (and its sorting regime after @); (k WRONG VALUES) when k runs returned another value than the baseline",
+    ),
+    ("N", "processors"),
+    ("samples", "positions x seeds averaged in the row"),
+    (
+        "time s",
+        "mean time per position: each cell's median over its timed repeats",
+    ),
+    (
+        "time 95% CI",
+        "bootstrap 95% interval of that mean, resampling every cell's repeats (- without repeats)",
+    ),
+    (
+        "speedup",
+        "baseline time / time; per-position mean ± sample standard deviation over the samples (the aggregate table: summed baseline time / summed time)",
+    ),
+    (
+        "spd 95% CI",
+        "bootstrap 95% interval of the per-position mean speedup, resampling the repeats of every run and baseline (- without repeats)",
+    ),
+    ("eff", "efficiency: speedup / N"),
+    (
+        "rel spd",
+        "relative speedup: the same series on one processor / time",
+    ),
+    ("rel eff", "relative efficiency: relative speedup / N"),
+    ("nodes", "nodes / baseline nodes"),
+    (
+        "starv%",
+        "starvation loss: idle time as a share of the processor time N x time",
+    ),
+    (
+        "interf%",
+        "interference loss: messaging time as a share of N x time",
+    ),
+    (
+        "spec%",
+        "speculative loss: busy time spent on nodes beyond the baseline's, as a share of N x time",
+    ),
+    (
+        "total%",
+        "total overhead (N x time - baseline time) / baseline time; 1 + total = (1 + master)(1 + search + specS)(1 + par)(1 + sync)",
+    ),
+    (
+        "master%",
+        "master overhead m / (N - m) for m processors used only as masters",
+    ),
+    (
+        "search%",
+        "search overhead: nodes / baseline nodes - 1, less the speculative search",
+    ),
+    (
+        "specS%",
+        "speculative search: nodes beyond the requested depth / baseline nodes",
+    ),
+    (
+        "sync%",
+        "synchronization overhead: idle / (busy + messaging) time of the working processors",
+    ),
+    (
+        "par%",
+        "parallelization overhead: what the other overheads leave of the total (the loss of node rate)",
+    ),
+];
+
+/// The environment block: a heading and a table of [`Environment::fields`].
+#[must_use]
+pub fn environment_html(environment: &Environment) -> String {
+    let mut h = String::from("<h2>Environment</h2>\n<table class=\"environment\"><tbody>");
+    for (name, value) in environment.fields() {
+        let _ = write!(
+            h,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape(name),
+            escape(&value)
+        );
+    }
+    h.push_str("</tbody></table>\n");
+    h
+}
+
+/// Gives every `<h2>` of `body` an id and returns the table of contents linking to them.
+fn contents(body: &str) -> (String, String) {
+    let mut out = String::new();
+    let mut toc = String::from("<nav><h2 id=\"contents\">Contents</h2><ol>");
+    let mut rest = body;
+    let mut n = 0;
+    while let Some(at) = rest.find("<h2>") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + 4..];
+        let end = rest.find("</h2>").unwrap_or(rest.len());
+        n += 1;
+        let _ = write!(out, "<h2 id=\"s{n}\">{}</h2>", &rest[..end]);
+        let _ = write!(toc, "<li><a href=\"#s{n}\">{}</a></li>", &rest[..end]);
+        rest = rest.get(end + 5..).unwrap_or("");
+    }
+    out.push_str(rest);
+    toc.push_str("</ol></nav>\n");
+    (toc, out)
 }
 
 /// Writes every file; returns the report's path.
@@ -221,6 +588,7 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         .values()
         .filter(|r| r.kind == "run")
         .collect();
+    let environment = Environment::now(&plan.backend, plan.sim_preset.as_deref());
     let json = json!({
         "command": inp.command,
         "version": env!("CARGO_PKG_VERSION"),
@@ -236,18 +604,25 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         "rows": inp.rows,
         "summaries": inp.summaries,
         "experiment": inp.addendum.json,
+        "repeat": plan.repeat,
+        "warnings": inp.warnings,
+        "environment": environment,
     });
     write(&out.join("results.json"), &format!("{json:#}\n"))?;
-    let plots = plots(plan, inp.summaries);
+    let plots = plots(plan, inp.summaries, &inp.addendum.published);
     for (name, _, svg) in &plots {
         write(&out.join(name), svg)?;
     }
     let report = out.join("report.html");
-    write(&report, &html(inp, &plots))?;
+    write(&report, &html(inp, &plots, &environment))?;
     Ok(report)
 }
 
-fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
+fn html(
+    inp: &Inputs<'_>,
+    plots: &[(&'static str, String, String)],
+    environment: &Environment,
+) -> String {
     let plan = inp.plan;
     let title = if inp.addendum.title.is_empty() {
         format!("runner compare: {}", plan.game.info().name)
@@ -258,19 +633,28 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
     let _ = write!(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{}</title>\
-         <style>body{{font-family:sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse;font-size:12px;margin:1em 0}}\
-         td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child{{text-align:left}}\
-         figure{{display:inline-block;margin:1em}}code{{background:#f4f4f4}}</style></head><body>\n<h1>{}</h1>\n",
+         <style>body{{font-family:sans-serif;margin:2em;max-width:1300px}}table{{border-collapse:collapse;font-size:12px;margin:1em 0}}\
+         td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child,th:first-child{{text-align:left}}\
+         th{{background:#f0f0f0}}table.explain td{{text-align:left}}table.environment td{{text-align:left}}\
+         .warning{{background:#fff3cd;border:1px solid #e0c36a;padding:4px 8px}}\
+         figure{{display:inline-block;margin:1em;vertical-align:top}}figcaption{{max-width:640px;font-size:13px}}\
+         code{{background:#f4f4f4}}nav ol{{columns:2}}</style></head><body>\n<h1>{}</h1>\n",
         escape(&title),
         escape(&title)
     );
     let clock = if plan.virtual_time() {
-        "virtual (simulator) seconds"
+        "virtual (simulator) seconds".to_string()
+    } else if plan.repeat > 1 {
+        format!(
+            "wall-clock seconds, each cell the median of {} timed repeats after an untimed warm-up run per position, the repeats interleaved",
+            plan.repeat
+        )
     } else {
-        "wall-clock seconds"
+        "wall-clock seconds".to_string()
     };
+    let mut body = String::new();
     let _ = writeln!(
-        h,
+        body,
         "<p>Command: <code>{}</code><br/>Version {}; test set <code>{}</code> ({} positions); seeds {:?}; \
          processors {:?}; times in {clock}; baseline: {} on one processor.</p>",
         escape(inp.command),
@@ -281,14 +665,13 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
         plan.procs,
         escape(plan.baseline.name()),
     );
-    let _ = writeln!(
-        h,
-        "<p>Columns: speedup = baseline time / time; eff = speedup / N; rel spd, rel eff: against the same \
-         series on one processor; nodes = nodes / baseline nodes; starv, interf, spec: idle, messaging \
-         and extra-node shares of N x time (Rezaie and Finkel's losses); total, master, search, specS, \
-         sync, par: the overheads of Brockington's thesis 6.2.6, which multiply: \
-         1 + total = (1 + master)(1 + search + specS)(1 + par)(1 + sync).</p>"
-    );
+    body.push_str(&environment_html(environment));
+    if !inp.warnings.is_empty() {
+        body.push_str("<h2>Warnings</h2>\n");
+        for w in inp.warnings {
+            let _ = writeln!(body, "<p class=\"warning\">{}</p>", escape(w));
+        }
+    }
     for (avg, name) in [
         (
             Average::PerPosition,
@@ -296,32 +679,117 @@ fn html(inp: &Inputs<'_>, plots: &[(&'static str, String, String)]) -> String {
         ),
         (Average::Aggregate, "Aggregate (summed times and nodes)"),
     ] {
-        let _ = writeln!(h, "<h2>{name}</h2>");
-        h.push_str(&table::html(
+        let _ = writeln!(body, "<h2>{name}</h2>");
+        body.push_str(&table::html(
             &table::HEAD,
             &table::summary_rows(inp.summaries, avg),
         ));
     }
-    h.push_str(&inp.addendum.html);
-    h.push_str("<h2>Plots</h2>\n");
+    body.push_str("<h2>What the columns mean</h2>\n<table class=\"explain\"><tbody>");
+    for (col, what) in COLUMNS {
+        let _ = write!(
+            body,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape(col),
+            escape(what)
+        );
+    }
+    body.push_str("</tbody></table>\n");
+    body.push_str(
+        "<p>Losses (starv, interf, spec) are shares of the processor time N x time: with the \
+         efficiency they add up to 1 less the <em>other</em> loss, which is what they leave. \
+         Overheads (total to par) are ratios to the baseline, in percent, and multiply. \
+         <strong>Negative values</strong> are gains, not errors: a negative search overhead \
+         means the parallel runs searched fewer nodes than the baseline (a cutoff found sooner); \
+         a negative parallelization overhead or other loss means the parallel nodes were \
+         cheaper than the sequential ones (caches, a smaller share of sorting), so the other \
+         figures over-explain the time; a negative total overhead is a superlinear speedup.</p>\n",
+    );
+    body.push_str(&inp.addendum.html);
+    body.push_str("<h2>Plots</h2>\n");
     for (_, caption, svg) in plots {
         let _ = writeln!(
-            h,
+            body,
             "<figure>{svg}<figcaption>{}</figcaption></figure>",
             escape(caption)
         );
     }
-    h.push_str("<h2>Per position</h2>\n");
-    let (head, body) = table::position_rows(inp.rows);
-    h.push_str(&table::html(&head, &body));
-    h.push_str("<h2>Positions</h2>\n<table><tbody>");
+    body.push_str("<h2>Per position</h2>\n");
+    let (head, rows) = table::position_rows(inp.rows);
+    body.push_str(&table::html(&head, &rows));
+    body.push_str("<h2>Positions</h2>\n<table><tbody>");
     for (line, pos) in inp.positions {
         let _ = write!(
-            h,
+            body,
             "<tr><td>line {line}</td><td><code>{}</code></td></tr>",
             escape(pos)
         );
     }
-    h.push_str("</tbody></table>\n</body></html>\n");
+    body.push_str("</tbody></table>\n");
+    let (toc, body) = contents(&body);
+    h.push_str(&toc);
+    h.push_str(&body);
+    h.push_str("</body></html>\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_column_is_explained_in_table_order() {
+        let names: Vec<&str> = COLUMNS.iter().map(|(c, _)| *c).collect();
+        assert_eq!(names, table::HEAD.to_vec());
+        assert!(COLUMNS.iter().all(|(_, what)| what.len() > 5));
+    }
+
+    #[test]
+    fn contents_link_every_section() {
+        let (toc, body) = contents("<p>x</p><h2>A</h2><p>y</p><h2>B &amp; C</h2>");
+        assert_eq!(
+            body,
+            "<p>x</p><h2 id=\"s1\">A</h2><p>y</p><h2 id=\"s2\">B &amp; C</h2>"
+        );
+        assert!(
+            toc.contains("<a href=\"#s1\">A</a>") && toc.contains("<a href=\"#s2\">B &amp; C</a>")
+        );
+    }
+
+    const TABLE: &str = "Thesis table 6.1, APHID in Keyano (Othello):
+ n  speedup  total ovh  master
+ 8   5.74     48.29%    14.28%
+64  37.44     87.86%     1.59%
+APHID on the same runs: 5.74, 37.44.";
+
+    const PAIRS: &str = "Thesis table 6.8, by table:
+                   local              distributed
+Chinook            4.68   257.05%     5.54   247.71%
+Keyano - fixed    11.19    25.11%    11.31    22.25%
+In Othello it makes little difference.";
+
+    #[test]
+    fn published_numbers_become_tables_and_points() {
+        let h = published_html(TABLE);
+        assert!(h.starts_with("<p>Thesis table 6.1, APHID in Keyano (Othello):</p><table"));
+        assert!(h.contains("<th>total ovh</th>") && h.contains("<td>87.86%</td>"));
+        assert!(h.ends_with("<p>APHID on the same runs: 5.74, 37.44.</p>"));
+        assert!(!h.contains("<pre>"));
+        let points = published_points(TABLE);
+        assert_eq!(points.len(), 1);
+        assert_eq!(points[0].name, "Thesis table 6.1");
+        assert_eq!(
+            points[0].points,
+            vec![Point::bare(8.0, 5.74), Point::bare(64.0, 37.44)]
+        );
+        let h = published_html(PAIRS);
+        assert!(h.contains("<th></th><th colspan=\"2\">local</th>"), "{h}");
+        assert!(h.contains("<td>Keyano - fixed</td><td>11.19</td>"));
+        assert!(published_points(PAIRS).is_empty());
+        // The ideal lines reach the published 64 processors, not only the runs' 16.
+        assert_eq!(axis_end(&[1, 8, 16], &points), 64.0);
+        assert_eq!(axis_end(&[1, 8, 16], &[]), 16.0);
+        // Prose alone stays prose.
+        assert_eq!(published_html("MWF did best."), "<p>MWF did best.</p>");
+    }
 }

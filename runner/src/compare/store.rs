@@ -54,6 +54,11 @@ pub struct Record {
     /// APHID's figures (aphid series only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aphid: Option<AphidFigures>,
+    /// The seconds of every timed repeat, in the order run (`seconds` is their median; the
+    /// other fields are those of the repeat at the lower median). Empty in cells written
+    /// before repeats existed.
+    #[serde(default)]
+    pub times: Vec<f64>,
 }
 
 /// Identifies a cell.
@@ -213,6 +218,7 @@ mod tests {
             messages: 4,
             extra: BTreeMap::new(),
             aphid: None,
+            times: vec![0.5],
         }
     }
 

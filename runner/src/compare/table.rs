@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::analysis::{Row, Summary};
-use super::metrics::Metrics;
+use super::metrics::{Interval, Metrics};
 use super::svg::escape;
 
 /// Which average a table shows.
@@ -18,10 +18,36 @@ pub enum Average {
 }
 
 /// The column heads.
-pub const HEAD: [&str; 18] = [
-    "series", "N", "samples", "time s", "speedup", "eff", "rel spd", "rel eff", "nodes", "starv%",
-    "interf%", "spec%", "total%", "master%", "search%", "specS%", "sync%", "par%",
+pub const HEAD: [&str; 20] = [
+    "series",
+    "N",
+    "samples",
+    "time s",
+    "time 95% CI",
+    "speedup",
+    "spd 95% CI",
+    "eff",
+    "rel spd",
+    "rel eff",
+    "nodes",
+    "starv%",
+    "interf%",
+    "spec%",
+    "total%",
+    "master%",
+    "search%",
+    "specS%",
+    "sync%",
+    "par%",
 ];
+
+/// An interval as `[lo, hi]` with `digits` decimals, `-` when there is none.
+fn interval(i: Option<Interval>, digits: usize) -> String {
+    match i {
+        Some(i) if i.level > 0.0 => format!("[{:.digits$}, {:.digits$}]", i.lo, i.hi),
+        _ => "-".into(),
+    }
+}
 
 fn pct(v: f64) -> String {
     format!("{:.1}", 100.0 * v)
@@ -71,7 +97,9 @@ pub fn summary_rows(summaries: &[Summary], avg: Average) -> Vec<Vec<String>> {
                 s.procs.to_string(),
                 s.samples.to_string(),
                 format!("{:.4}", s.seconds.mean),
+                interval(s.seconds_ci, 4),
                 speedup,
+                interval(s.speedup_ci.filter(|_| avg == Average::PerPosition), 2),
                 eff,
                 opt(m.relative_speedup),
                 opt(m.relative_efficiency),
@@ -107,6 +135,7 @@ pub fn position_rows(rows: &[Row]) -> (Vec<&'static str>, Vec<Vec<String>>) {
         "value",
         "base value",
         "time s",
+        "time CI",
         "speedup",
         "eff",
         "rel eff",
@@ -124,6 +153,16 @@ pub fn position_rows(rows: &[Row]) -> (Vec<&'static str>, Vec<Vec<String>>) {
                 r.value.to_string(),
                 r.baseline_value.to_string(),
                 format!("{:.4}", r.seconds),
+                if r.seconds_ci.level > 0.0 {
+                    format!(
+                        "[{:.4}, {:.4}] {:.1}%",
+                        r.seconds_ci.lo,
+                        r.seconds_ci.hi,
+                        100.0 * r.seconds_ci.level
+                    )
+                } else {
+                    "-".into()
+                },
                 format!("{:.2}", r.metrics.speedup),
                 format!("{:.2}", r.metrics.efficiency),
                 opt(r.metrics.relative_efficiency),

@@ -228,12 +228,13 @@ fn run_compare(
                 exp.reproduces
             ),
             html: format!(
-                "<h2>Published</h2><p>{}</p><pre>{}</pre><p>{}</p>",
+                "<h2>Published</h2><p>{}</p>{}<p>{}</p>",
                 escape(exp.what),
-                escape(published),
+                compare::report::published_html(published),
                 escape(&note)
             ),
             json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "published": published, "not_registered": missing, "quick": is_quick}),
+            published: compare::report::published_points(published),
         };
         let outcome = compare::execute(&plan, &command, &addendum)?;
         let _ = write!(
@@ -260,11 +261,11 @@ fn run_compare(
         let html = format!(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{name}</title>\
              <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;font-size:12px}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style>\
-             </head><body><h1>{name}: {rep}</h1><p>{what}</p><h2>Published</h2><pre>{pubd}</pre><p>{note}</p>{index}</body></html>\n",
+             </head><body><h1>{name}: {rep}</h1><p>{what}</p><h2>Published</h2>{pubd}<p>{note}</p>{index}</body></html>\n",
             name = escape(exp.name),
             rep = escape(exp.reproduces),
             what = escape(exp.what),
-            pubd = escape(published),
+            pubd = compare::report::published_html(published),
             note = escape(&note),
         );
         let path = out.join("report.html");

@@ -13,7 +13,7 @@ use super::catalog::Experiment;
 use super::model::{Point, Sync, Tree, curve, efficiency_at};
 use super::{command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
-use crate::compare::svg::{self, Line, escape};
+use crate::compare::svg::{self, Chart, Line, escape};
 use crate::compare::{self, table};
 
 /// Branching factors of the thesis (chess, Othello, checkers).
@@ -56,7 +56,7 @@ fn line(label: String, points: &[Point]) -> Line {
         name: label,
         points: points
             .iter()
-            .map(|p| (p.sequential.log10(), p.efficiency, 0.0))
+            .map(|p| svg::Point::bare(p.sequential.log10(), p.efficiency))
             .collect(),
     }
 }
@@ -112,13 +112,16 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
         html,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{n}</title>\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse;font-size:12px}}\
-         td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}figure{{display:inline-block;margin:1em}}</style></head><body>\
+         td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child,th:first-child{{text-align:left}}th{{background:#f0f0f0}}figure{{display:inline-block;margin:1em}}</style></head><body>\
          <h1>{n}: {r}</h1><p>{w}. Leaf-evaluation model of thesis chapter 4 (see runner/src/experiment/model.rs for every assumption). \
          x axis: log10 of the sequential leaves of the iterated search; y axis: efficiency (speedup / n).</p>\n",
         n = escape(exp.name),
         r = escape(exp.reproduces),
         w = escape(exp.what)
     );
+    html.push_str(&crate::compare::report::environment_html(
+        &crate::compare::environment::Environment::now("sim", None),
+    ));
     let head = ["model", "b", "ours (speedup)", "thesis (speedup)"];
     let mut rows = Vec::new();
     let mut published_json = Vec::new();
@@ -143,13 +146,9 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
         table::html(&head, &rows)
     );
     for (file, caption, lines) in &figures {
-        let svg = svg::line_chart(
-            caption,
-            "log10 sequential leaves",
-            "efficiency",
-            lines,
-            Some((0.0, 1.0)),
-        );
+        let mut chart = Chart::new(caption, "log10 sequential leaves", "efficiency");
+        chart.y_range = Some((0.0, 1.0));
+        let svg = svg::chart(&chart, lines);
         std::fs::write(out.join(file), &svg).with_context(|| format!("writing {file}"))?;
         let _ = writeln!(
             html,
@@ -185,6 +184,7 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
                 title: format!("{}: simulated runs on synthetic trees", exp.name),
                 html: "<p>delaysplit (YBW) is the synchronous algorithm; aphid, once registered, the asynchronous one. Lines 4-6 of the test set are perfectly ordered trees (the perfect critical tree's shape), lines 7-9 imperfectly ordered ones.</p>".into(),
                 json: json!({"name": exp.name}),
+                published: Vec::new(),
             };
             let outcome = compare::execute(&plan, &command, &addendum)?;
             let missing = super::missing_algos(&flags);

@@ -1,0 +1,162 @@
+//! Where a comparison ran, for its report: the date, the host, the CPU model and cores, the
+//! source commit, the compiler that built `runner`, and the simulator preset. Everything that is
+//! unknown on a machine (no git, no /proc) reads `unknown`.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde::Serialize;
+
+/// The machine and build a comparison ran on.
+#[derive(Clone, Debug, Serialize)]
+pub struct Environment {
+    /// UTC date and time the report was written, `YYYY-MM-DD HH:MM:SS UTC`.
+    pub date: String,
+    /// Host name.
+    pub host: String,
+    /// CPU model (the first `model name` of /proc/cpuinfo).
+    pub cpu: String,
+    /// Cores available to this process (`std::thread::available_parallelism`).
+    pub cores: usize,
+    /// The source commit (`git rev-parse` in the workspace `runner` was built from), with
+    /// `+changes` when its tracked files differ from it.
+    pub commit: String,
+    /// The compiler that built `runner` (`rustc --version` at build time).
+    pub rustc: String,
+    /// The simulator preset (`default` when none is named; `-` off the simulator).
+    pub preset: String,
+}
+
+const UNKNOWN: &str = "unknown";
+
+/// The civil date (year, month, day) of `days` since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// `secs` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC`.
+#[must_use]
+pub fn utc(secs: u64) -> String {
+    let secs = secs as i64;
+    let (y, m, d) = civil(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        t / 3600,
+        t / 60 % 60,
+        t % 60
+    )
+}
+
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The source commit of the workspace at `dir`, `+changes` when tracked files differ.
+fn commit(dir: &Path) -> String {
+    let Some(head) = git(dir, &["rev-parse", "--short=12", "HEAD"]) else {
+        return UNKNOWN.into();
+    };
+    match git(dir, &["status", "--porcelain", "--untracked-files=no"]) {
+        Some(s) if !s.is_empty() => format!("{head}+changes"),
+        _ => head,
+    }
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| UNKNOWN.into())
+}
+
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| UNKNOWN.into())
+}
+
+impl Environment {
+    /// This machine now, for a comparison on `backend` with simulator preset `preset`.
+    #[must_use]
+    pub fn now(backend: &str, preset: Option<&str>) -> Environment {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Environment {
+            date: utc(secs),
+            host: host(),
+            cpu: cpu_model(),
+            cores: super::analysis::cores(),
+            commit: commit(Path::new(env!("CARGO_MANIFEST_DIR"))),
+            rustc: env!("RUNNER_RUSTC_VERSION").to_string(),
+            preset: match (backend, preset) {
+                ("sim", Some(p)) => p.to_string(),
+                ("sim", None) => "default".into(),
+                _ => "-".into(),
+            },
+        }
+    }
+
+    /// (name, value) pairs in report order.
+    #[must_use]
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("date", self.date.clone()),
+            ("host", self.host.clone()),
+            ("CPU", self.cpu.clone()),
+            ("cores", self.cores.to_string()),
+            ("commit", self.commit.clone()),
+            ("rustc", self.rustc.clone()),
+            ("simulator preset", self.preset.clone()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_civil_dates() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        // A leap day, 29 February 2000, at 12:34:56.
+        assert_eq!(utc(951_827_696), "2000-02-29 12:34:56 UTC");
+        assert_eq!(utc(1_798_761_599), "2026-12-31 23:59:59 UTC");
+    }
+
+    #[test]
+    fn the_environment_names_this_machine_and_build() {
+        let e = Environment::now("sim", None);
+        assert_eq!(e.preset, "default");
+        assert!(e.rustc.starts_with("rustc "), "{}", e.rustc);
+        assert!(e.cores >= 1);
+        assert_eq!(Environment::now("threads", Some("x")).preset, "-");
+        assert_eq!(e.fields().len(), 7);
+    }
+}
