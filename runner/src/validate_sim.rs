@@ -15,6 +15,7 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::calibrate::measure::{self, Effort, Stat};
 use crate::calibrate::{self, parse_list};
 use crate::cli::ValidateSimArgs;
 use crate::input_error::input;
@@ -191,19 +192,22 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
     let steps = games.len() * algos.len() * procs.len() * (repeat + 2);
     let bar = crate::progress::bar(steps as u64, "runs", args.json);
     let mut rows = Vec::new();
-    let mut depths = serde_json::Map::new();
+    let (mut depths, mut capacity) = (serde_json::Map::new(), serde_json::Map::new());
     for &game in &games {
         let depth = args.depth.unwrap_or(default_depth(game, args.quick));
         depths.insert(game.name().to_string(), json!(depth));
-        rows.extend(game.visit(GameRuns {
+        let (game_rows, cap) = game.visit(GameRuns {
             game,
             depth,
             algos: &algos,
             procs: &procs,
             repeat,
             cost: &cost,
+            quick: args.quick,
             bar: &bar,
-        })?);
+        })?;
+        rows.extend(game_rows);
+        capacity.insert(game.name().to_string(), json!(cap));
     }
     bar.finish_and_clear();
     if args.json {
@@ -214,11 +218,20 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
             "repeat": repeat,
             "cores": cores,
             "depths": depths,
+            "capacity": capacity,
             "rows": rows,
         });
         println!("{out}");
     } else {
         print_table(&preset, &cost, repeat, &rows);
+        for (game, cap) in &capacity {
+            println!(
+                "{game}: {cores} independent sequential searches at once ran {:.2}x the throughput of one (min {:.2}, max {:.2}): the most any algorithm could gain here",
+                cap["median"].as_f64().unwrap_or(f64::NAN),
+                cap["min"].as_f64().unwrap_or(f64::NAN),
+                cap["max"].as_f64().unwrap_or(f64::NAN),
+            );
+        }
     }
     Ok(())
 }
@@ -285,6 +298,7 @@ struct GameRuns<'a> {
     procs: &'a [usize],
     repeat: usize,
     cost: &'a CostModel,
+    quick: bool,
     bar: &'a ProgressBar,
 }
 
@@ -310,9 +324,9 @@ fn search_once<G: Game>(
 }
 
 impl GameVisitor for GameRuns<'_> {
-    type Output = Result<Vec<Row>>;
+    type Output = Result<(Vec<Row>, Stat)>;
 
-    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<Vec<Row>> {
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<(Vec<Row>, Stat)> {
         let root = calibrate::positions::<G>(self.game, info, 1)?
             .into_iter()
             .next()
@@ -348,7 +362,11 @@ impl GameVisitor for GameRuns<'_> {
             }
             rows.extend(rows_of(info.name, algo, self.depth, &cells));
         }
-        Ok(rows)
+        self.bar
+            .set_message(format!("{} parallel capacity", info.name));
+        let threads = self.procs.last().copied().unwrap_or(1);
+        let capacity = measure::parallel_capacity(&root, threads, &Effort::new(self.quick));
+        Ok((rows, capacity))
     }
 }
 

@@ -132,6 +132,14 @@ fn validate_sim_prints_rows_with_the_documented_keys() {
             "{row}"
         );
     }
+    let capacity = out["capacity"]["tictactoe4"]["median"]
+        .as_f64()
+        .unwrap_or(0.0);
+    assert!(
+        capacity > 0.0 && capacity.is_finite(),
+        "{}",
+        out["capacity"]
+    );
     // The one-processor row is the baseline of both speedups.
     assert_eq!(rows[0]["measured_speedup"], 1.0);
     assert_eq!(rows[0]["predicted_speedup"], 1.0);

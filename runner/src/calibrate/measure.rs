@@ -130,6 +130,28 @@ fn timed_search<G: Game>(pos: &G, depth: u32) -> (u64, u64, f64) {
     (st.interior + st.leaves, st.quiescence, seconds)
 }
 
+/// The machine's capacity for parallel search right now: `threads` independent copies of the
+/// same sequential search (research setting, table off, the depth where one takes
+/// `effort.min_time`) run at once, against one alone: threads · t_alone / t_together, per
+/// repeat. A parallel algorithm on `threads` threads cannot beat it; on a machine shared with
+/// other work it falls below `threads`.
+pub fn parallel_capacity<G: Game>(pos: &G, threads: usize, effort: &Effort) -> Stat {
+    let depth = depth_for(pos, effort);
+    let samples: Vec<f64> = (0..effort.repeats)
+        .map(|_| {
+            let alone = timed_search(pos, depth).2;
+            let start = Instant::now();
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| timed_search(pos, depth));
+                }
+            });
+            threads as f64 * alone / start.elapsed().as_secs_f64()
+        })
+        .collect();
+    Stat::of(&samples)
+}
+
 /// A depth-0 search of `pos` (the root, then quiescence only), repeated on one searcher until
 /// `min_time` has passed: (search nodes, quiescence nodes, ns per search).
 fn quiescence_row<G: Game>(pos: &G, min_time: Duration) -> (f64, f64, f64) {
