@@ -30,12 +30,14 @@ const BASELINE: &str = "the same algorithm's one-processor run on the same backe
 const DEFAULT_REPEAT: usize = 3;
 
 /// The depth a game is searched to (from the first position of its test set, see
-/// [`calibrate::testset_name`]): one threads run of alpha-beta takes 0.2 to 2 s in a release
-/// build on the machine of `dib/CALIBRATION.md`; `--quick` takes milliseconds.
+/// [`calibrate::testset_name`]): one threads run of alpha-beta takes about 0.3 s in a release
+/// build on the machine of `dib/CALIBRATION.md` (the other algorithms 0.1 to 3 s); `--quick`
+/// takes milliseconds.
 fn default_depth(game: GameId, quick: bool) -> u32 {
     match (game.name(), quick) {
-        ("tictactoe4" | "othello", false) => 9,
-        ("checkers", false) => 13,
+        ("tictactoe4", false) => 11,
+        ("othello", false) => 10,
+        ("checkers", false) => 14,
         (_, false) => 5,
         ("tictactoe4", true) => 5,
         ("checkers", true) => 6,
@@ -226,7 +228,7 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
         print_table(&preset, &cost, repeat, &rows);
         for (game, cap) in &capacity {
             println!(
-                "{game}: {cores} independent sequential searches at once ran {:.2}x the throughput of one (min {:.2}, max {:.2}): the most any algorithm could gain here",
+                "{game}: {cores} independent sequential searches at once ran {:.2}x the throughput of one (min {:.2}, max {:.2}): the capacity for parallel search after the runs",
                 cap["median"].as_f64().unwrap_or(f64::NAN),
                 cap["min"].as_f64().unwrap_or(f64::NAN),
                 cap["max"].as_f64().unwrap_or(f64::NAN),
