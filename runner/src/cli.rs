@@ -35,6 +35,12 @@ pub enum Command {
     Uci,
     /// Play a match between two engine configurations on any game, with the Elo difference.
     Play(PlayArgs),
+    /// Measure this machine (node costs per game, table probes, channel messages) and write a
+    /// simulator cost model (TOML) that `--sim-preset FILE` reads.
+    Calibrate(CalibrateArgs),
+    /// Check the simulator against real threads: every parallel algorithm on 1..cores threads
+    /// beside the simulator's prediction with a cost model, with the error of the speedup.
+    ValidateSim(ValidateSimArgs),
     /// Message latency and throughput between MPI ranks 0 and 1 (run under `mpirun -n 2`).
     #[cfg(feature = "mpi")]
     MpiBench(crate::mpi::BenchArgs),
@@ -390,6 +396,52 @@ pub struct PlayArgs {
     /// Adjudicate a game as a draw after this many plies.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `runner calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// The cost-model file to write (TOML; its folder must exist).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Fewer positions, shallower searches and fewer repeats: a few seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Comma-separated games to measure (the first gives the defaults); default
+    /// tictactoe4,othello,checkers,chess.
+    #[arg(long)]
+    pub games: Option<String>,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `runner validate-sim`.
+#[derive(Debug, Args)]
+pub struct ValidateSimArgs {
+    /// The cost model of the prediction: a built-in preset name or a .toml file; default: a
+    /// `runner calibrate --quick` of this machine, in memory.
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Comma-separated games; default tictactoe4,othello,checkers.
+    #[arg(long)]
+    pub games: Option<String>,
+    /// Comma-separated parallel algorithms of `runner list`; default: every one.
+    #[arg(long)]
+    pub algos: Option<String>,
+    /// Search depth for every game (default: each game's own, see dib/CALIBRATION.md).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Timed threads runs per cell (after one warm-up run); the median counts. Default 3 (1
+    /// with --quick).
+    #[arg(long)]
+    pub repeat: Option<usize>,
+    /// Shallow searches and one timed run per cell: a few seconds.
+    #[arg(long)]
+    pub quick: bool,
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

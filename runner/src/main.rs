@@ -4,6 +4,7 @@
 //! Exit status: 0 on success, 2 for usage or input errors (bad flag, unknown game, malformed
 //! position), 1 for failures while running.
 
+mod calibrate;
 mod cli;
 mod compare;
 mod dib_flags;
@@ -20,6 +21,7 @@ mod search;
 mod solve;
 mod testset;
 mod uci;
+mod validate_sim;
 mod wall_clock;
 
 use std::process::ExitCode;
@@ -48,6 +50,8 @@ fn main() -> ExitCode {
         Command::Experiment(args) => experiment::run(&args),
         Command::Uci => uci::run(),
         Command::Play(args) => play::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
+        Command::ValidateSim(args) => validate_sim::run(&args),
         #[cfg(feature = "mpi")]
         Command::MpiBench(args) => mpi::run_bench(&args),
         #[cfg(feature = "mpi")]

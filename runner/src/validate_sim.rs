@@ -1,0 +1,409 @@
+//! `runner validate-sim`: the simulator's prediction checked against real threads. Every
+//! parallel algorithm searches a fixed position of each game on 1..C threads (C: the cores this
+//! process may use; one warm-up run, then the median of K timed runs) and on the simulator with
+//! a cost model (default: a quick calibration of this machine, in memory), and the speedups are
+//! compared. Each speedup is against the same algorithm's one-processor run on the same backend.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use control::parallel::{self, ParallelAlgo, ParallelOptions};
+use control::search::MAX_DEPTH;
+use dib::{Backend, CostModel, SimConfig};
+use games::{Game, GameId, GameInfo, GameVisitor};
+use indicatif::ProgressBar;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::calibrate::measure::{self, Effort, Stat};
+use crate::calibrate::{self, parse_list};
+use crate::cli::ValidateSimArgs;
+use crate::input_error::input;
+
+/// The games when `--games` is absent.
+const DEFAULT_GAMES: &str = "tictactoe4,othello,checkers";
+
+/// What each speedup is measured against.
+const BASELINE: &str = "the same algorithm's one-processor run on the same backend";
+
+/// Timed runs per cell when `--repeat` is absent.
+const DEFAULT_REPEAT: usize = 3;
+
+/// The depth a game is searched to (from the first position of its test set, see
+/// [`calibrate::testset_name`]): one threads run of alpha-beta takes about 0.3 s in a release
+/// build on the machine of `dib/CALIBRATION.md` (the other algorithms 0.1 to 3 s); `--quick`
+/// takes milliseconds.
+fn default_depth(game: GameId, quick: bool) -> u32 {
+    match (game.name(), quick) {
+        ("tictactoe4", false) => 11,
+        ("othello", false) => 10,
+        ("checkers", false) => 14,
+        (_, false) => 5,
+        ("tictactoe4", true) => 5,
+        ("checkers", true) => 6,
+        (_, true) => 3,
+    }
+}
+
+/// One line of the table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    game: &'static str,
+    algo: &'static str,
+    procs: usize,
+    depth: u32,
+    /// The median wall-clock seconds of the threads runs.
+    measured_seconds: f64,
+    /// The smallest and largest of them.
+    measured_seconds_min: f64,
+    measured_seconds_max: f64,
+    /// The simulator's virtual seconds.
+    predicted_seconds: f64,
+    measured_speedup: f64,
+    predicted_speedup: f64,
+    /// The median node count of the threads runs.
+    measured_nodes: u64,
+    simulated_nodes: u64,
+    /// The median message count of the threads runs.
+    measured_messages: u64,
+    simulated_messages: u64,
+    /// The median idle share of the threads runs' processor time, and the simulator's.
+    measured_idle_percent: f64,
+    predicted_idle_percent: f64,
+    /// (predicted - measured) / measured speedup, in percent.
+    error_percent: f64,
+}
+
+/// What one search did.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    seconds: f64,
+    nodes: u64,
+    messages: u64,
+    /// Idle time in percent of the processors' accounted time.
+    idle_percent: f64,
+}
+
+/// A cell's runs on threads (after the warm-up) and on the simulator.
+struct Cell {
+    procs: usize,
+    threads: Vec<Run>,
+    sim: Run,
+}
+
+fn median_of<T: Copy + PartialOrd>(values: &[T]) -> T {
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v[v.len() / 2]
+}
+
+/// Turns the cells of one game and algorithm (procs ascending, the first with one processor)
+/// into rows.
+fn rows_of(game: &'static str, algo: ParallelAlgo, depth: u32, cells: &[Cell]) -> Vec<Row> {
+    let seconds = |c: &Cell| median_of(&c.threads.iter().map(|t| t.seconds).collect::<Vec<_>>());
+    let Some(base) = cells.first() else {
+        return Vec::new();
+    };
+    let (base_measured, base_predicted) = (seconds(base), base.sim.seconds);
+    cells
+        .iter()
+        .map(|c| {
+            let measured = seconds(c);
+            let measured_speedup = base_measured / measured;
+            let predicted_speedup = base_predicted / c.sim.seconds;
+            let times: Vec<f64> = c.threads.iter().map(|t| t.seconds).collect();
+            let threads =
+                |f: fn(&Run) -> u64| median_of(&c.threads.iter().map(f).collect::<Vec<_>>());
+            Row {
+                game,
+                algo: algo.name(),
+                procs: c.procs,
+                depth,
+                measured_seconds: measured,
+                measured_seconds_min: times.iter().copied().fold(f64::INFINITY, f64::min),
+                measured_seconds_max: times.iter().copied().fold(0.0, f64::max),
+                predicted_seconds: c.sim.seconds,
+                measured_speedup,
+                predicted_speedup,
+                measured_nodes: threads(|t| t.nodes),
+                simulated_nodes: c.sim.nodes,
+                measured_messages: threads(|t| t.messages),
+                simulated_messages: c.sim.messages,
+                measured_idle_percent: median_of(
+                    &c.threads.iter().map(|t| t.idle_percent).collect::<Vec<_>>(),
+                ),
+                predicted_idle_percent: c.sim.idle_percent,
+                error_percent: 100.0 * (predicted_speedup - measured_speedup) / measured_speedup,
+            }
+        })
+        .collect()
+}
+
+/// The cost model named by `--sim-preset`: a .toml file (or any existing file) or a built-in
+/// preset; absent, a quick calibration of `games` on this machine. Returns its label too.
+fn cost_model(given: Option<&str>, games: &[GameId], json: bool) -> Result<(String, CostModel)> {
+    let flag = "--sim-preset";
+    match given {
+        None => {
+            let bar =
+                crate::progress::bar(calibrate::steps(games.len(), true), "calibration", json);
+            let model = calibrate::measure(games, true, &bar)?.model();
+            bar.finish_and_clear();
+            Ok(("calibrated --quick (in memory)".into(), model))
+        }
+        Some(p) if p.ends_with(".toml") || Path::new(p).is_file() => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| input(format!("{flag} {p}"), format!("cannot read it ({e})")))?;
+            let model = CostModel::from_toml(&text).map_err(|e| input(format!("{flag} {p}"), e))?;
+            Ok((p.to_string(), model))
+        }
+        Some(name) => Ok((
+            name.to_string(),
+            CostModel::preset(name).map_err(|e| input(flag, e))?,
+        )),
+    }
+}
+
+/// Runs `runner validate-sim`.
+pub fn run(args: &ValidateSimArgs) -> Result<()> {
+    let games: Vec<GameId> = parse_list("--games", args.games.as_deref().unwrap_or(DEFAULT_GAMES))?;
+    let algos: Vec<ParallelAlgo> = match &args.algos {
+        Some(text) => parse_list("--algos", text)?,
+        None => ParallelAlgo::ALL.to_vec(),
+    };
+    if let Some(d) = args.depth {
+        if d == 0 || d > MAX_DEPTH {
+            return Err(input(
+                "--depth",
+                format!("{d} is out of range; use 1 to {MAX_DEPTH}"),
+            ));
+        }
+    }
+    let repeat = args
+        .repeat
+        .unwrap_or(if args.quick { 1 } else { DEFAULT_REPEAT });
+    if repeat == 0 || repeat > 100 {
+        return Err(input(
+            "--repeat",
+            format!("{repeat} is out of range; use 1 to 100"),
+        ));
+    }
+    let (preset, cost) = cost_model(args.sim_preset.as_deref(), &games, args.json)?;
+    let cores = calibrate::cores();
+    let procs: Vec<usize> = (1..=cores).collect();
+    let steps = games.len() * algos.len() * procs.len() * (repeat + 2);
+    let bar = crate::progress::bar(steps as u64, "runs", args.json);
+    let mut rows = Vec::new();
+    let (mut depths, mut capacity) = (serde_json::Map::new(), serde_json::Map::new());
+    for &game in &games {
+        let depth = args.depth.unwrap_or(default_depth(game, args.quick));
+        depths.insert(game.name().to_string(), json!(depth));
+        let (game_rows, cap) = game.visit(GameRuns {
+            game,
+            depth,
+            algos: &algos,
+            procs: &procs,
+            repeat,
+            cost: &cost,
+            quick: args.quick,
+            bar: &bar,
+        })?;
+        rows.extend(game_rows);
+        capacity.insert(game.name().to_string(), json!(cap));
+    }
+    bar.finish_and_clear();
+    if args.json {
+        let out = json!({
+            "preset": preset,
+            "cost_model": cost,
+            "baseline": BASELINE,
+            "repeat": repeat,
+            "cores": cores,
+            "depths": depths,
+            "capacity": capacity,
+            "rows": rows,
+        });
+        println!("{out}");
+    } else {
+        print_table(&preset, &cost, repeat, &rows);
+        for (game, cap) in &capacity {
+            println!(
+                "{game}: {cores} independent sequential searches at once ran {:.2}x the throughput of one (min {:.2}, max {:.2}): the capacity for parallel search after the runs",
+                cap["median"].as_f64().unwrap_or(f64::NAN),
+                cap["min"].as_f64().unwrap_or(f64::NAN),
+                cap["max"].as_f64().unwrap_or(f64::NAN),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn print_table(preset: &str, cost: &CostModel, repeat: usize, rows: &[Row]) {
+    println!("simulator preset: {preset}: {cost}");
+    println!("threads: median of {repeat} timed runs after a warm-up; speedups against {BASELINE}");
+    println!(
+        "{:<10} {:<10} {:>5} {:>5} {:>9} {:>9} {:>6} {:>6} {:>7} {:>10} {:>10} {:>8} {:>8} {:>6} {:>6}",
+        "game",
+        "algo",
+        "procs",
+        "depth",
+        "meas s",
+        "pred s",
+        "meas x",
+        "pred x",
+        "error %",
+        "nodes meas",
+        "nodes sim",
+        "msgs meas",
+        "msgs sim",
+        "idle m",
+        "idle s"
+    );
+    for r in rows {
+        println!(
+            "{:<10} {:<10} {:>5} {:>5} {:>9.4} {:>9.4} {:>6.2} {:>6.2} {:>+7.1} {:>10} {:>10} {:>8} {:>8} {:>5.1}% {:>5.1}%",
+            r.game,
+            r.algo,
+            r.procs,
+            r.depth,
+            r.measured_seconds,
+            r.predicted_seconds,
+            r.measured_speedup,
+            r.predicted_speedup,
+            r.error_percent,
+            r.measured_nodes,
+            r.simulated_nodes,
+            r.measured_messages,
+            r.simulated_messages,
+            r.measured_idle_percent,
+            r.predicted_idle_percent
+        );
+    }
+    let top = rows.iter().map(|r| r.procs).max().unwrap_or(1);
+    if top > 1 {
+        let at_top: Vec<&Row> = rows.iter().filter(|r| r.procs == top).collect();
+        let within = at_top
+            .iter()
+            .filter(|r| r.error_percent.abs() <= 10.0)
+            .count();
+        println!(
+            "at {top} processors: {within} of {} predicted speedups within 10% of the measured",
+            at_top.len()
+        );
+    }
+}
+
+struct GameRuns<'a> {
+    game: GameId,
+    depth: u32,
+    algos: &'a [ParallelAlgo],
+    procs: &'a [usize],
+    repeat: usize,
+    cost: &'a CostModel,
+    quick: bool,
+    bar: &'a ProgressBar,
+}
+
+/// One search of `root`.
+fn search_once<G: Game>(
+    algo: ParallelAlgo,
+    root: &G,
+    depth: u32,
+    procs: usize,
+    backend: Backend,
+) -> Result<Run> {
+    let options = ParallelOptions::for_algo(algo, depth, procs, backend);
+    let r = parallel::search(algo, root, &options)
+        .with_context(|| format!("{algo} x{procs} on {}", options.backend.name()))?;
+    let b = &r.total.backend;
+    let spent = (b.busy_ns + b.idle_ns + b.messaging_ns).max(1) as f64;
+    Ok(Run {
+        seconds: r.seconds,
+        nodes: r.nodes,
+        messages: b.messages_sent,
+        idle_percent: 100.0 * b.idle_ns as f64 / spent,
+    })
+}
+
+impl GameVisitor for GameRuns<'_> {
+    type Output = Result<(Vec<Row>, Stat)>;
+
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<(Vec<Row>, Stat)> {
+        let root = calibrate::positions::<G>(self.game, info, 1)?
+            .into_iter()
+            .next()
+            .unwrap_or_else(G::start);
+        let mut rows = Vec::new();
+        for &algo in self.algos {
+            let mut cells = Vec::new();
+            for &procs in self.procs {
+                self.bar
+                    .set_message(format!("{} {algo} x{procs}", info.name));
+                let threads = Backend::Threads { seed: 1 };
+                search_once(algo, &root, self.depth, procs, threads.clone())?;
+                self.bar.inc(1);
+                let mut runs = Vec::new();
+                for _ in 0..self.repeat {
+                    runs.push(search_once(
+                        algo,
+                        &root,
+                        self.depth,
+                        procs,
+                        threads.clone(),
+                    )?);
+                    self.bar.inc(1);
+                }
+                let sim = Backend::Sim(SimConfig::new(self.cost.clone(), 1));
+                let sim = search_once(algo, &root, self.depth, procs, sim)?;
+                self.bar.inc(1);
+                cells.push(Cell {
+                    procs,
+                    threads: runs,
+                    sim,
+                });
+            }
+            rows.extend(rows_of(info.name, algo, self.depth, &cells));
+        }
+        self.bar
+            .set_message(format!("{} parallel capacity", info.name));
+        let threads = self.procs.last().copied().unwrap_or(1);
+        let capacity = measure::parallel_capacity(&root, threads, &Effort::new(self.quick));
+        Ok((rows, capacity))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speedups_are_against_the_one_processor_run_of_each_backend() {
+        let run = |seconds: f64, nodes: u64| Run {
+            seconds,
+            nodes,
+            messages: nodes / 10,
+            idle_percent: 5.0,
+        };
+        let cells = [
+            Cell {
+                procs: 1,
+                threads: vec![run(1.0, 100), run(1.2, 100), run(0.8, 100)],
+                sim: run(2.0, 100),
+            },
+            Cell {
+                procs: 2,
+                threads: vec![run(0.5, 120), run(0.6, 130), run(0.4, 110)],
+                sim: run(1.25, 125),
+            },
+        ];
+        let rows = rows_of("g", ParallelAlgo::DelaySplit, 5, &cells);
+        assert_eq!(rows[0].measured_speedup, 1.0);
+        assert_eq!(rows[0].error_percent, 0.0);
+        let r = &rows[1];
+        assert_eq!((r.measured_seconds, r.measured_nodes), (0.5, 120));
+        assert_eq!((r.measured_messages, r.simulated_messages), (12, 12));
+        assert_eq!((r.measured_seconds_min, r.measured_seconds_max), (0.4, 0.6));
+        assert_eq!((r.measured_speedup, r.predicted_speedup), (2.0, 1.6));
+        assert!((r.error_percent + 20.0).abs() < 1e-9, "{}", r.error_percent);
+    }
+}
