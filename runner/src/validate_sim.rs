@@ -4,8 +4,6 @@
 //! a cost model (default: a quick calibration of this machine, in memory), and the speedups are
 //! compared. Each speedup is against the same algorithm's one-processor run on the same backend.
 
-use std::path::Path;
-
 use anyhow::{Context as _, Result};
 use control::parallel::{self, ParallelAlgo, ParallelOptions};
 use control::search::MAX_DEPTH;
@@ -142,7 +140,6 @@ fn rows_of(game: &'static str, algo: ParallelAlgo, depth: u32, cells: &[Cell]) -
 /// The cost model named by `--sim-preset`: a .toml file (or any existing file) or a built-in
 /// preset; absent, a quick calibration of `games` on this machine. Returns its label too.
 fn cost_model(given: Option<&str>, games: &[GameId], json: bool) -> Result<(String, CostModel)> {
-    let flag = "--sim-preset";
     match given {
         None => {
             let bar =
@@ -151,16 +148,7 @@ fn cost_model(given: Option<&str>, games: &[GameId], json: bool) -> Result<(Stri
             bar.finish_and_clear();
             Ok(("calibrated --quick (in memory)".into(), model))
         }
-        Some(p) if p.ends_with(".toml") || Path::new(p).is_file() => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| input(format!("{flag} {p}"), format!("cannot read it ({e})")))?;
-            let model = CostModel::from_toml(&text).map_err(|e| input(format!("{flag} {p}"), e))?;
-            Ok((p.to_string(), model))
-        }
-        Some(name) => Ok((
-            name.to_string(),
-            CostModel::preset(name).map_err(|e| input(flag, e))?,
-        )),
+        Some(p) => Ok((p.to_string(), crate::dib_flags::cost_model(p)?)),
     }
 }
 
