@@ -23,7 +23,8 @@ pub struct Environment {
     pub commit: String,
     /// The compiler that built `runner` (`rustc --version` at build time).
     pub rustc: String,
-    /// The simulator preset (`default` when none is named; `-` off the simulator).
+    /// The simulator preset (`shared-memory (the default)` when none is named; `-` off the
+    /// simulator).
     pub preset: String,
 }
 
@@ -117,7 +118,7 @@ impl Environment {
             rustc: env!("RUNNER_RUSTC_VERSION").to_string(),
             preset: match (backend, preset) {
                 ("sim", Some(p)) => p.to_string(),
-                ("sim", None) => "default".into(),
+                ("sim", None) => "shared-memory (the default)".into(),
                 _ => "-".into(),
             },
         }
@@ -153,7 +154,7 @@ mod tests {
     #[test]
     fn the_environment_names_this_machine_and_build() {
         let e = Environment::now("sim", None);
-        assert_eq!(e.preset, "default");
+        assert_eq!(e.preset, "shared-memory (the default)");
         assert!(e.rustc.starts_with("rustc "), "{}", e.rustc);
         assert!(e.cores >= 1);
         assert_eq!(Environment::now("threads", Some("x")).preset, "-");
