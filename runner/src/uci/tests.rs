@@ -506,6 +506,18 @@ fn parallel_algorithms_deepen_and_play_legal_moves() {
     let mv = pos.parse_move("d2d4").unwrap();
     let _ = pos.make_move(mv);
     legal_bestmove(&lines, &pos);
+    // APHID reports the mean fill of its processors' tables.
+    send(
+        &mut s,
+        &["setoption name Algorithm value aphid", "go depth 2"],
+    );
+    s.wait();
+    let lines = out.take();
+    let infos = depth_lines(&lines);
+    assert!(!infos.is_empty(), "{lines:?}");
+    for l in infos {
+        assert!(field(l, "hashfull").is_some_and(|h| h <= 1000), "{l}");
+    }
 }
 
 #[test]

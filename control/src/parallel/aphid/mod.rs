@@ -199,6 +199,8 @@ struct Engines {
     shared: Option<Arc<TranspositionTable>>,
     /// A table known to build (a processor whose own table fails falls back on sharing it).
     fallback: Arc<TranspositionTable>,
+    /// Every table handed out (each once), for the fill reported at the end.
+    built: std::sync::Mutex<Vec<Arc<TranspositionTable>>>,
 }
 
 impl Engines {
@@ -213,15 +215,30 @@ impl Engines {
             config: *config,
             shared: (tt == TtSharing::Shared).then(|| Arc::clone(&fallback)),
             fallback,
+            built: std::sync::Mutex::new(Vec::new()),
         })
     }
 
     fn build<G: Game>(&self) -> Searcher<G> {
-        match &self.shared {
+        let searcher = match &self.shared {
             Some(t) => Searcher::with_table(self.config, Arc::clone(t)),
             None => Searcher::new(self.config)
                 .unwrap_or_else(|_| Searcher::with_table(self.config, Arc::clone(&self.fallback))),
+        };
+        if let Ok(mut built) = self.built.lock() {
+            if !built.iter().any(|t| Arc::ptr_eq(t, searcher.table())) {
+                built.push(Arc::clone(searcher.table()));
+            }
         }
+        searcher
+    }
+
+    /// The mean fill of the tables handed out, in permille (the UCI `hashfull`).
+    fn hashfull(&self) -> Option<f64> {
+        let built = self.built.lock().ok()?;
+        (!built.is_empty()).then(|| {
+            built.iter().map(|t| f64::from(t.hashfull())).sum::<f64>() / built.len() as f64
+        })
     }
 }
 
@@ -358,7 +375,11 @@ pub fn search<G: Game>(
         .unwrap_or_else(|| options.backend.default_config());
     let report: Report<i32> =
         Report::from_outcome(value, &backend, &outcome, Summary::counters, config);
-    let mut result = result_from_report(report, value, pv, Vec::new());
+    let extra = engines
+        .hashfull()
+        .map(|h| vec![(super::HASHFULL, h.round())])
+        .unwrap_or_default();
+    let mut result = result_from_report(report, value, pv, extra);
     result.aphid = Some(figures);
     Ok(result)
 }
