@@ -2,8 +2,9 @@
 //! - the built-in test sets: every `.txt` and `.epd` file of `testsets/search` becomes one
 //!   `(name, text)` entry of `$OUT_DIR/testsets.rs` (read by `src/testset.rs`), so the binary
 //!   finds them by name wherever it runs;
-//! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`), for the
-//!   reports' environment block.
+//! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`) and the source
+//!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files differ from it),
+//!   for the reports' environment block.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,6 +13,7 @@ use std::process::Command;
 fn main() {
     embed_testsets();
     record_rustc();
+    record_commit();
     println!("cargo:rerun-if-changed=build.rs");
 }
 
@@ -58,4 +60,42 @@ fn record_rustc() {
             |o| String::from_utf8_lossy(&o.stdout).trim().to_string(),
         );
     println!("cargo:rustc-env=RUNNER_RUSTC_VERSION={version}");
+}
+
+/// Runs `git` in the workspace; `None` without git or outside a repository.
+fn git(args: &[&str]) -> Option<String> {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(&manifest)
+        .args(args)
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn record_commit() {
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(head) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+            Some(s) if !s.is_empty() => format!("{head}+changes"),
+            _ => head,
+        },
+        None => "unknown".to_string(),
+    };
+    println!("cargo:rustc-env=RUNNER_COMMIT={commit}");
+    // A new commit (HEAD or the branch it names moving) builds again.
+    if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
+        let dir = PathBuf::from(dir);
+        println!("cargo:rerun-if-changed={}", dir.join("HEAD").display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join("refs/heads").display()
+        );
+        println!(
+            "cargo:rerun-if-changed={}",
+            dir.join("packed-refs").display()
+        );
+    }
 }

@@ -62,7 +62,7 @@ fn every_parallel_algorithm_agrees_with_the_sequential_search() {
                 assert_eq!(v["seed"], 7);
                 // No --min-split-depth: the algorithm's own granularity.
                 let granularity = match name.as_str() {
-                    "delaysplit" => 5,
+                    "delaysplit" | "alphabeta" => 5,
                     "mwf" | "dmwf" | "treesplit" | "pvsplit" | "er" => 4,
                     _ => 2,
                 };

@@ -2,9 +2,6 @@
 //! source commit, the compiler that built `runner`, and the simulator preset. Everything that is
 //! unknown on a machine (no git, no /proc) reads `unknown`.
 
-use std::path::Path;
-use std::process::Command;
-
 use serde::Serialize;
 
 /// The machine and build a comparison ran on.
@@ -58,29 +55,6 @@ pub fn utc(secs: u64) -> String {
     )
 }
 
-fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// The source commit of the workspace at `dir`, `+changes` when tracked files differ.
-fn commit(dir: &Path) -> String {
-    let Some(head) = git(dir, &["rev-parse", "--short=12", "HEAD"]) else {
-        return UNKNOWN.into();
-    };
-    match git(dir, &["status", "--porcelain", "--untracked-files=no"]) {
-        Some(s) if !s.is_empty() => format!("{head}+changes"),
-        _ => head,
-    }
-}
-
 fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -114,7 +88,7 @@ impl Environment {
             host: host(),
             cpu: cpu_model(),
             cores: super::analysis::cores(),
-            commit: commit(Path::new(env!("CARGO_MANIFEST_DIR"))),
+            commit: env!("RUNNER_COMMIT").to_string(),
             rustc: env!("RUNNER_RUSTC_VERSION").to_string(),
             preset: match (backend, preset) {
                 ("sim", Some(p)) => p.to_string(),
