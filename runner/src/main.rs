@@ -11,6 +11,7 @@ mod dib_flags;
 mod experiment;
 mod input_error;
 mod list;
+mod machine;
 mod mpi;
 mod parallel_search;
 mod perft;

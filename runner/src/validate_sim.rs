@@ -177,7 +177,7 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
         ));
     }
     let (preset, cost) = cost_model(args.sim_preset.as_deref(), &games, args.json)?;
-    let cores = calibrate::cores();
+    let cores = crate::machine::cores();
     let procs: Vec<usize> = (1..=cores).collect();
     let steps = games.len() * algos.len() * procs.len() * (repeat + 2);
     let bar = crate::progress::bar(steps as u64, "runs", args.json);

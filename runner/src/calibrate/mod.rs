@@ -69,12 +69,6 @@ pub struct Calibration {
     pub quick: bool,
 }
 
-/// The processors this process may use.
-#[must_use]
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-}
-
 /// Steps of the progress bar of [`measure`] for `games` games.
 #[must_use]
 pub fn steps(games: usize, quick: bool) -> u64 {
@@ -99,7 +93,7 @@ pub fn measure(games: &[GameId], quick: bool, bar: &ProgressBar) -> Result<Calib
         })?;
         per_game.push((game, costs));
     }
-    let cores = cores();
+    let cores = crate::machine::cores();
     bar.set_message("table probes");
     let probes = measure::probe_costs(SearchConfig::research().tt_mib, cores, &effort, &mut tick)
         .context("building the table to probe")?;
@@ -109,10 +103,10 @@ pub fn measure(games: &[GameId], quick: bool, bar: &ProgressBar) -> Result<Calib
         games: per_game,
         probes,
         messages,
-        host: host_name(),
-        cpu: cpu_model(),
+        host: crate::machine::host(),
+        cpu: crate::machine::cpu_model(),
         cores,
-        date: today(),
+        date: crate::machine::today(),
         quick,
     })
 }
@@ -347,62 +341,10 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     Ok(())
 }
 
-/// The host name (from the kernel), or `unknown host`.
-fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_string())
-        .ok()
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "unknown host".into())
-}
-
-/// The CPU model named by /proc/cpuinfo, or `unknown CPU`.
-fn cpu_model() -> String {
-    let text = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    model_name(&text).unwrap_or_else(|| "unknown CPU".into())
-}
-
-/// The first `model name` of a /proc/cpuinfo text.
-fn model_name(cpuinfo: &str) -> Option<String> {
-    cpuinfo.lines().find_map(|l| {
-        let (key, value) = l.split_once(':')?;
-        (key.trim() == "model name").then(|| value.trim().to_string())
-    })
-}
-
-/// Today (UTC) as YYYY-MM-DD.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_date(secs / 86_400);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// The Gregorian (year, month, day) of `days` days after 1970-01-01: whole 400-year eras of
-/// 146,097 days, then years of 365 days with a leap day every fourth but not every hundredth,
-/// counted from March so that the leap day ends the year.
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    let shifted = days + 719_468; // days from 0000-03-01
-    let era = shifted / 146_097;
-    let day_of_era = shifted % 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    };
-    let year = era * 400 + year_of_era + u64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::{civil_date, model_name};
 
     #[test]
     fn dates_and_cpu_models() {

@@ -278,12 +278,6 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
 /// run is dominated by setup and noise.
 pub const SHORT_CELL_SECONDS: f64 = 0.05;
 
-/// The cores of this machine (`std::thread::available_parallelism`; 1 when unknown).
-#[must_use]
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-}
-
 /// The warning for more threads than `cores`: `Some` on the threads backend when a processor
 /// count exceeds them.
 #[must_use]

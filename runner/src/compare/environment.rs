@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::machine::{cpu_model, host, utc};
+
 /// The machine and build a comparison ran on.
 #[derive(Clone, Debug, Serialize)]
 pub struct Environment {
@@ -25,69 +27,15 @@ pub struct Environment {
     pub preset: String,
 }
 
-const UNKNOWN: &str = "unknown";
-
-/// The civil date (year, month, day) of `days` since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// `secs` since the Unix epoch as `YYYY-MM-DD HH:MM:SS UTC`.
-#[must_use]
-pub fn utc(secs: u64) -> String {
-    let secs = secs as i64;
-    let (y, m, d) = civil(secs.div_euclid(86_400));
-    let t = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        t / 3600,
-        t / 60 % 60,
-        t % 60
-    )
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| UNKNOWN.into())
-}
-
-fn host() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| UNKNOWN.into())
-}
-
 impl Environment {
     /// This machine now, for a comparison on `backend` with simulator preset `preset`.
     #[must_use]
     pub fn now(backend: &str, preset: Option<&str>) -> Environment {
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
         Environment {
-            date: utc(secs),
+            date: utc(crate::machine::now_secs()),
             host: host(),
             cpu: cpu_model(),
-            cores: super::analysis::cores(),
+            cores: crate::machine::cores(),
             commit: env!("RUNNER_COMMIT").to_string(),
             rustc: env!("RUNNER_RUSTC_VERSION").to_string(),
             preset: match (backend, preset) {

@@ -75,7 +75,7 @@ pub fn execute_on(
     }
     let mut warnings: Vec<String> = Vec::new();
     if ranks.is_root() {
-        if let Some(w) = analysis::cores_warning(plan, analysis::cores()) {
+        if let Some(w) = analysis::cores_warning(plan, crate::machine::cores()) {
             eprintln!("warning: {w}");
             warnings.push(w);
         }

@@ -98,13 +98,6 @@ struct MatchVisitor<'a> {
     pgn: Option<File>,
 }
 
-/// Seconds since 1970-01-01 UTC (0 should the clock be set before it).
-fn now_unix() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
 impl GameVisitor for MatchVisitor<'_> {
     type Output = Result<()>;
 
@@ -130,7 +123,7 @@ impl GameVisitor for MatchVisitor<'_> {
         );
         let record_info = MatchInfo::new(
             format!("{} vs {} ({})", a.name, b.name, info.name),
-            now_unix(),
+            crate::machine::now_secs(),
             args.time_ms,
         );
         let bar = crate::progress::bar(args.games as u64, "games", args.json);

@@ -9,6 +9,8 @@ use std::fmt::Write;
 use games::Game;
 use games::chess::{Chess, san};
 
+use crate::machine::civil_date;
+
 /// How a game ended, seen from the two seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
@@ -58,23 +60,6 @@ impl MatchInfo {
             time_control,
         }
     }
-}
-
-/// The (year, month, day) of the day `days` after 1970-01-01 in the proleptic Gregorian
-/// calendar: shift the year to start in March (so the leap day ends it), count 400-year eras of
-/// 146,097 days, then years of 365 days plus the leap days before them, then months of the
-/// March-based year, whose lengths follow `(153 m + 2) / 5`.
-pub fn civil_date(days: u64) -> (u64, u32, u32) {
-    let z = days + 719_468; // days since 0000-03-01
-    let era = z / 146_097;
-    let doe = z - era * 146_097; // day of the era, 0 to 146,096
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365; // year of the era
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of the March-based year
-    let mp = (5 * doy + 2) / 153; // month from March, 0 to 11
-    let day = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let month = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    (year, month, day)
 }
 
 /// One finished game.
