@@ -51,6 +51,27 @@ pub struct ParallelOptions {
     pub aphid: aphid::AphidOptions,
 }
 
+/// The work of `nodes` nodes a searcher visited (quiescence included, look-ahead not) split
+/// by the kinds its counters saw since the last charge (`new`): quiescence nodes apart, the
+/// look-ahead nodes as static evaluations, the table probes as shared-table probes when the
+/// searcher's table is shared by the processors.
+pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: bool) -> dib::Work {
+    let quiescence = new.quiescence.min(nodes);
+    let (table_probes, shared_probes) = if shared_table {
+        (0, new.tt_probes)
+    } else {
+        (new.tt_probes, 0)
+    };
+    dib::Work {
+        search: nodes - quiescence,
+        quiescence,
+        static_eval: new.sort_nodes,
+        control: 0,
+        table_probes,
+        shared_probes,
+    }
+}
+
 impl ParallelOptions {
     /// Defaults for `depth` plies on `procs` processors of `backend`.
     #[must_use]

@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use dib::{Context, Nanos, Work};
 
-use crate::search::{SearchContext, SearchStats, Signal, TtEntry};
+use crate::search::{KindTally, SearchContext, SearchStats, Signal, TtEntry};
 
 /// What a running job sees of its processor: a [`SearchContext`] that charges nodes and
 /// passes on stop requests.
@@ -39,7 +39,7 @@ pub struct JobCtx<'a> {
     /// Nodes of the current search charged so far.
     charged: u64,
     /// The searcher's quiescence, look-ahead and probe counters at the last poll.
-    counts: (u64, u64, u64),
+    counts: KindTally,
     /// Whether the searcher's table is shared with other processors (its probes are then
     /// charged as shared-table probes).
     shared_table: bool,
@@ -51,7 +51,7 @@ impl<'a> JobCtx<'a> {
             link,
             seen: 0,
             charged: 0,
-            counts: (0, 0, 0),
+            counts: KindTally::default(),
             shared_table: false,
         }
     }
@@ -92,27 +92,11 @@ impl SearchContext for JobCtx<'_> {
         let delta = nodes.saturating_sub(self.seen);
         self.seen = nodes;
         self.charged += delta;
-        // Counters only grow, except when the searcher resets them (a new search): then
-        // everything they hold is new.
-        let since = |now: u64, was: u64| if now >= was { now - was } else { now };
-        let (q, sorted, probes) = self.counts;
-        let quiescence = since(stats.quiescence, q).min(delta);
-        let static_eval = since(stats.sort_nodes, sorted);
-        let probes = since(stats.tt_probes, probes);
-        self.counts = (stats.quiescence, stats.sort_nodes, stats.tt_probes);
-        let (table_probes, shared_probes) = if self.shared_table {
-            (0, probes)
-        } else {
-            (probes, 0)
-        };
-        self.link.add(&Work {
-            search: delta - quiescence,
-            quiescence,
-            static_eval,
-            control: 0,
-            table_probes,
-            shared_probes,
-        });
+        let now = stats.tally();
+        let new = self.counts.since(now);
+        self.counts = now;
+        self.link
+            .add(&super::work_of(delta, new, self.shared_table));
         self.link.pause()
     }
 

@@ -28,7 +28,7 @@ pub use searcher::{SearchError, Searcher, WindowResult};
 pub use settings::{Algorithm, PlayFeatures, SearchConfig, Setting, TtMode, UnknownName};
 pub use solve::{Solution, solve};
 pub use sorting::{SortConfig, SortRegime};
-pub use stats::{IterationStats, SearchStats};
+pub use stats::{IterationStats, KindTally, SearchStats};
 pub use tt::{Bound, TT_ENTRY_BYTES, TranspositionTable, TtEntry, TtError};
 
 /// Moves a decisive score found by a search rooted `plies` below the real root to the real root's

@@ -57,7 +57,43 @@ pub struct SearchStats {
     pub iterations: Vec<IterationStats>,
 }
 
+/// The counters that split a search's nodes into the kinds a runtime charges differently
+/// (`dib::Work`): quiescence nodes, look-ahead (sorting) nodes, table probes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindTally {
+    /// Quiescence nodes.
+    pub quiescence: u64,
+    /// Look-ahead nodes of the sorting regimes.
+    pub sort_nodes: u64,
+    /// Transposition-table probes.
+    pub tt_probes: u64,
+}
+
+impl KindTally {
+    /// What `now` counted since `self`; a counter that went back (the searcher reset its
+    /// counters for a new search) counts all it holds.
+    #[must_use]
+    pub fn since(self, now: KindTally) -> KindTally {
+        let d = |now: u64, was: u64| if now >= was { now - was } else { now };
+        KindTally {
+            quiescence: d(now.quiescence, self.quiescence),
+            sort_nodes: d(now.sort_nodes, self.sort_nodes),
+            tt_probes: d(now.tt_probes, self.tt_probes),
+        }
+    }
+}
+
 impl SearchStats {
+    /// The counters that split the nodes into kinds.
+    #[must_use]
+    pub fn tally(&self) -> KindTally {
+        KindTally {
+            quiescence: self.quiescence,
+            sort_nodes: self.sort_nodes,
+            tt_probes: self.tt_probes,
+        }
+    }
+
     /// All nodes visited by the search (interior + leaves + quiescence).
     #[must_use]
     pub fn nodes(&self) -> u64 {

@@ -4,14 +4,14 @@
 use std::cmp::Reverse;
 use std::sync::Arc;
 
-use dib::{Effects, Piece, Search, Slot, Step, Work};
+use dib::{Effects, Piece, Search, Slot, Step};
 use games::Game;
 use games::score::INFINITY;
 
 use crate::parallel::ab_frames::{self, Bounds, FrameKillers, PooledSearcher, hinted_moves};
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
-use crate::search::{Algorithm, SearchConfig, TranspositionTable, Unlimited};
+use crate::search::{Algorithm, KindTally, SearchConfig, TranspositionTable, Unlimited};
 
 use super::frame::{Frame, Opened, Task, What, slot_of};
 use super::{AbProblem, AbValue, Counters, Known, Role, SplitAb, SplitPolicy, Window, bump};
@@ -36,27 +36,9 @@ pub struct AbSearch<G: Game> {
     outstanding: usize,
     done: Option<AbValue>,
     /// The searcher's quiescence, look-ahead and probe counts at the last charge.
-    tally: Tally,
+    tally: KindTally,
     /// Probes of the engine frames' table (shared by every processor) since the last charge.
     shared_probes: u64,
-}
-
-/// The searcher's counters that split a charge into kinds.
-#[derive(Clone, Copy, Debug, Default)]
-struct Tally {
-    quiescence: u64,
-    sort_nodes: u64,
-    tt_probes: u64,
-}
-
-impl Tally {
-    fn of(stats: &crate::search::SearchStats) -> Tally {
-        Tally {
-            quiescence: stats.quiescence,
-            sort_nodes: stats.sort_nodes,
-            tt_probes: stats.tt_probes,
-        }
-    }
 }
 
 impl<G: Game> std::fmt::Debug for AbSearch<G> {
@@ -87,10 +69,10 @@ impl<G: Game> AbSearch<G> {
             stack: Vec::new(),
             outstanding: 0,
             done: None,
-            tally: Tally::default(),
+            tally: KindTally::default(),
             shared_probes: 0,
         };
-        search.tally = Tally::of(search.searcher.stats());
+        search.tally = search.searcher.stats().tally();
         search
     }
 
@@ -98,20 +80,13 @@ impl<G: Game> AbSearch<G> {
     /// included) by kind: the searcher's quiescence and look-ahead nodes and table probes since
     /// the last charge and the engine table's probes; the rest are search nodes.
     fn charge(&mut self, nodes: u64, fx: &mut Effects<Window>) {
-        let now = Tally::of(self.searcher.stats());
-        let was = self.tally;
+        let now = self.searcher.stats().tally();
+        let new = self.tally.since(now);
         self.tally = now;
-        // A searcher's counters only grow while this search holds it.
-        let quiescence = now.quiescence.saturating_sub(was.quiescence);
-        let static_eval = now.sort_nodes.saturating_sub(was.sort_nodes);
-        fx.charge_work(&Work {
-            search: nodes.saturating_sub(quiescence + static_eval),
-            quiescence,
-            static_eval,
-            control: 0,
-            table_probes: now.tt_probes.saturating_sub(was.tt_probes),
-            shared_probes: std::mem::take(&mut self.shared_probes),
-        });
+        // `nodes` counts the look-ahead too.
+        let mut work = crate::parallel::work_of(nodes.saturating_sub(new.sort_nodes), new, false);
+        work.shared_probes = std::mem::take(&mut self.shared_probes);
+        fx.charge_work(&work);
     }
 
     /// Whether `pos` with `depth` plies to go is searched at once by the sequential searcher.

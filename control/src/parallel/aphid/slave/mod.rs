@@ -31,7 +31,7 @@ use super::config::{AphidOptions, TtSharing};
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
-use crate::search::{SearchContext, SearchStats, Searcher, Signal, TtEntry};
+use crate::search::{KindTally, SearchContext, SearchStats, Searcher, Signal, TtEntry};
 
 /// The master's processor number.
 pub(crate) const MASTER: usize = 0;
@@ -232,7 +232,7 @@ impl<G: Game> Slave<G> {
             ctx,
             state: &mut self.state,
             charged: 0,
-            counts: Counts::of(self.searcher.stats()),
+            counts: self.searcher.stats().tally(),
             speculative,
             limit,
         };
@@ -242,7 +242,7 @@ impl<G: Game> Slave<G> {
         let (charged, counts) = (sctx.charged, sctx.counts);
         let nodes = self.searcher.visited;
         let rest = nodes.saturating_sub(charged);
-        let done = counts.work(rest, self.searcher.stats(), self.state.shared_table);
+        let done = slave_work(rest, counts, self.searcher.stats(), self.state.shared_table);
         if !done.is_empty() {
             ctx.charge_work(&done);
             self.state.nodes_since_report += rest;
@@ -512,7 +512,7 @@ struct SearchCtx<'a, G: Game> {
     state: &'a mut SlaveState<G>,
     charged: u64,
     /// The searcher's quiescence and probe counters when last charged.
-    counts: Counts,
+    counts: KindTally,
     speculative: bool,
     /// The node budget of a speculative search.
     limit: Option<u64>,
@@ -542,33 +542,14 @@ impl<G: Game> SearchCtx<'_, G> {
     }
 }
 
-/// The searcher's counters that split a charge into kinds.
-#[derive(Clone, Copy, Debug)]
-struct Counts {
-    quiescence: u64,
-    probes: u64,
-}
-
-impl Counts {
-    fn of(stats: &SearchStats) -> Counts {
-        Counts {
-            quiescence: stats.quiescence,
-            probes: stats.tt_probes,
-        }
-    }
-
-    /// `nodes` nodes (quiescence included) and the probes made since `self`, by kind.
-    fn work(self, nodes: u64, stats: &SearchStats, shared_table: bool) -> dib::Work {
-        let quiescence = stats.quiescence.saturating_sub(self.quiescence).min(nodes);
-        let probes = stats.tt_probes.saturating_sub(self.probes);
-        dib::Work {
-            search: nodes - quiescence,
-            quiescence,
-            table_probes: if shared_table { 0 } else { probes },
-            shared_probes: if shared_table { probes } else { 0 },
-            ..dib::Work::default()
-        }
-    }
+/// The work of `nodes` slave nodes since the counters read `was`: quiescence apart, probes
+/// shared under `--aphid-tt shared`; look-ahead nodes are not charged by APHID's slaves.
+fn slave_work(nodes: u64, was: KindTally, now: &SearchStats, shared_table: bool) -> dib::Work {
+    let new = KindTally {
+        sort_nodes: 0,
+        ..was.since(now.tally())
+    };
+    crate::parallel::work_of(nodes, new, shared_table)
 }
 
 impl<G: Game> SearchContext for SearchCtx<'_, G> {
@@ -587,8 +568,8 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
 
     fn poll_counts(&mut self, nodes: u64, stats: &SearchStats) -> Signal {
         let delta = nodes.saturating_sub(self.charged);
-        let work = self.counts.work(delta, stats, self.state.shared_table);
-        self.counts = Counts::of(stats);
+        let work = slave_work(delta, self.counts, stats, self.state.shared_table);
+        self.counts = stats.tally();
         if !work.is_empty() {
             self.ctx.charge_work(&work);
             self.state.nodes_since_report += delta;
