@@ -2,6 +2,8 @@
 //! - the built-in test sets: every `.txt` and `.epd` file of `testsets/search` becomes one
 //!   `(name, text)` entry of `$OUT_DIR/testsets.rs` (read by `src/testset.rs`), so the binary
 //!   finds them by name wherever it runs;
+//! - the published numbers: every `.tsv` file of `testsets/published` becomes one entry of
+//!   `$OUT_DIR/published.rs` the same way (read by `src/experiment/published.rs`);
 //! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`) and the source
 //!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files differ from it),
 //!   for the reports' environment block.
@@ -11,20 +13,26 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
-    embed_testsets();
+    embed("../testsets/search", &["txt", "epd"], "testsets.rs");
+    embed("../testsets/published", &["tsv"], "published.rs");
     record_rustc();
     record_commit();
     println!("cargo:rerun-if-changed=build.rs");
 }
 
-fn embed_testsets() {
+/// Writes `$OUT_DIR/<target>`: a `&[(name, text)]` of every file of `dir` (relative to this
+/// crate) whose extension is one of `extensions`, sorted by file name.
+fn embed(dir: &str, extensions: &[&str], target: &str) {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let dir = manifest.join("../testsets/search");
+    let dir = manifest.join(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("testsets/search is readable")
+        .unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()))
         .map(|entry| entry.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt" || e == "epd"))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| extensions.iter().any(|x| e == *x))
+        })
         .collect();
     files.sort();
     let mut out = String::from("&[\n");
@@ -32,7 +40,7 @@ fn embed_testsets() {
         let name = path
             .file_stem()
             .and_then(|s| s.to_str())
-            .expect("test-set names are UTF-8");
+            .expect("file names are UTF-8");
         let full = path.canonicalize().expect("the file exists");
         println!("cargo:rerun-if-changed={}", full.display());
         writeln!(
@@ -43,8 +51,7 @@ fn embed_testsets() {
         .expect("writing to a String");
     }
     out.push_str("]\n");
-    let target =
-        PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join("testsets.rs");
+    let target = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join(target);
     std::fs::write(target, out).expect("OUT_DIR is writable");
 }
 
