@@ -92,6 +92,9 @@ pub struct Chart<'a> {
     pub reference: Option<Line>,
     /// Published points, drawn as black stars without a line, each set with its legend text.
     pub published: Vec<Line>,
+    /// Published curves beside the lines: the `i`-th is drawn dashed in the colour of the
+    /// `i`-th line (the same series as the paper drew it); one without points is left out.
+    pub dashed: Vec<Line>,
 }
 
 impl<'a> Chart<'a> {
@@ -107,6 +110,7 @@ impl<'a> Chart<'a> {
             y_range: None,
             reference: None,
             published: Vec::new(),
+            dashed: Vec::new(),
         }
     }
 }
@@ -346,6 +350,7 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
     let all: Vec<&Point> = lines
         .iter()
         .chain(&c.published)
+        .chain(&c.dashed)
         .flat_map(|l| l.points.iter())
         .collect();
     let xs: Vec<f64> = all.iter().map(|p| p.x).collect();
@@ -481,17 +486,31 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
             path.join(" ")
         );
     }
-    for (i, l) in lines.iter().enumerate() {
-        let c = COLOURS[i % COLOURS.len()];
-        let path: Vec<String> = l
-            .points
+    // The drawn points of a line (inside the y range) as polyline coordinates.
+    let path_of = |l: &Line| -> Vec<String> {
+        l.points
             .iter()
             .filter(|p| inside(p))
             .map(|p| {
                 let (px, py) = map(p.x, p.y);
                 format!("{px:.1},{py:.1}")
             })
-            .collect();
+            .collect()
+    };
+    for (i, l) in c.dashed.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let path = path_of(l);
+        if !path.is_empty() {
+            let _ = write!(
+                out,
+                r#"<polyline class="published-curve" points="{}" fill="none" stroke="{colour}" stroke-width="1.5" stroke-dasharray="6 4"/>"#,
+                path.join(" ")
+            );
+        }
+    }
+    for (i, l) in lines.iter().enumerate() {
+        let c = COLOURS[i % COLOURS.len()];
+        let path = path_of(l);
         let _ = write!(
             out,
             r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"/>"#,
@@ -538,6 +557,23 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
         let _ = write!(
             out,
             r#"<text x="{:.1}" y="{y:.1}">{}</text>"#,
+            x + 26.0,
+            escape(&l.name)
+        );
+        row += 1.0;
+    }
+    for (i, l) in c.dashed.iter().enumerate() {
+        if l.points.is_empty() {
+            continue;
+        }
+        let y = TOP + 10.0 + 18.0 * row;
+        let colour = COLOURS[i % COLOURS.len()];
+        let _ = write!(
+            out,
+            r#"<line x1="{x}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="1.5" stroke-dasharray="6 4"/><text x="{:.1}" y="{y:.1}">{}</text>"#,
+            y - 4.0,
+            x + 20.0,
+            y - 4.0,
             x + 26.0,
             escape(&l.name)
         );
@@ -763,6 +799,32 @@ mod tests {
         }
         assert!(svg.contains("class=\"reference\"") && svg.contains(">ideal<"));
         assert!(svg.contains("processors (log2 scale)"));
+    }
+
+    #[test]
+    fn published_curves_are_dashed_in_their_series_colour() {
+        let ours = vec![
+            line("a", &[(1.0, 1.0), (2.0, 0.9)]),
+            line("b", &[(1.0, 1.0), (2.0, 0.8)]),
+        ];
+        let mut c = Chart::new("t", "processors", "efficiency");
+        c.dashed = vec![
+            line("A (published)", &[(1.0, 1.0), (2.0, 0.7), (4.0, 0.5)]),
+            line("B (published)", &[]),
+        ];
+        let svg = chart(&c, &ours);
+        let curve = svg
+            .split("<polyline ")
+            .filter(|p| p.contains("class=\"published-curve\""))
+            .collect::<Vec<_>>();
+        // One curve: the second has no points.
+        assert_eq!(curve.len(), 1, "{svg}");
+        assert!(curve[0].contains(&format!("stroke=\"{}\"", COLOURS[0])));
+        assert!(curve[0].contains("stroke-dasharray"));
+        // Its legend entry is dashed in the same colour; the empty one has none.
+        assert!(svg.contains(">A (published)<") && !svg.contains(">B (published)<"));
+        // The axis reaches the published 4 processors.
+        assert!(svg.contains(">4<"));
     }
 
     #[test]
