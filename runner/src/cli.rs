@@ -350,12 +350,15 @@ pub struct CompareArgs {
 #[derive(Debug, Args)]
 pub struct ExperimentArgs {
     /// The experiment's name (see --list).
-    #[arg(required_unless_present = "list")]
+    #[arg(required_unless_present_any = ["list", "all"])]
     pub name: Option<String>,
     /// List the experiments with what they reproduce.
     #[arg(long)]
     pub list: bool,
-    /// Output folder; default target/experiments/<name>.
+    /// Run every experiment, each into OUT/<name>, and write the results page OUT/README.md.
+    #[arg(long, conflicts_with_all = ["name", "list"])]
+    pub all: bool,
+    /// Output folder; default target/experiments/<name> (with --all: target/experiments).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
     /// Fewer positions, processors and plies: a run of a minute or two.

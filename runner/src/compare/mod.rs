@@ -31,6 +31,8 @@ use table::Average;
 pub struct Outcome {
     /// The summaries (per series and processor count).
     pub summaries: Vec<Summary>,
+    /// Every cell with its metrics (one per position, series, processor count and seed).
+    pub rows: Vec<analysis::Row>,
     /// The report's path.
     pub report: PathBuf,
 }
@@ -172,5 +174,9 @@ pub fn execute_on(
         warnings: &warnings,
     })?;
     println!("\nreport: {}", report.display());
-    Ok(Some(Outcome { summaries, report }))
+    Ok(Some(Outcome {
+        summaries,
+        rows,
+        report,
+    }))
 }

@@ -56,7 +56,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
 }
 
 /// Quotes a CSV field when needed.
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -429,43 +429,6 @@ pub fn published_html(text: &str) -> String {
     h
 }
 
-/// The published speedups of an experiment's text, when its table has an `n` column and a
-/// `speedup` column: one line named after the source (the text up to its first comma).
-#[must_use]
-pub fn published_points(text: &str) -> Vec<Line> {
-    let Some(t) = published_table(text) else {
-        return Vec::new();
-    };
-    let (Some(n), Some(sp)) = (
-        t.head.iter().position(|h| h == "n"),
-        t.head.iter().position(|h| h == "speedup"),
-    ) else {
-        return Vec::new();
-    };
-    if t.span != 1 {
-        return Vec::new();
-    }
-    let points: Vec<Point> = t
-        .rows
-        .iter()
-        .filter_map(|r| {
-            Some(Point::bare(
-                r.get(n)?.parse().ok()?,
-                r.get(sp)?.parse().ok()?,
-            ))
-        })
-        .collect();
-    let source = text.split([',', '\n']).next().unwrap_or("published").trim();
-    if points.is_empty() {
-        Vec::new()
-    } else {
-        vec![Line {
-            name: source.to_string(),
-            points,
-        }]
-    }
-}
-
 /// What every column of the summary table means, in [`table::HEAD`] order.
 pub const COLUMNS: [(&str, &str); 20] = [
     (
@@ -769,24 +732,20 @@ Keyano - fixed    11.19    25.11%    11.31    22.25%
 In Othello it makes little difference.";
 
     #[test]
-    fn published_numbers_become_tables_and_points() {
+    fn published_numbers_become_tables_and_the_axis_reaches_them() {
         let h = published_html(TABLE);
         assert!(h.starts_with("<p>Thesis table 6.1, APHID in Keyano (Othello):</p><table"));
         assert!(h.contains("<th>total ovh</th>") && h.contains("<td>87.86%</td>"));
         assert!(h.ends_with("<p>APHID on the same runs: 5.74, 37.44.</p>"));
         assert!(!h.contains("<pre>"));
-        let points = published_points(TABLE);
-        assert_eq!(points.len(), 1);
-        assert_eq!(points[0].name, "Thesis table 6.1");
-        assert_eq!(
-            points[0].points,
-            vec![Point::bare(8.0, 5.74), Point::bare(64.0, 37.44)]
-        );
         let h = published_html(PAIRS);
         assert!(h.contains("<th></th><th colspan=\"2\">local</th>"), "{h}");
         assert!(h.contains("<td>Keyano - fixed</td><td>11.19</td>"));
-        assert!(published_points(PAIRS).is_empty());
         // The ideal lines reach the published 64 processors, not only the runs' 16.
+        let points = vec![Line {
+            name: "Thesis table 6.1".into(),
+            points: vec![Point::bare(8.0, 5.74), Point::bare(64.0, 37.44)],
+        }];
         assert_eq!(axis_end(&[1, 8, 16], &points), 64.0);
         assert_eq!(axis_end(&[1, 8, 16], &[]), 16.0);
         // Prose alone stays prose.

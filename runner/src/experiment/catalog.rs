@@ -1,6 +1,7 @@
 //! The named experiments: which paper figure or table, the `runner compare` flags that
-//! reproduce it (full and `--quick`), and the published numbers (facts quoted from the papers:
-//! Rezaie and Finkel, seed 003; Brockington's thesis, seed 001).
+//! reproduce it (full and `--quick`), a description of what the paper found, and which
+//! published numbers of `testsets/published` it is held against, under which of our series
+//! labels ([`Against`]; the numbers themselves are read by `published.rs`).
 
 /// Flags as (flag, value) pairs; an empty value is a switch.
 pub type Flags = &'static [(&'static str, &'static str)];
@@ -15,11 +16,43 @@ pub enum Kind {
         quick: Flags,
         /// Variants (each its own comparison in a subfolder); empty for one comparison.
         variants: &'static [(&'static str, Flags)],
-        /// The published numbers, as text.
+        /// What the paper found, as text.
         published: &'static str,
+        /// The published numbers it is held against.
+        against: &'static [Against],
     },
     /// The analytical model of thesis chapter 4 with simulated runs.
     Model,
+}
+
+/// (published series, our series label) pairs.
+pub type Labels = &'static [(&'static str, &'static str)];
+
+/// Published numbers an experiment is held against: an item of `testsets/published` ("figure
+/// 5", "table 6.1"), the rows of it that apply (context column and value, such as ("depth",
+/// "12")), the variant whose comparison gives our numbers ("" without variants), and for
+/// each published series the label of our series in `results.csv`.
+pub struct Against {
+    /// The figure or table.
+    pub item: &'static str,
+    /// The variant (subfolder) whose comparison gives ours; "" for the only one.
+    pub variant: &'static str,
+    /// Only the published rows with these context values.
+    pub only: Flags,
+    /// Published series to our labels.
+    pub series: Labels,
+}
+
+impl Against {
+    /// Every published series of `item` as `series` maps them, for the only comparison.
+    const fn all(item: &'static str, series: Labels) -> Against {
+        Against {
+            item,
+            variant: "",
+            only: &[],
+            series,
+        }
+    }
 }
 
 /// A named experiment.
@@ -36,6 +69,94 @@ pub struct Experiment {
 
 const RF_PROCS: &str = "1,2,4,8,12,16,20";
 const THESIS_PROCS: &str = "1,8,16,32,64";
+
+/// Seed 003 figures 5-7: the paper's algorithms by our labels.
+const RF_ALGOS: Labels = &[
+    ("alphabeta", "alphabeta"),
+    ("MWF", "mwf"),
+    ("delaysplit", "delaysplit"),
+    ("treesplit", "treesplit"),
+    ("ER", "er"),
+    ("pvsplit", "pvsplit"),
+];
+
+/// Seed 003 figures 8-10: MWF with and without EC sorting.
+const RF_EC_VS_NONE: Labels = &[
+    ("MWF EC-sorting", "mwf@ec"),
+    ("MWF no sorting", "mwf"),
+    ("sort time of MWF EC-sorting", "mwf@ec"),
+];
+
+/// Seed 003 figures 11-12: TT sorting (with the paper's bug) against EC sorting.
+const RF_TT_VS_EC: Labels = &[
+    ("MWF TT-sorting (buggy per the paper)", "mwf@tt"),
+    ("MWF EC-sorting", "mwf@ec"),
+    ("sort time of EC-sorting", "mwf@ec"),
+    ("sort time of TT-sorting", "mwf@tt"),
+];
+
+/// Seed 003 figures 13-18: MWF against DMWF, both under EC sorting.
+const RF_MWF_VS_DMWF: Labels = &[
+    ("MWF", "mwf@ec"),
+    ("DMWF", "dmwf@ec"),
+    ("MWF total time", "mwf@ec"),
+    ("MWF sort time", "mwf@ec"),
+    ("DMWF total time", "dmwf@ec"),
+    ("DMWF sort time", "dmwf@ec"),
+];
+
+/// The thesis's APHID rows.
+const APHID: Labels = &[("APHID", "aphid")];
+
+/// Table 6.3's depths (12-15 ply) by our variants (6-9 ply).
+const T63_AGAINST: &[Against] = &[
+    Against {
+        item: "table 6.3",
+        variant: "depth6",
+        only: &[("depth", "12")],
+        series: APHID,
+    },
+    Against {
+        item: "table 6.3",
+        variant: "depth7",
+        only: &[("depth", "13")],
+        series: APHID,
+    },
+    Against {
+        item: "table 6.3",
+        variant: "depth8",
+        only: &[("depth", "14")],
+        series: APHID,
+    },
+    Against {
+        item: "table 6.3",
+        variant: "depth9",
+        only: &[("depth", "15")],
+        series: APHID,
+    },
+];
+
+/// Table 6.8's Othello (fixed depth) row by table configuration.
+const T68_AGAINST: &[Against] = &[
+    Against {
+        item: "table 6.8",
+        variant: "local",
+        only: &[("program", "KEYANO fixed"), ("setting", "local")],
+        series: APHID,
+    },
+    Against {
+        item: "table 6.8",
+        variant: "distributed",
+        only: &[("program", "KEYANO fixed"), ("setting", "distributed")],
+        series: APHID,
+    },
+    Against {
+        item: "table 6.8",
+        variant: "shared",
+        only: &[("program", "KEYANO fixed"), ("setting", "shared")],
+        series: APHID,
+    },
+];
 
 /// Thesis tables 6.1 and 6.2 (and the base of 6.3 and 6.4): APHID on the Othello middle-game
 /// set with one shared table, as the thesis's standard tests (its section 6.2.5).
@@ -78,59 +199,26 @@ const RF_FIG16: &str = "Seed 003 section 6, MWF vs DMWF under EC sorting on 6x6 
 tree: results similar to tic-tac-toe (figures 16-18).";
 
 const T61: &str = "Thesis table 6.1, APHID in Keyano (Othello, 20 positions of the 1994 World Championship final, 15 ply, \
-shared-memory table, SGI Origin 2000):
- n  speedup  total ovh  master  search  speculative  parallelization
- 8   5.74     48.29%    14.28%   6.64%     2.48%        19.45%
-16  11.27     49.37%     6.67%  10.59%     6.67%        19.71%
-32  21.99     54.94%     3.22%  14.37%    14.41%        15.80%
-64  37.44     87.86%     1.59%  44.07%    32.65%         4.65%";
+shared-memory table, SGI Origin 2000): speedup and overheads by processors.";
 
-const T62: &str = "Thesis table 6.2, APHID in Keyano with ProbCut (variable depth, 19 ply, same 20 positions, shared table):
- n  speedup  total ovh  master  search  speculative  parallelization
- 8   5.48     61.93%    14.28%  10.98%     4.74%        23.02%
-16   9.40     79.27%     6.67%  24.68%    11.85%        23.55%
-32  15.11    130.87%     3.22%  58.60%    27.74%        20.43%
-64  23.05    218.61%     1.59% 101.86%    80.93%        10.7%";
+const T62: &str = "Thesis table 6.2, APHID in Keyano with ProbCut (variable depth, 19 ply, same 20 positions, shared table): \
+speedup and overheads by processors.";
 
-const T63: &str = "Thesis table 6.3, APHID in Keyano by depth (speedups):
- n   12 ply  13 ply  14 ply  15 ply
- 8    4.07    4.95    5.14    5.74
-16    6.93    9.12    9.91   11.27
-32    6.44   14.00   17.76   21.99
-64    4.23   11.92   22.51   37.44";
+const T63: &str = "Thesis table 6.3, APHID in Keyano by search depth (12 to 15 ply): speedups fall at 12 ply beyond 16 \
+processors and grow with depth.";
 
-const T68: &str = "Thesis table 6.8, APHID on 16 processors, speedup and total search overhead by \
-transposition-table configuration (local: one table per process; distributed: the shadow-table ring of \
-section 5.2.6; shared: one shared-memory table):
-                   local              distributed        shared
-Chinook            4.68   257.05%     5.54   247.71%     8.35    87.37%
-Crafty             5.70   188.53%     6.71   140.19%     8.76    69.90%
-Keyano - fixed    11.19    25.11%    11.31    22.25%    11.27    17.26%
-Keyano - variable  8.36    64.65%     8.52    56.27%     9.80    36.53%
-TheTurk            5.65   164.44%     6.59   123.15%     8.48    60.26%
-In Othello (Keyano) the configuration makes very little difference; in checkers and chess it does.";
+const T64: &str = "Thesis table 6.4, YBW in Keyano (same positions and depth as table 6.1): speedup, search, \
+parallelization and synchronization overhead, idle time; APHID on the same runs is table 6.1.";
 
-const T64: &str = "Thesis table 6.4, YBW in Keyano (same positions and depth as table 6.1):
- n  speedup  total ovh  search  parallelization  synchronization  idle
- 8   6.24     41.37%    24.39%      1.9%             1.9%         (1.16%)
-16  10.95     61.12%    25.84%      3.1%            17.1%         (9.29%)
-32  18.35    100.63%    39.41%      5.3%            29.6%        (16.73%)
-64  24.21    199.05%    48.03%      6.8%           109.5%        (40.15%)
-APHID on the same runs: 5.74, 11.27, 21.99, 37.44 (table 6.1).";
+const T65: &str = "Thesis table 6.5, APHID in Chinook (checkers, 1992 Tinsley-Chinook test suite, 23-29 ply): speedup \
+and overheads by processors.";
 
-const T65: &str =
-    "Thesis table 6.5, APHID in Chinook (checkers, 1992 Tinsley-Chinook test suite, 23-29 ply):
- n  speedup  total ovh  master  search  speculative  parallelization
-16   8.35    124.26%     6.67%  36.7%    50.75%        18.4%
-32  10.82    289.08%     3.22% 111.4%    90.16%        22.1%
-64  14.35    457.89%     1.59% 176.3%   216.8%          8.9%";
+const T66: &str = "Thesis tables 6.6 (TheTurk) and 6.7 (Crafty), APHID on Bratko-Kopec (21 positions, 11-12 ply): \
+speedup and overheads by processors.";
 
-const T66: &str =
-    "Thesis tables 6.6 (TheTurk) and 6.7 (Crafty), APHID on Bratko-Kopec (21 positions, 11-12 ply):
-TheTurk  n=16: 8.48 (total 98.88%, search 52.91%, speculative 7.35%, parallelization 24.2%)
-         n=32: 12.96; n=64: 15.96
-Crafty   n=16: 8.76 (total 110.71%, search 59.00%, speculative 10.90%, parallelization 26.3%)
-         n=32: 16.56; n=64: 18.00";
+const T68: &str = "Thesis table 6.8, APHID on 16 processors by transposition-table configuration (local: one table \
+per process; distributed: the shadow-table ring of section 5.2.6; shared: one shared-memory table): in \
+Othello (Keyano) the configuration makes very little difference; in checkers and chess it does.";
 
 /// Every experiment, in `--list` order.
 pub const ALL: &[Experiment] = &[
@@ -149,9 +237,14 @@ pub const ALL: &[Experiment] = &[
                 // The paper splits at every level (not the engine defaults of 4 and 5).
                 ("--min-split-depth", "2"),
             ],
-            quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
+            // Six algorithms: 5 plies keep the quick run to seconds.
+            quick: &[("--depth", "5"), ("--procs", "1,2,4,8")],
             variants: &[],
             published: RF_FIG5,
+            against: &[
+                Against::all("figure 5", RF_ALGOS),
+                Against::all("figure 6", RF_ALGOS),
+            ],
         },
     },
     Experiment {
@@ -175,6 +268,7 @@ pub const ALL: &[Experiment] = &[
             ],
             variants: &[],
             published: RF_FIG7,
+            against: &[Against::all("figure 7", RF_ALGOS)],
         },
     },
     Experiment {
@@ -195,6 +289,11 @@ pub const ALL: &[Experiment] = &[
             quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
             variants: &[],
             published: RF_FIG8,
+            against: &[
+                Against::all("figure 8", RF_EC_VS_NONE),
+                Against::all("figure 9", RF_EC_VS_NONE),
+                Against::all("figure 10", RF_EC_VS_NONE),
+            ],
         },
     },
     Experiment {
@@ -215,6 +314,10 @@ pub const ALL: &[Experiment] = &[
             quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
             variants: &[],
             published: RF_FIG11,
+            against: &[
+                Against::all("figure 11", RF_TT_VS_EC),
+                Against::all("figure 12", RF_TT_VS_EC),
+            ],
         },
     },
     Experiment {
@@ -234,6 +337,11 @@ pub const ALL: &[Experiment] = &[
             quick: &[("--depth", "6"), ("--procs", "1,2,4,8")],
             variants: &[],
             published: RF_FIG13,
+            against: &[
+                Against::all("figure 13", RF_MWF_VS_DMWF),
+                Against::all("figure 14", RF_MWF_VS_DMWF),
+                Against::all("figure 15", RF_MWF_VS_DMWF),
+            ],
         },
     },
     Experiment {
@@ -258,6 +366,11 @@ pub const ALL: &[Experiment] = &[
             ],
             variants: &[],
             published: RF_FIG16,
+            against: &[
+                Against::all("figure 16", RF_MWF_VS_DMWF),
+                Against::all("figure 17", RF_MWF_VS_DMWF),
+                Against::all("figure 18", RF_MWF_VS_DMWF),
+            ],
         },
     },
     Experiment {
@@ -269,6 +382,7 @@ pub const ALL: &[Experiment] = &[
             quick: KEYANO_QUICK,
             variants: &[],
             published: T61,
+            against: &[Against::all("table 6.1", APHID)],
         },
     },
     Experiment {
@@ -280,6 +394,12 @@ pub const ALL: &[Experiment] = &[
             quick: KEYANO_QUICK,
             variants: &[("play", &[("--setting", "play")])],
             published: T62,
+            against: &[Against {
+                item: "table 6.2",
+                variant: "play",
+                only: &[],
+                series: APHID,
+            }],
         },
     },
     Experiment {
@@ -302,6 +422,7 @@ pub const ALL: &[Experiment] = &[
                 ("depth9", &[("--depth", "9")]),
             ],
             published: T63,
+            against: T63_AGAINST,
         },
     },
     Experiment {
@@ -323,6 +444,10 @@ pub const ALL: &[Experiment] = &[
             quick: KEYANO_QUICK,
             variants: &[],
             published: T64,
+            against: &[
+                Against::all("table 6.4", &[("YBWC", "delaysplit")]),
+                Against::all("table 6.1", APHID),
+            ],
         },
     },
     Experiment {
@@ -349,6 +474,7 @@ pub const ALL: &[Experiment] = &[
             ],
             variants: &[],
             published: T65,
+            against: &[Against::all("table 6.5", APHID)],
         },
     },
     Experiment {
@@ -375,6 +501,10 @@ pub const ALL: &[Experiment] = &[
             ],
             variants: &[],
             published: T66,
+            against: &[
+                Against::all("table 6.6", APHID),
+                Against::all("table 6.7", APHID),
+            ],
         },
     },
     Experiment {
@@ -397,6 +527,7 @@ pub const ALL: &[Experiment] = &[
                 ("shared", &[("--aphid-tt", "shared")]),
             ],
             published: T68,
+            against: T68_AGAINST,
         },
     },
     Experiment {
@@ -410,7 +541,65 @@ pub const ALL: &[Experiment] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::{flags_for, plan_of};
+    use crate::experiment::published;
+    use crate::experiment::{algos_of, flags_for, plan_of};
+
+    /// Every mapping names a published item with rows under its filters, every published
+    /// series it names is in them, every label is one of the experiment's series and every
+    /// variant is one of its variants: a typo in a label or a name fails here, not silently
+    /// in a run with nothing compared.
+    #[test]
+    fn every_mapping_names_published_rows_and_our_series() {
+        let points = published::all().expect("the published files parse");
+        for e in ALL {
+            let Kind::Compare {
+                args,
+                variants,
+                against,
+                ..
+            } = &e.kind
+            else {
+                continue;
+            };
+            let ours = algos_of(args);
+            // Every published series named anywhere in the experiment, found or not.
+            let mut named: Vec<(&str, bool)> = Vec::new();
+            for a in *against {
+                let rows: Vec<&published::Point> = points
+                    .iter()
+                    .filter(|p| {
+                        p.item == a.item && a.only.iter().all(|(c, v)| p.context(c) == Some(*v))
+                    })
+                    .collect();
+                assert!(!rows.is_empty(), "{}: no rows of {}", e.name, a.item);
+                let mut any = false;
+                for (theirs, label) in a.series {
+                    let found = rows.iter().any(|p| p.series == *theirs);
+                    any |= found;
+                    match named.iter_mut().find(|(n, _)| n == theirs) {
+                        Some(slot) => slot.1 |= found,
+                        None => named.push((theirs, found)),
+                    }
+                    assert!(
+                        ours.iter().any(|o| o == label),
+                        "{}: no series '{label}'",
+                        e.name
+                    );
+                }
+                assert!(any, "{}: {} has none of its series", e.name, a.item);
+                assert!(
+                    a.variant.is_empty() && variants.is_empty()
+                        || variants.iter().any(|(v, _)| *v == a.variant),
+                    "{}: no variant '{}'",
+                    e.name,
+                    a.variant
+                );
+            }
+            for (theirs, found) in named {
+                assert!(found, "{}: no published series '{theirs}'", e.name);
+            }
+        }
+    }
 
     #[test]
     fn names_are_unique_and_every_runnable_experiment_parses() {

@@ -6,15 +6,27 @@
 //! Experiments name algorithms, never depend on them: an algorithm that is not registered in
 //! this build is left out with a note, and an experiment none of whose algorithms is
 //! registered says so and stops (exit status 2).
+//!
+//! After each run the experiment's folder gets `verdict.json`, `published_vs_ours.md` and
+//! `.csv` and the overlay plots (the published numbers of `testsets/published` beside ours);
+//! `--all` runs every experiment and writes the results page. `README.md` here gives the files
+//! and the schema.
 
 pub mod catalog;
+pub mod index;
 pub mod model;
 pub mod model_report;
+pub mod ours;
+pub mod overlay;
+pub mod published;
+pub mod side_by_side;
+pub mod verdict;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use clap::Parser;
 use control::parallel::ParallelAlgo;
 use serde_json::json;
@@ -22,10 +34,12 @@ use serde_json::json;
 use crate::cli::{CompareArgs, ExperimentArgs};
 use crate::compare::plan::Plan;
 use crate::compare::report::Addendum;
-use crate::compare::svg::escape;
-use crate::compare::{self, table};
+use crate::compare::svg::{Line, Point, escape};
+use crate::compare::{self, Outcome, table};
 use crate::input_error::input;
-use catalog::{Experiment, Kind};
+use catalog::{Against, Experiment, Kind};
+use published::Quantity;
+use verdict::Record;
 
 /// Parses compare flags as clap would from the command line.
 #[derive(Parser)]
@@ -41,17 +55,16 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         list();
         return Ok(());
     }
+    if args.all {
+        return run_all(args.out.as_deref(), args.quick);
+    }
     let name = args.name.as_deref().unwrap_or_default();
     let Some(exp) = catalog::ALL.iter().find(|e| e.name == name) else {
         return Err(input(
             format!("experiment '{name}'"),
             format!(
                 "no such experiment; the experiments are: {} (see runner experiment --list)",
-                catalog::ALL
-                    .iter()
-                    .map(|e| e.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                names().join(", ")
             ),
         ));
     };
@@ -59,15 +72,177 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("target/experiments").join(exp.name));
+    run_one(exp, &out, args.quick)?;
+    // A folder of experiments with a results page gets it rebuilt.
+    if let Some(parent) = out.parent().filter(|p| index::is_generated(p)) {
+        let page = index::write(parent, &names())?;
+        println!("results page: {}", page.display());
+    }
+    Ok(())
+}
+
+fn names() -> Vec<&'static str> {
+    catalog::ALL.iter().map(|e| e.name).collect()
+}
+
+/// Fails with an input error unless `dir` can be created and written to.
+fn check_writable(dir: &Path) -> Result<()> {
+    let flag = format!("--out {}", dir.display());
+    if dir.exists() && !dir.is_dir() {
+        return Err(input(flag, "is a file, not a folder; name a folder"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| input(&flag, format!("cannot be created ({e})")))?;
+    let probe = dir.join(".runner-write-check");
+    std::fs::write(&probe, b"").map_err(|e| {
+        input(
+            &flag,
+            format!("is not writable ({e}); name a folder you can write to"),
+        )
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Whether an experiment runs in this build (a comparison needs a registered algorithm).
+fn runnable(exp: &Experiment) -> bool {
     match &exp.kind {
-        Kind::Model => model_report::run(exp, &out, args.quick),
+        Kind::Compare { args, .. } => flags_for(args, &[], &[], false).is_some(),
+        Kind::Model => true,
+    }
+}
+
+/// `runner experiment --all`: every experiment into `out/<name>`, then the results page.
+fn run_all(out: Option<&Path>, quick: bool) -> Result<()> {
+    let out = out.map_or_else(|| PathBuf::from("target/experiments"), Path::to_path_buf);
+    check_writable(&out)?;
+    let mut failed = Vec::new();
+    for exp in catalog::ALL {
+        if !runnable(exp) {
+            eprintln!(
+                "note: {} skipped: it needs {}, not registered in this build",
+                exp.name,
+                match &exp.kind {
+                    Kind::Compare { args, .. } => missing_algos(args).join(", "),
+                    Kind::Model => String::new(),
+                }
+            );
+            continue;
+        }
+        if let Err(e) = run_one(exp, &out.join(exp.name), quick) {
+            eprintln!("error: {}: {e:#}", exp.name);
+            failed.push(exp.name);
+        }
+    }
+    let page = index::write(&out, &names())?;
+    println!("results page: {}", page.display());
+    if !failed.is_empty() {
+        bail!(
+            "{} of {} experiments failed: {}",
+            failed.len(),
+            catalog::ALL.len(),
+            failed.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The command line that reruns `exp` into `out`.
+fn experiment_command(name: &str, quick: bool, out: &Path) -> String {
+    format!(
+        "runner experiment {name}{} --out {}",
+        if quick { " --quick" } else { "" },
+        out.display()
+    )
+}
+
+/// Runs one experiment into `out` and writes its verdict files there.
+fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
+    let start = Instant::now();
+    let mut record = Record {
+        experiment: exp.name.to_string(),
+        reproduces: exp.reproduces.to_string(),
+        what: exp.what.to_string(),
+        command: experiment_command(exp.name, quick, out),
+        compare_commands: Vec::new(),
+        commit: env!("RUNNER_COMMIT").to_string(),
+        preset: None,
+        seeds: Vec::new(),
+        quick,
+        wall_seconds: 0.0,
+        svgs: Vec::new(),
+        not_compared: Vec::new(),
+        comparisons: Vec::new(),
+        verdicts: Vec::new(),
+    };
+    match &exp.kind {
+        Kind::Model => model_report::run(exp, out, quick)?,
         Kind::Compare {
             args: flags,
-            quick,
+            quick: quick_flags,
             variants,
             published,
-        } => run_compare(exp, flags, quick, variants, published, &out, args.quick),
+            against,
+        } => {
+            let ran = run_compare(
+                exp,
+                flags,
+                quick_flags,
+                variants,
+                published,
+                against,
+                out,
+                quick,
+            )?;
+            if let Some(first) = ran.first() {
+                record.preset = first.preset.clone();
+                record.seeds.clone_from(&first.seeds);
+            }
+            record.compare_commands = ran.iter().map(|r| r.command.clone()).collect();
+            let points = published::all().context("reading the built-in published numbers")?;
+            let mut curves = Vec::new();
+            for a in *against {
+                if let Some(r) = ran.iter().find(|r| r.variant == a.variant) {
+                    curves.extend(verdict::curves(&points, a, &r.outcome));
+                }
+            }
+            record.comparisons = verdict::comparisons(&curves);
+            record.verdicts = verdict::verdicts(&record.comparisons);
+            record.not_compared = verdict::not_compared(&curves);
+            record.svgs = overlay::write(out, &curves)?;
+        }
     }
+    record.wall_seconds = start.elapsed().as_secs_f64();
+    write_record(out, &record)
+}
+
+/// Writes `verdict.json`, `published_vs_ours.md` and `published_vs_ours.csv` into `out`.
+fn write_record(out: &Path, record: &Record) -> Result<()> {
+    let save = |name: &str, text: String| -> Result<()> {
+        let path = out.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    save(
+        "verdict.json",
+        format!("{:#}\n", serde_json::to_value(record)?),
+    )?;
+    save("published_vs_ours.md", side_by_side::page(record))?;
+    save(
+        "published_vs_ours.csv",
+        side_by_side::csv(&record.comparisons),
+    )?;
+    if !record.verdicts.is_empty() {
+        println!(
+            "\npublished against ours ({}):",
+            out.join("published_vs_ours.md").display()
+        );
+        for v in &record.verdicts {
+            println!("  {}", side_by_side::verdict_line(v));
+        }
+    }
+    for n in &record.not_compared {
+        println!("  not compared: {n}");
+    }
+    Ok(())
 }
 
 fn list() {
@@ -174,15 +349,70 @@ pub fn plan_of(flags: &[(String, String)], out: &Path) -> Result<Plan> {
     Plan::parse(&wrap.args)
 }
 
+/// One comparison an experiment ran.
+struct Ran {
+    /// Its variant ("" for the only one).
+    variant: &'static str,
+    /// Its `runner compare` command.
+    command: String,
+    /// The simulator's cost model (`None` off the simulator).
+    preset: Option<String>,
+    /// Its seeds.
+    seeds: Vec<u64>,
+    /// What it left.
+    outcome: Outcome,
+}
+
+/// The published speedups `against` maps for `variant`, as star points of the speedup plot.
+fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
+    let points = published::all().context("reading the built-in published numbers")?;
+    let mut lines: Vec<Line> = Vec::new();
+    for a in against.iter().filter(|a| a.variant == variant) {
+        for p in points.iter().filter(|p| {
+            p.item == a.item
+                && p.quantity == Quantity::Speedup
+                && a.series.iter().any(|(s, _)| *s == p.series)
+                && a.only.iter().all(|(c, v)| p.context(c) == Some(*v))
+        }) {
+            let name = format!("{} {} (published)", p.item, p.series);
+            let point = Point::bare(p.procs as f64, p.value);
+            match lines.iter_mut().find(|l| l.name == name) {
+                Some(l) => l.points.push(point),
+                None => lines.push(Line {
+                    name,
+                    points: vec![point],
+                }),
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// The published items an experiment is held against, as an HTML paragraph.
+fn against_html(against: &[Against]) -> String {
+    let mut items: Vec<&str> = against.iter().map(|a| a.item).collect();
+    items.dedup();
+    if items.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p>Held against the published numbers of {} (testsets/published): verdict.json and published_vs_ours.md beside this report.</p>",
+        escape(&items.join(", "))
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_compare(
     exp: &Experiment,
     flags: &'static [(&'static str, &'static str)],
     quick: &'static [(&'static str, &'static str)],
     variants: &'static [(&'static str, &'static [(&'static str, &'static str)])],
     published: &str,
+    against: &[Against],
     out: &Path,
     is_quick: bool,
-) -> Result<()> {
+) -> Result<Vec<Ran>> {
+    let mut ran = Vec::new();
     let missing = missing_algos(flags);
     let note = if missing.is_empty() {
         String::new()
@@ -228,13 +458,14 @@ fn run_compare(
                 exp.reproduces
             ),
             html: format!(
-                "<h2>Published</h2><p>{}</p>{}<p>{}</p>",
+                "<h2>Published</h2><p>{}</p>{}{}<p>{}</p>",
                 escape(exp.what),
                 compare::report::published_html(published),
+                against_html(against),
                 escape(&note)
             ),
             json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "published": published, "not_registered": missing, "quick": is_quick}),
-            published: compare::report::published_points(published),
+            published: published_speedups(against, label)?,
         };
         let outcome = compare::execute(&plan, &command, &addendum)?;
         let _ = write!(
@@ -255,6 +486,17 @@ fn run_compare(
                 &table::summary_rows(&outcome.summaries, table::Average::PerPosition)
             )
         );
+        ran.push(Ran {
+            variant: label,
+            preset: (plan.backend == "sim").then(|| {
+                plan.sim_preset
+                    .clone()
+                    .unwrap_or_else(|| "shared-memory".to_string())
+            }),
+            seeds: plan.seeds.clone(),
+            command,
+            outcome,
+        });
     }
     println!("\npublished ({}):\n{published}", exp.reproduces);
     if variants.len() > 1 {
@@ -272,5 +514,5 @@ fn run_compare(
         std::fs::write(&path, html).with_context(|| format!("writing {}", path.display()))?;
         println!("report: {}", path.display());
     }
-    Ok(())
+    Ok(ran)
 }

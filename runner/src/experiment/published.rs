@@ -1,0 +1,523 @@
+//! The papers' published numbers, read from the `.tsv` files of `testsets/published` (built into
+//! the binary): every number becomes one [`Point`] (an item such as "figure 5", a series named
+//! as the paper names it, a [`Quantity`], a processor count and the value) with the context of
+//! its row (setup, program, setting, depth, table kind, storage rule, position).
+//!
+//! Values keep the papers' units: overheads in percent, nodes in thousands where the figure
+//! plots thousands. One conversion: seed 004's table 4 prints minutes per position, read as
+//! seconds (times 60) so that every [`Quantity::Seconds`] is in seconds.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The embedded files: (file name without `.tsv`, text).
+pub const FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/published.rs"));
+
+/// What a published number measures, and so how ours is computed (`ours.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantity {
+    /// T1 of the same series / (N x T_N).
+    RelativeEfficiency,
+    /// Baseline time / T_N.
+    Speedup,
+    /// Nodes on N processors / nodes of the same series on 1.
+    NodesRelative,
+    /// Search nodes per position, in thousands.
+    NodesThousands,
+    /// Time over all machines: N x elapsed seconds per position.
+    TotalSeconds,
+    /// The static-evaluation (look-ahead sorting) share of the total seconds.
+    SortSeconds,
+    /// Elapsed seconds per position.
+    Seconds,
+    /// Elapsed seconds summed over the test set.
+    TestSetSeconds,
+    /// Total overhead, percent (thesis 6.2.6).
+    TotalOverhead,
+    /// Master overhead, percent.
+    MasterOverhead,
+    /// Search overhead, percent.
+    SearchOverhead,
+    /// Speculative search, percent.
+    SpeculativeSearch,
+    /// Parallelization overhead, percent.
+    ParallelizationOverhead,
+    /// Synchronization overhead, percent.
+    SynchronizationOverhead,
+    /// Time spent idle, percent of the processor time.
+    Idle,
+    /// Time overhead, percent: (N x T_N - T_1) / T_1 (seed 004).
+    TimeOverhead,
+    /// Leaf nodes searched by all processors, per position.
+    LeafNodes,
+}
+
+impl Quantity {
+    /// The name in `verdict.json` (snake case).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantity::RelativeEfficiency => "relative_efficiency",
+            Quantity::Speedup => "speedup",
+            Quantity::NodesRelative => "nodes_relative",
+            Quantity::NodesThousands => "nodes_thousands",
+            Quantity::TotalSeconds => "total_seconds",
+            Quantity::SortSeconds => "sort_seconds",
+            Quantity::Seconds => "seconds",
+            Quantity::TestSetSeconds => "test_set_seconds",
+            Quantity::TotalOverhead => "total_overhead",
+            Quantity::MasterOverhead => "master_overhead",
+            Quantity::SearchOverhead => "search_overhead",
+            Quantity::SpeculativeSearch => "speculative_search",
+            Quantity::ParallelizationOverhead => "parallelization_overhead",
+            Quantity::SynchronizationOverhead => "synchronization_overhead",
+            Quantity::Idle => "idle",
+            Quantity::TimeOverhead => "time_overhead",
+            Quantity::LeafNodes => "leaf_nodes",
+        }
+    }
+
+    /// The axis label of a plot of this quantity.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Quantity::RelativeEfficiency => "relative efficiency",
+            Quantity::Speedup => "speedup",
+            Quantity::NodesRelative => "nodes relative to 1 processor",
+            Quantity::NodesThousands => "nodes (thousands)",
+            Quantity::TotalSeconds => "total time over all processors (s)",
+            Quantity::SortSeconds => "sort time (s)",
+            Quantity::Seconds => "elapsed time (s)",
+            Quantity::TestSetSeconds => "elapsed time, whole test set (s)",
+            Quantity::TotalOverhead => "total overhead (%)",
+            Quantity::MasterOverhead => "master overhead (%)",
+            Quantity::SearchOverhead => "search overhead (%)",
+            Quantity::SpeculativeSearch => "speculative search (%)",
+            Quantity::ParallelizationOverhead => "parallelization overhead (%)",
+            Quantity::SynchronizationOverhead => "synchronization overhead (%)",
+            Quantity::Idle => "idle (%)",
+            Quantity::TimeOverhead => "time overhead (%)",
+            Quantity::LeafNodes => "leaf nodes",
+        }
+    }
+}
+
+/// One published number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// The figure or table: "figure 5", "table 6.1", "seed 004 table 3".
+    pub item: String,
+    /// The series as the paper names it ("MWF EC-sorting", "APHID").
+    pub series: String,
+    /// What the number measures.
+    pub quantity: Quantity,
+    /// Processors.
+    pub procs: usize,
+    /// The number.
+    pub value: f64,
+    /// The row's other columns: (column, value), such as ("depth", "12").
+    pub context: Vec<(String, String)>,
+}
+
+impl Point {
+    /// The value of a context column.
+    #[must_use]
+    pub fn context(&self, column: &str) -> Option<&str> {
+        self.context
+            .iter()
+            .find(|(c, _)| c == column)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A line of a published file that does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// The file.
+    pub file: String,
+    /// The line (1-based).
+    pub line: usize,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "testsets/published/{}.tsv line {}: {}",
+            self.file, self.line, self.what
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// How a wide table's columns read: the item's prefix and column, the series, the processors'
+/// column, the context columns and the value columns with their quantity and factor.
+struct Layout {
+    item_prefix: &'static str,
+    item_column: &'static str,
+    series: fn(&Row<'_>) -> Result<String, String>,
+    procs_column: &'static str,
+    context: &'static [&'static str],
+    values: &'static [(&'static str, Quantity)],
+    /// A factor applied to a (column, item) pair's values.
+    scale: fn(&str, &str) -> f64,
+}
+
+/// A data line with its header.
+struct Row<'a> {
+    head: &'a [&'a str],
+    cells: Vec<&'a str>,
+}
+
+impl Row<'_> {
+    fn get(&self, column: &str) -> Result<&str, String> {
+        self.head
+            .iter()
+            .position(|h| *h == column)
+            .and_then(|i| self.cells.get(i).copied())
+            .ok_or_else(|| format!("no column '{column}'"))
+    }
+}
+
+/// The data lines of a file (no comments, no blank lines), numbered from 1.
+fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+}
+
+fn number(cell: &str) -> Result<Option<f64>, String> {
+    if cell == "-" {
+        return Ok(None);
+    }
+    cell.parse::<f64>()
+        .map(Some)
+        .map_err(|_| format!("'{cell}' is not a number"))
+}
+
+fn wide(file: &str, text: &str, layout: &Layout) -> Result<Vec<Point>, ParseError> {
+    let err = |line: usize, what: String| ParseError {
+        file: file.to_string(),
+        line,
+        what,
+    };
+    let mut lines = data_lines(text);
+    let (_, head) = lines
+        .next()
+        .ok_or_else(|| err(1, "no header line".into()))?;
+    let head: Vec<&str> = head.split('\t').collect();
+    let mut out = Vec::new();
+    for (n, line) in lines {
+        let row = Row {
+            head: &head,
+            cells: line.split('\t').collect(),
+        };
+        if row.cells.len() != head.len() {
+            return Err(err(
+                n,
+                format!("{} cells, the header has {}", row.cells.len(), head.len()),
+            ));
+        }
+        let read = || -> Result<Vec<Point>, String> {
+            let item_key = row.get(layout.item_column)?;
+            let item = format!("{}{item_key}", layout.item_prefix);
+            let series = (layout.series)(&row)?;
+            let procs_cell = row.get(layout.procs_column)?;
+            let procs: usize = procs_cell
+                .parse()
+                .map_err(|_| format!("processors '{procs_cell}' is not a count"))?;
+            let mut context = Vec::new();
+            for c in layout.context {
+                context.push(((*c).to_string(), row.get(c)?.to_string()));
+            }
+            let mut points = Vec::new();
+            for (column, quantity) in layout.values {
+                if let Some(v) = number(row.get(column)?)? {
+                    points.push(Point {
+                        item: item.clone(),
+                        series: series.clone(),
+                        quantity: *quantity,
+                        procs,
+                        value: v * (layout.scale)(column, item_key),
+                        context: context.clone(),
+                    });
+                }
+            }
+            Ok(points)
+        };
+        out.extend(read().map_err(|w| err(n, w))?);
+    }
+    Ok(out)
+}
+
+const BROCKINGTON: Layout = Layout {
+    item_prefix: "table ",
+    item_column: "table",
+    series: |r| r.get("algorithm").map(str::to_string),
+    procs_column: "n",
+    context: &["program", "setting", "depth"],
+    values: &[
+        ("speedup", Quantity::Speedup),
+        ("total_time_s", Quantity::TestSetSeconds),
+        ("total_overhead_pct", Quantity::TotalOverhead),
+        ("master_overhead_pct", Quantity::MasterOverhead),
+        ("search_overhead_pct", Quantity::SearchOverhead),
+        ("speculative_search_pct", Quantity::SpeculativeSearch),
+        (
+            "parallelization_overhead_pct",
+            Quantity::ParallelizationOverhead,
+        ),
+        (
+            "synchronization_overhead_pct",
+            Quantity::SynchronizationOverhead,
+        ),
+        ("idle_pct", Quantity::Idle),
+    ],
+    scale: |_, _| 1.0,
+};
+
+const MARSLAND_POPOWICH: Layout = Layout {
+    item_prefix: "seed 004 table ",
+    item_column: "table",
+    series: |_| Ok("PV splitting".to_string()),
+    procs_column: "procs",
+    context: &["depth", "tt", "storage", "position"],
+    values: &[
+        ("leaf_nodes", Quantity::LeafNodes),
+        ("time", Quantity::Seconds),
+        ("speedup", Quantity::Speedup),
+        ("search_overhead_pct", Quantity::SearchOverhead),
+        ("time_overhead_pct", Quantity::TimeOverhead),
+    ],
+    // Table 4 prints minutes per position.
+    scale: |column, table| {
+        if column == "time" && table == "4" {
+            60.0
+        } else {
+            1.0
+        }
+    },
+};
+
+/// The quantity of a seed 003 curve from its figure's quantity text and its series name.
+fn rf_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
+    if series.contains("sort time") {
+        return Ok(Quantity::SortSeconds);
+    }
+    let q = [
+        ("efficiency", Quantity::RelativeEfficiency),
+        ("nodes relative", Quantity::NodesRelative),
+        ("nodes examined, thousands", Quantity::NodesThousands),
+        ("total time", Quantity::TotalSeconds),
+    ];
+    q.iter()
+        .find(|(prefix, _)| quantity.starts_with(prefix))
+        .map(|(_, q)| *q)
+        .ok_or_else(|| format!("unknown quantity '{quantity}'"))
+}
+
+/// Seed 003's curves: one row per curve, one column `N=k` per processor count.
+fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+    let err = |line: usize, what: String| ParseError {
+        file: file.to_string(),
+        line,
+        what,
+    };
+    let mut lines = data_lines(text);
+    let (hn, head) = lines
+        .next()
+        .ok_or_else(|| err(1, "no header line".into()))?;
+    let head: Vec<&str> = head.split('\t').collect();
+    if head.get(..4) != Some(&["figure", "setup", "quantity", "series"][..]) {
+        return Err(err(
+            hn,
+            "the header does not start figure, setup, quantity, series".into(),
+        ));
+    }
+    let procs: Vec<usize> = head[4..]
+        .iter()
+        .map(|h| h.strip_prefix("N=").and_then(|n| n.parse().ok()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| err(hn, "processor columns are not all N=<count>".into()))?;
+    let mut out = Vec::new();
+    for (n, line) in lines {
+        let cells: Vec<&str> = line.split('\t').collect();
+        if cells.len() != head.len() {
+            return Err(err(
+                n,
+                format!("{} cells, the header has {}", cells.len(), head.len()),
+            ));
+        }
+        let quantity = rf_quantity(cells[2], cells[3]).map_err(|w| err(n, w))?;
+        for (&p, cell) in procs.iter().zip(&cells[4..]) {
+            if let Some(value) = number(cell).map_err(|w| err(n, w))? {
+                out.push(Point {
+                    item: format!("figure {}", cells[0]),
+                    series: cells[3].to_string(),
+                    quantity,
+                    procs: p,
+                    value,
+                    context: vec![("setup".into(), cells[1].to_string())],
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads one embedded file by name.
+pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+    match file {
+        "rezaie_finkel_figures" => rezaie_finkel(file, text),
+        "brockington_tables" => wide(file, text, &BROCKINGTON),
+        "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
+        _ => Err(ParseError {
+            file: file.to_string(),
+            line: 0,
+            what: "no reader for this file; add one to published.rs".into(),
+        }),
+    }
+}
+
+/// Every published point of every embedded file.
+pub fn all() -> Result<Vec<Point>, ParseError> {
+    let mut out = Vec::new();
+    for (name, text) in FILES {
+        out.extend(parse(name, text)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn points() -> Vec<Point> {
+        all().expect("the published files parse")
+    }
+
+    fn count(points: &[Point], item: &str) -> usize {
+        points.iter().filter(|p| p.item == item).count()
+    }
+
+    fn value(points: &[Point], item: &str, series: &str, q: Quantity, procs: usize) -> f64 {
+        let found: Vec<f64> = points
+            .iter()
+            .filter(|p| p.item == item && p.series == series && p.quantity == q && p.procs == procs)
+            .map(|p| p.value)
+            .collect();
+        assert_eq!(found.len(), 1, "{item} {series} {q:?} {procs}: {found:?}");
+        found[0]
+    }
+
+    #[test]
+    fn all_three_files_are_embedded_and_parse() {
+        let names: Vec<&str> = FILES.iter().map(|(n, _)| *n).collect();
+        assert_eq!(
+            names,
+            [
+                "brockington_tables",
+                "marsland_popowich_tables",
+                "rezaie_finkel_figures"
+            ]
+        );
+        let p = points();
+        // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9.
+        for fig in ["figure 5", "figure 6", "figure 7"] {
+            assert_eq!(count(&p, fig), 66, "{fig}");
+        }
+        assert_eq!(count(&p, "figure 8"), 22);
+        assert_eq!(count(&p, "figure 9"), 33);
+        assert_eq!(count(&p, "figure 13"), 44);
+        // Thesis table 6.1: 4 rows of 7 numbers and the 1-processor time.
+        assert_eq!(count(&p, "table 6.1"), 29);
+        // Table 6.3: 4 depths x (5 times + 4 speedups).
+        assert_eq!(count(&p, "table 6.3"), 36);
+        // Table 6.8: 15 rows of speedup and total overhead.
+        assert_eq!(count(&p, "table 6.8"), 30);
+        // Seed 004 table 2: 4 rows of 5 numbers.
+        assert_eq!(count(&p, "seed 004 table 2"), 20);
+    }
+
+    #[test]
+    fn spot_values_and_quantities() {
+        let p = points();
+        let q = Quantity::RelativeEfficiency;
+        assert!((value(&p, "figure 5", "MWF", q, 20) - 0.97).abs() < 1e-12);
+        assert!((value(&p, "figure 18", "DMWF", q, 12) - 0.42).abs() < 1e-12);
+        let n = value(&p, "figure 6", "treesplit", Quantity::NodesRelative, 20);
+        assert!((n - 2.75).abs() < 1e-12);
+        let s = value(
+            &p,
+            "figure 9",
+            "sort time of MWF EC-sorting",
+            Quantity::SortSeconds,
+            1,
+        );
+        assert!((s - 76.46).abs() < 1e-12);
+        let t = value(
+            &p,
+            "figure 16",
+            "MWF total time",
+            Quantity::TotalSeconds,
+            20,
+        );
+        assert!((t - 1487.04).abs() < 1e-9);
+        let k = value(
+            &p,
+            "figure 12",
+            "MWF EC-sorting",
+            Quantity::NodesThousands,
+            2,
+        );
+        assert!((k - 208.95).abs() < 1e-9);
+        let y = value(
+            &p,
+            "table 6.4",
+            "YBWC",
+            Quantity::SynchronizationOverhead,
+            64,
+        );
+        assert!((y - 109.5).abs() < 1e-12);
+        let a = value(&p, "table 6.1", "APHID", Quantity::Speedup, 64);
+        assert!((a - 37.44).abs() < 1e-12);
+        let row = p
+            .iter()
+            .find(|x| x.item == "table 6.3" && x.procs == 32 && x.context("depth") == Some("12"))
+            .expect("table 6.3 at 12 ply");
+        assert_eq!(row.quantity, Quantity::Speedup);
+        assert!((row.value - 6.44).abs() < 1e-12);
+        // Seed 004 table 4 prints minutes: read as seconds.
+        let i = p
+            .iter()
+            .find(|x| {
+                x.item == "seed 004 table 4"
+                    && x.context("position") == Some("I")
+                    && x.procs == 2
+                    && x.quantity == Quantity::Seconds
+            })
+            .expect("position I on 2");
+        assert!((i.value - 58.0 * 60.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_lines_name_the_file_and_line() {
+        let text = "# c\ntable\tdepth\ttt\tstorage\tposition\tprocs\tleaf_nodes\ttime\tspeedup\tsearch_overhead_pct\ttime_overhead_pct\n2\t5\tnone\t-\tmean\t1\tmany\t1\t1\t0\t0\n";
+        let e = parse("marsland_popowich_tables", text).expect_err("not a number");
+        assert_eq!(e.line, 3);
+        assert!(e.to_string().contains("'many' is not a number"), "{e}");
+        let e = parse(
+            "rezaie_finkel_figures",
+            "figure\tsetup\tquantity\tseries\tN=1\n5\ts\tspeed\tX\t1\n",
+        )
+        .expect_err("unknown quantity");
+        assert!(e.what.contains("unknown quantity"), "{e}");
+        assert!(parse("other", "").is_err());
+    }
+}

@@ -1,0 +1,213 @@
+//! `runner experiment` against the published numbers, end to end: every seed 003 experiment
+//! under `--quick` writes its comparison, `verdict.json` (fields, non-empty comparisons,
+//! finite numbers), `published_vs_ours.md` and `.csv`, and one overlay plot per published
+//! item with a dashed published curve and a solid curve of ours, in the same colour, per
+//! series; `--all` refuses an output folder it cannot write before running anything; a run
+//! into a folder with a results page rebuilds the page keeping the other experiments.
+
+// `json_of` serves the tests of commands that print JSON.
+#[allow(dead_code)]
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::runner;
+use serde_json::Value;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("runner-exp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn run_quick(name: &str, out: &Path) {
+    let o = runner(&[
+        "experiment",
+        name,
+        "--quick",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        o.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The `stroke` colours of the polylines of `svg` with (or without) a `class` attribute.
+fn strokes(svg: &str, dashed: bool) -> Vec<String> {
+    svg.split("<polyline ")
+        .skip(1)
+        .filter(|p| p.starts_with("class=\"published-curve\"") == dashed)
+        .filter(|p| dashed || !p.starts_with("class="))
+        .map(|p| {
+            let at = p.find("stroke=\"").expect("a stroke") + 8;
+            p[at..at + 7].to_string()
+        })
+        .collect()
+}
+
+fn check(name: &str) {
+    let dir = temp_dir(name);
+    let out = dir.join(name);
+    run_quick(name, &out);
+    let csv = std::fs::read_to_string(out.join("results.csv")).expect("results.csv");
+    assert!(csv.starts_with("line,series,procs,seed,"), "{name}");
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
+    )
+    .expect("verdict.json parses");
+    assert_eq!(json["experiment"], name);
+    assert_eq!(json["quick"], true);
+    for key in ["command", "commit", "preset", "reproduces"] {
+        assert!(
+            json[key].as_str().is_some_and(|s| !s.is_empty()),
+            "{name}: {key}"
+        );
+    }
+    assert!(json["command"].as_str().is_some_and(|c| c.contains(name)));
+    assert!(!json["seeds"].as_array().expect("seeds").is_empty());
+    let comparisons = json["comparisons"].as_array().expect("comparisons");
+    assert!(!comparisons.is_empty(), "{name}: nothing compared");
+    for c in comparisons {
+        for key in ["published", "ours"] {
+            assert!(c[key].as_f64().is_some_and(f64::is_finite), "{name}: {c}");
+        }
+        for key in ["item", "series", "published_series", "quantity"] {
+            assert!(c[key].as_str().is_some(), "{name}: {key} in {c}");
+        }
+        assert!(c["procs"].as_u64().is_some_and(|n| n >= 1));
+    }
+    let verdicts = json["verdicts"].as_array().expect("verdicts");
+    assert!(!verdicts.is_empty());
+    for v in verdicts {
+        for key in ["mean_abs_diff", "max_abs_diff"] {
+            assert!(v[key].as_f64().is_some_and(f64::is_finite), "{name}: {v}");
+        }
+        assert!(v["kendall_tau"].is_null() || v["kendall_tau"].as_f64().is_some());
+        assert!(v["n_points"].as_u64().is_some_and(|n| n > 0));
+        assert!(v["kendall_tau_at"].as_u64().is_some_and(|n| n >= 1));
+    }
+    let md = std::fs::read_to_string(out.join("published_vs_ours.md")).expect("markdown");
+    assert!(md.contains("| published | ours | difference |"), "{name}");
+    let side = std::fs::read_to_string(out.join("published_vs_ours.csv")).expect("csv");
+    assert_eq!(side.lines().count(), comparisons.len() + 1);
+    // One overlay per item: per compared curve a dashed published line and a solid one of
+    // ours in its colour.
+    let items: BTreeSet<&str> = comparisons
+        .iter()
+        .map(|c| c["item"].as_str().expect("item"))
+        .collect();
+    for item in items {
+        let file = format!("{}.svg", item.replace(' ', "-"));
+        let svg = std::fs::read_to_string(out.join(&file))
+            .unwrap_or_else(|e| panic!("{name}: {file}: {e}"));
+        assert!(
+            json["svgs"]
+                .as_array()
+                .expect("svgs")
+                .iter()
+                .any(|s| s == file.as_str())
+        );
+        let curves: BTreeSet<(&str, &str, &str)> = comparisons
+            .iter()
+            .filter(|c| c["item"] == item)
+            .map(|c| {
+                (
+                    c["series"].as_str().expect("s"),
+                    c["published_series"].as_str().expect("p"),
+                    c["quantity"].as_str().expect("q"),
+                )
+            })
+            .collect();
+        let (dashed, solid) = (strokes(&svg, true), strokes(&svg, false));
+        assert_eq!(dashed.len(), curves.len(), "{name} {file}");
+        assert_eq!(solid.len(), curves.len(), "{name} {file}");
+        assert_eq!(
+            dashed, solid,
+            "{name} {file}: the same colours in the same order"
+        );
+        assert!(svg.contains("stroke-dasharray") && svg.ends_with("</svg>\n"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rf_fig5_6() {
+    check("rf-fig5-6");
+}
+
+#[test]
+fn rf_fig7() {
+    check("rf-fig7");
+}
+
+#[test]
+fn rf_fig8_10() {
+    check("rf-fig8-10");
+}
+
+#[test]
+fn rf_fig11_12() {
+    check("rf-fig11-12");
+}
+
+#[test]
+fn rf_fig13_15() {
+    check("rf-fig13-15");
+}
+
+#[test]
+fn rf_fig16_18() {
+    check("rf-fig16-18");
+}
+
+#[test]
+fn all_refuses_an_output_folder_it_cannot_write() {
+    let dir = temp_dir("all-bad");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").expect("a file");
+    let bad = file.join("results");
+    let o = runner(&[
+        "experiment",
+        "--all",
+        "--quick",
+        "--out",
+        bad.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--out") && err.lines().count() == 1, "{err}");
+    // Nothing ran: no comparison printed.
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("=="));
+    let o = runner(&["experiment", "--all", "rf-fig7"]);
+    assert_eq!(o.status.code(), Some(2), "--all and a name conflict");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_into_a_folder_with_a_results_page_rebuilds_it() {
+    let dir = temp_dir("page");
+    // The first line of a generated page (runner/src/experiment/README.md).
+    std::fs::write(
+        dir.join("README.md"),
+        "<!-- generated by runner experiment from */verdict.json; rerun it rather than edit -->\n",
+    )
+    .expect("a page");
+    run_quick("rf-fig16-18", &dir.join("rf-fig16-18"));
+    run_quick("rf-fig7", &dir.join("rf-fig7"));
+    let page = std::fs::read_to_string(dir.join("README.md")).expect("the page");
+    for section in [
+        "## rf-fig7",
+        "## rf-fig16-18",
+        "![figure-17.svg](rf-fig16-18/figure-17.svg)",
+    ] {
+        assert!(page.contains(section), "{section} missing:\n{page}");
+    }
+    // Catalog order: figure 7 before figures 16-18.
+    assert!(page.find("## rf-fig7") < page.find("## rf-fig16-18"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
