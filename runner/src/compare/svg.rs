@@ -190,17 +190,25 @@ fn ticks(scale: Scale, lo: f64, hi: f64) -> Vec<f64> {
     }
 }
 
-fn header(out: &mut String, title: &str, height: f64) {
+fn header(out: &mut String, title: &str, width: f64, height: f64) {
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
     );
     let _ = write!(
         out,
-        r#"<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/><text x="{}" y="20" text-anchor="middle" font-size="14">{}</text>"#,
-        WIDTH / 2.0,
+        r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/><text x="{}" y="20" text-anchor="middle" font-size="14">{}</text>"#,
+        width / 2.0,
         escape(title)
     );
+}
+
+/// The width of a chart whose legend holds `names`: the legend column widens beyond
+/// [`RIGHT`] for names longer than it holds (about 7 px a character at 12 px), the plot
+/// keeps its size.
+fn width_for<'a>(names: impl Iterator<Item = &'a str>) -> f64 {
+    let longest = names.map(|n| n.chars().count()).max().unwrap_or(0) as f64;
+    WIDTH - RIGHT + RIGHT.max(38.0 + 7.0 * longest)
 }
 
 /// A number without trailing zeros.
@@ -346,7 +354,15 @@ fn range(values: &[f64], scale: Scale, from_zero: bool) -> (f64, f64, Scale) {
 #[must_use]
 pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
     let mut out = String::new();
-    header(&mut out, c.title, HEIGHT);
+    let width = width_for(
+        lines
+            .iter()
+            .chain(&c.dashed)
+            .chain(&c.reference)
+            .chain(&c.published)
+            .map(|l| l.name.as_str()),
+    );
+    header(&mut out, c.title, width, HEIGHT);
     let all: Vec<&Point> = lines
         .iter()
         .chain(&c.published)
@@ -625,7 +641,7 @@ pub fn stacked_bars(
     let n = bars.len().max(1) as f64;
     let legend_rows = components.len() as f64;
     let height = (TOP + n * BAR + BOTTOM).max(TOP + legend_rows * 18.0 + BOTTOM);
-    header(&mut out, title, height);
+    header(&mut out, title, WIDTH, height);
     let pos = |v: &[f64]| v.iter().map(|x| x.max(0.0)).sum::<f64>();
     let neg = |v: &[f64]| v.iter().map(|x| x.min(0.0)).sum::<f64>();
     let hi = bars.iter().map(|(_, v)| pos(v)).fold(1.0f64, f64::max);
@@ -825,6 +841,17 @@ mod tests {
         assert!(svg.contains(">A (published)<") && !svg.contains(">B (published)<"));
         // The axis reaches the published 4 processors.
         assert!(svg.contains(">4<"));
+        // Short names keep the width; a long one widens the legend column to hold it.
+        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="640""#));
+        c.dashed[1] = line("sort time of MWF EC-sorting (paper)", &[(1.0, 1.0)]);
+        let wide = chart(&c, &ours);
+        let width: f64 = wide
+            .split("width=\"")
+            .nth(1)
+            .and_then(|w| w.split('"').next())
+            .and_then(|w| w.parse().ok())
+            .expect("a width");
+        assert!(width >= WIDTH - RIGHT + 12.0 + 26.0 + 6.0 * 35.0, "{width}");
     }
 
     #[test]

@@ -87,7 +87,7 @@ pub fn page(records: &[Record]) -> String {
             r.what,
             r.command,
             r.commit,
-            r.preset.as_deref().unwrap_or("none (not on the simulator)"),
+            r.preset.as_deref().unwrap_or("-"),
             r.seeds,
             num(r.wall_seconds),
             n = r.experiment

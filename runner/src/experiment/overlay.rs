@@ -1,7 +1,9 @@
 //! The overlay plots: per published item, `<item-slug>.svg` with our curve of every compared
 //! series solid and the paper's curve of the same series dashed in the same colour, x the
-//! processors; for items of total time over all processors also `<item-slug>-elapsed.svg`,
-//! the same curves divided by N (elapsed time).
+//! processors. An item of several quantities (a thesis table: speedup and overheads) gets one
+//! plot per quantity, `<item-slug>-<quantity>.svg` after the first, except that total and
+//! sort times share one (as the paper draws them); items of total time over all processors
+//! also get `<item-slug>-elapsed.svg`, the same curves divided by N (elapsed time).
 
 use std::path::Path;
 
@@ -60,6 +62,27 @@ fn chart(title: &str, y_label: &str, ours: &[Line], published: Vec<Line>) -> Str
     svg::chart(&c, ours)
 }
 
+/// The plots of an item: the total and sort times together (the paper draws them in one
+/// figure), every other quantity alone; in [`Quantity`] order, the first one the item's
+/// main plot.
+fn panels(curves: &[&Curve]) -> Vec<Vec<Quantity>> {
+    let mut quantities: Vec<Quantity> = curves.iter().map(|c| c.quantity).collect();
+    quantities.sort();
+    quantities.dedup();
+    let times = [Quantity::TotalSeconds, Quantity::SortSeconds];
+    let mut out: Vec<Vec<Quantity>> = Vec::new();
+    for q in quantities {
+        match out
+            .iter_mut()
+            .find(|p| times.contains(&q) && times.contains(&p[0]))
+        {
+            Some(p) => p.push(q),
+            None => out.push(vec![q]),
+        }
+    }
+    out
+}
+
 /// Writes the overlays of `curves` into `out` and returns their file names.
 pub fn write(out: &Path, curves: &[Curve]) -> Result<Vec<String>> {
     let mut items: Vec<&str> = Vec::new();
@@ -77,21 +100,26 @@ pub fn write(out: &Path, curves: &[Curve]) -> Result<Vec<String>> {
     };
     for item in items {
         let mine: Vec<&Curve> = curves.iter().filter(|c| c.item == item).collect();
-        let mut quantities: Vec<Quantity> = mine.iter().map(|c| c.quantity).collect();
-        quantities.sort();
-        quantities.dedup();
-        let several = quantities.len() > 1;
-        let y_label = if several {
-            "seconds"
-        } else {
-            quantities[0].label()
-        };
-        let title = format!("{item}: ours solid, the paper's dashed");
-        let (ours, published) = lines(&mine, several, |_, v| v);
-        save(
-            format!("{}.svg", slug(item)),
-            chart(&title, y_label, &ours, published),
-        )?;
+        for (i, panel) in panels(&mine).iter().enumerate() {
+            let several = panel.len() > 1;
+            let y_label = if several { "seconds" } else { panel[0].label() };
+            let of: Vec<&Curve> = mine
+                .iter()
+                .copied()
+                .filter(|c| panel.contains(&c.quantity))
+                .collect();
+            let name = if i == 0 {
+                slug(item)
+            } else {
+                format!("{}-{}", slug(item), panel[0].name())
+            };
+            let title = format!("{item}: ours solid, the paper's dashed");
+            let (ours, published) = lines(&of, several, |_, v| v);
+            save(
+                format!("{name}.svg"),
+                chart(&title, y_label, &ours, published),
+            )?;
+        }
         let totals: Vec<&Curve> = mine
             .iter()
             .copied()
