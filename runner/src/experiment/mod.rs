@@ -12,6 +12,7 @@
 //! `--all` runs every experiment and writes the results page. `README.md` here gives the files
 //! and the schema.
 
+pub mod all;
 pub mod catalog;
 pub mod index;
 pub mod model;
@@ -26,7 +27,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Context as _, Result};
 use clap::Parser;
 use control::parallel::ParallelAlgo;
 use serde_json::json;
@@ -56,7 +57,7 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         return Ok(());
     }
     if args.all {
-        return run_all(args.out.as_deref(), args.quick);
+        return all::run(args.out.as_deref(), args.quick);
     }
     let name = args.name.as_deref().unwrap_or_default();
     let Some(exp) = catalog::ALL.iter().find(|e| e.name == name) else {
@@ -81,69 +82,9 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
     Ok(())
 }
 
+/// The experiments' names in catalog order.
 fn names() -> Vec<&'static str> {
     catalog::ALL.iter().map(|e| e.name).collect()
-}
-
-/// Fails with an input error unless `dir` can be created and written to.
-fn check_writable(dir: &Path) -> Result<()> {
-    let flag = format!("--out {}", dir.display());
-    if dir.exists() && !dir.is_dir() {
-        return Err(input(flag, "is a file, not a folder; name a folder"));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| input(&flag, format!("cannot be created ({e})")))?;
-    let probe = dir.join(".runner-write-check");
-    std::fs::write(&probe, b"").map_err(|e| {
-        input(
-            &flag,
-            format!("is not writable ({e}); name a folder you can write to"),
-        )
-    })?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
-}
-
-/// Whether an experiment runs in this build (a comparison needs a registered algorithm).
-fn runnable(exp: &Experiment) -> bool {
-    match &exp.kind {
-        Kind::Compare { args, .. } => flags_for(args, &[], &[], false).is_some(),
-        Kind::Model => true,
-    }
-}
-
-/// `runner experiment --all`: every experiment into `out/<name>`, then the results page.
-fn run_all(out: Option<&Path>, quick: bool) -> Result<()> {
-    let out = out.map_or_else(|| PathBuf::from("target/experiments"), Path::to_path_buf);
-    check_writable(&out)?;
-    let mut failed = Vec::new();
-    for exp in catalog::ALL {
-        if !runnable(exp) {
-            eprintln!(
-                "note: {} skipped: it needs {}, not registered in this build",
-                exp.name,
-                match &exp.kind {
-                    Kind::Compare { args, .. } => missing_algos(args).join(", "),
-                    Kind::Model => String::new(),
-                }
-            );
-            continue;
-        }
-        if let Err(e) = run_one(exp, &out.join(exp.name), quick) {
-            eprintln!("error: {}: {e:#}", exp.name);
-            failed.push(exp.name);
-        }
-    }
-    let page = index::write(&out, &names())?;
-    println!("results page: {}", page.display());
-    if !failed.is_empty() {
-        bail!(
-            "{} of {} experiments failed: {}",
-            failed.len(),
-            catalog::ALL.len(),
-            failed.join(", ")
-        );
-    }
-    Ok(())
 }
 
 /// The command line that reruns `exp` into `out`.
@@ -156,7 +97,7 @@ fn experiment_command(name: &str, quick: bool, out: &Path) -> String {
 }
 
 /// Runs one experiment into `out` and writes its verdict files there.
-fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
+pub fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
     let start = Instant::now();
     let mut record = Record {
         experiment: exp.name.to_string(),
@@ -212,37 +153,7 @@ fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
         }
     }
     record.wall_seconds = start.elapsed().as_secs_f64();
-    write_record(out, &record)
-}
-
-/// Writes `verdict.json`, `published_vs_ours.md` and `published_vs_ours.csv` into `out`.
-fn write_record(out: &Path, record: &Record) -> Result<()> {
-    let save = |name: &str, text: String| -> Result<()> {
-        let path = out.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
-    };
-    save(
-        "verdict.json",
-        format!("{:#}\n", serde_json::to_value(record)?),
-    )?;
-    save("published_vs_ours.md", side_by_side::page(record))?;
-    save(
-        "published_vs_ours.csv",
-        side_by_side::csv(&record.comparisons),
-    )?;
-    if !record.verdicts.is_empty() {
-        println!(
-            "\npublished against ours ({}):",
-            out.join("published_vs_ours.md").display()
-        );
-        for v in &record.verdicts {
-            println!("  {}", side_by_side::verdict_line(v));
-        }
-    }
-    for n in &record.not_compared {
-        println!("  not compared: {n}");
-    }
-    Ok(())
+    side_by_side::write(out, &record)
 }
 
 fn list() {

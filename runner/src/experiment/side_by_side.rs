@@ -1,9 +1,13 @@
 //! The published numbers beside ours as text: `published_vs_ours.csv` (one row per
 //! comparison) and markdown sections per item (the verdict lines, a table per quantity with
 //! one row per series and processor count, links to the item's plots), used by
-//! `published_vs_ours.md` and the results page (`index.rs`).
+//! `published_vs_ours.md` and the results page (`index.rs`); [`write`] saves them with
+//! `verdict.json`.
 
 use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
 
 use super::verdict::{Comparison, Record, Verdict};
 use crate::compare::report::csv_field as field;
@@ -162,4 +166,31 @@ pub fn page(record: &Record) -> String {
     );
     out.push_str(&sections(record, "##", ""));
     out
+}
+
+/// Writes `verdict.json`, `published_vs_ours.md` and `published_vs_ours.csv` into `out`.
+pub fn write(out: &Path, record: &Record) -> Result<()> {
+    let save = |name: &str, text: String| -> Result<()> {
+        let path = out.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    save(
+        "verdict.json",
+        format!("{:#}\n", serde_json::to_value(record)?),
+    )?;
+    save("published_vs_ours.md", page(record))?;
+    save("published_vs_ours.csv", csv(&record.comparisons))?;
+    if !record.verdicts.is_empty() {
+        println!(
+            "\npublished against ours ({}):",
+            out.join("published_vs_ours.md").display()
+        );
+        for v in &record.verdicts {
+            println!("  {}", verdict_line(v));
+        }
+    }
+    for n in &record.not_compared {
+        println!("  not compared: {n}");
+    }
+    Ok(())
 }
