@@ -92,6 +92,12 @@ fn check(name: &str) {
         assert!(v["n_points"].as_u64().is_some_and(|n| n > 0));
         assert!(v["kendall_tau_at"].as_u64().is_some_and(|n| n >= 1));
     }
+    // The report shows the published numbers the experiment is held against, as tables.
+    let html = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    assert!(
+        html.contains("<table class=\"published\"><caption>figure "),
+        "{name}: no published table in the report"
+    );
     let md = std::fs::read_to_string(out.join("published_vs_ours.md")).expect("markdown");
     assert!(md.contains("| published | ours | difference |"), "{name}");
     let side = std::fs::read_to_string(out.join("published_vs_ours.csv")).expect("csv");

@@ -44,6 +44,15 @@ pub struct Against {
 }
 
 impl Against {
+    /// Whether `p` is one of the published numbers this mapping compares: of its item, with
+    /// its context values, of a series it maps.
+    #[must_use]
+    pub fn selects(&self, p: &super::published::Point) -> bool {
+        p.item == self.item
+            && self.only.iter().all(|(c, v)| p.context(c) == Some(*v))
+            && self.series.iter().any(|(s, _)| *s == p.series)
+    }
+
     /// Every published series of `item` as `series` maps them, for the only comparison.
     const fn all(item: &'static str, series: Labels) -> Against {
         Against {

@@ -279,12 +279,10 @@ fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
     let points = published::all().context("reading the built-in published numbers")?;
     let mut lines: Vec<Line> = Vec::new();
     for a in against.iter().filter(|a| a.variant == variant) {
-        for p in points.iter().filter(|p| {
-            p.item == a.item
-                && p.quantity == Quantity::Speedup
-                && a.series.iter().any(|(s, _)| *s == p.series)
-                && a.only.iter().all(|(c, v)| p.context(c) == Some(*v))
-        }) {
+        for p in points
+            .iter()
+            .filter(|p| p.quantity == Quantity::Speedup && a.selects(p))
+        {
             let name = format!("{} {} (published)", p.item, p.series);
             let point = Point::bare(p.procs as f64, p.value);
             match lines.iter_mut().find(|l| l.name == name) {
@@ -299,17 +297,61 @@ fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
     Ok(lines)
 }
 
-/// The published items an experiment is held against, as an HTML paragraph.
-fn against_html(against: &[Against]) -> String {
-    let mut items: Vec<&str> = against.iter().map(|a| a.item).collect();
-    items.dedup();
-    if items.is_empty() {
-        return String::new();
+/// The published numbers `against` maps for `variant` as HTML: a paragraph naming the items,
+/// then per item and quantity a table of the series (columns) by processors (rows).
+fn against_html(against: &[Against], variant: &str) -> Result<String> {
+    let mine: Vec<&Against> = against.iter().filter(|a| a.variant == variant).collect();
+    if mine.is_empty() {
+        return Ok(String::new());
     }
-    format!(
-        "<p>Held against the published numbers of {} (testsets/published): verdict.json and published_vs_ours.md beside this report.</p>",
+    let points = published::all().context("reading the built-in published numbers")?;
+    let items: Vec<&str> = mine.iter().map(|a| a.item).collect();
+    let mut h = format!(
+        "<p>Published numbers of {} (testsets/published); verdict.json and published_vs_ours.md beside this report hold them with ours.</p>",
         escape(&items.join(", "))
-    )
+    );
+    for a in mine {
+        let chosen: Vec<&published::Point> = points.iter().filter(|p| a.selects(p)).collect();
+        let mut quantities: Vec<Quantity> = chosen.iter().map(|p| p.quantity).collect();
+        quantities.sort();
+        quantities.dedup();
+        for q in quantities {
+            let of: Vec<&&published::Point> = chosen.iter().filter(|p| p.quantity == q).collect();
+            let mut series: Vec<&str> = Vec::new();
+            let mut procs: Vec<usize> = of.iter().map(|p| p.procs).collect();
+            procs.sort_unstable();
+            procs.dedup();
+            for p in &of {
+                if !series.contains(&p.series.as_str()) {
+                    series.push(&p.series);
+                }
+            }
+            let _ = write!(
+                h,
+                "<table class=\"published\"><caption>{}: {}</caption><thead><tr><th>N</th>",
+                escape(a.item),
+                escape(q.label())
+            );
+            for s in &series {
+                let _ = write!(h, "<th>{}</th>", escape(s));
+            }
+            h.push_str("</tr></thead><tbody>");
+            for n in procs {
+                let _ = write!(h, "<tr><td>{n}</td>");
+                for s in &series {
+                    let v = of.iter().find(|p| p.procs == n && p.series == *s);
+                    let _ = write!(
+                        h,
+                        "<td>{}</td>",
+                        v.map_or_else(String::new, |p| side_by_side::num(p.value))
+                    );
+                }
+                h.push_str("</tr>");
+            }
+            h.push_str("</tbody></table>\n");
+        }
+    }
+    Ok(h)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -372,7 +414,7 @@ fn run_compare(
                 "<h2>Published</h2><p>{}</p>{}{}<p>{}</p>",
                 escape(exp.what),
                 compare::report::published_html(published),
-                against_html(against),
+                against_html(against, label)?,
                 escape(&note)
             ),
             json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "published": published, "not_registered": missing, "quick": is_quick}),

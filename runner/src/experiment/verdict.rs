@@ -115,14 +115,7 @@ pub fn our_label(label: &str, variant: &str) -> String {
 pub fn curves(points: &[Point], against: &Against, outcome: &Outcome) -> Vec<Curve> {
     let mut out: Vec<Curve> = Vec::new();
     let cells: Vec<ours::Cell> = outcome.rows.iter().map(ours::Cell::from).collect();
-    let chosen = points.iter().filter(|p| {
-        p.item == against.item
-            && against
-                .only
-                .iter()
-                .all(|(column, value)| p.context(column) == Some(*value))
-    });
-    for p in chosen {
+    for p in points.iter().filter(|p| against.selects(p)) {
         let Some((_, label)) = against.series.iter().find(|(s, _)| *s == p.series) else {
             continue;
         };
