@@ -185,6 +185,13 @@ pub struct TableSortArgs {
     /// Deepest node (plies from the root) that may be sorted; no limit if absent.
     #[arg(long)]
     pub sort_depth: Option<u32>,
+    /// Seed 003's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
+    /// game's generation order, no transposition table, no killers, history or move hints, no
+    /// sorting and no aspiration window. Refuses a sorting regime and a table mode other than
+    /// off. The sequential `runner search` still takes its algorithm from --algo (alphabeta
+    /// for the paper's).
+    #[arg(long)]
+    pub unsorted: bool,
 }
 
 /// Arguments of `runner solve`.

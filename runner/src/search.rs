@@ -97,7 +97,7 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
         ));
     }
     config.tt_min_depth = args.tt_min_depth;
-    config.move_ordering = !args.no_ordering;
+    config.move_ordering &= !args.no_ordering;
     if args.no_aspiration {
         config.aspiration = None;
     }
@@ -147,6 +147,24 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
     }
     config.sorting.expansion_depth = f.expansion_depth;
     config.sorting.sorting_depth = f.sort_depth.unwrap_or(u32::MAX);
+    if f.unsorted {
+        if config.sorting.regime != SortRegime::None {
+            return Err(input(
+                "--sort",
+                format!(
+                    "{} sorts, and --unsorted turns every kind of ordering off; drop one of them",
+                    config.sorting.regime
+                ),
+            ));
+        }
+        if t.tt_mode.is_some_and(|m| m != TtMode::Off.name()) {
+            return Err(input(
+                t.tt_mode_flag,
+                "--unsorted searches without a table; drop the flag or give off",
+            ));
+        }
+        *config = config.make_unsorted();
+    }
     Ok(())
 }
 

@@ -180,6 +180,40 @@ impl SearchConfig {
         }
     }
 
+    /// Seed 003's unsorted tree (section 4: "not sorting at all"): the research setting with
+    /// plain fail-soft alpha-beta, children in the game's generation order, no transposition
+    /// table, no killer or history ordering, no move hints, no sorting regime and no
+    /// aspiration window. Every node is searched exactly as the paper's Pascal alpha-beta
+    /// (section 3.1) searches it.
+    #[must_use]
+    pub fn unsorted() -> Self {
+        SearchConfig::research().make_unsorted()
+    }
+
+    /// This configuration with every kind of ordering off, as [`SearchConfig::unsorted`]:
+    /// alpha-beta, no table, generation order, no sorting, no aspiration (the table size and
+    /// the sorting parameters other than the regime are kept, unused).
+    #[must_use]
+    pub fn make_unsorted(self) -> Self {
+        SearchConfig {
+            algorithm: Algorithm::AlphaBeta,
+            tt_mode: TtMode::Off,
+            move_ordering: false,
+            sorting: SortConfig {
+                regime: super::sorting::SortRegime::None,
+                ..self.sorting
+            },
+            aspiration: None,
+            ..self
+        }
+    }
+
+    /// Whether this is an unsorted configuration ([`SearchConfig::make_unsorted`]'s settings).
+    #[must_use]
+    pub fn is_unsorted(&self) -> bool {
+        *self == self.make_unsorted()
+    }
+
     /// The defaults of a named setting.
     #[must_use]
     pub fn for_setting(setting: Setting) -> Self {

@@ -257,6 +257,17 @@ impl Plan {
             return Err(input("--positions", "give at least 1"));
         }
         let config = search_config(args)?;
+        if let Some(s) = series.iter().find(|s| s.sort.is_some()) {
+            if args.table_sort.unsorted {
+                return Err(input(
+                    "--algos",
+                    format!(
+                        "{} sorts, and --unsorted turns every kind of ordering off; drop the @regime or --unsorted",
+                        s.label
+                    ),
+                ));
+            }
+        }
         if let Some(m) = args.min_split_depth {
             if m == 0 || m > MAX_DEPTH {
                 return Err(input(
@@ -330,6 +341,9 @@ impl Plan {
             "mwf_wait": mwf_wait,
             "repeat": repeat,
         });
+        if args.table_sort.unsorted {
+            fingerprint["unsorted"] = json!(true);
+        }
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
         }
