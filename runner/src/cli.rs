@@ -167,6 +167,10 @@ pub struct SearchArgs {
     /// finite beta before it searches its other children (on or off; default on).
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    #[arg(long)]
+    pub split_width: Option<usize>,
 }
 
 /// The table size and sorting flags shared by `runner search` and `runner compare` (each
@@ -333,6 +337,10 @@ pub struct CompareArgs {
     /// mwf or dmwf.
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    #[arg(long)]
+    pub split_width: Option<usize>,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
     /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
     /// `--algos` nor `--baseline` names aphid.

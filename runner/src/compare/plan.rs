@@ -67,6 +67,9 @@ pub struct Plan {
     pub min_split_depth: Option<u32>,
     /// MWF's and DMWF's type-2 "wait for finite beta" rule (`--mwf-wait`).
     pub mwf_wait: bool,
+    /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
+    /// keeps the default.
+    pub split_width: Option<usize>,
     /// Seeds, 1..=K.
     pub seeds: Vec<u64>,
     /// Timed repeats of every cell (`--repeat`; 1 on the simulator).
@@ -283,6 +286,7 @@ impl Plan {
         };
         let aphid_only = [ParallelAlgo::Aphid];
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
+        let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
         for (flag, given, family, names) in [
             (
                 "--aphid-config",
@@ -302,6 +306,12 @@ impl Plan {
                 &mwf_only[..],
                 "mwf and dmwf",
             ),
+            (
+                "--split-width",
+                args.split_width.is_some(),
+                &width_only[..],
+                "treesplit and pvsplit",
+            ),
         ] {
             if given && !runs(family) {
                 return Err(input(
@@ -313,6 +323,10 @@ impl Plan {
             }
         }
         let mwf_wait = args.mwf_wait.unwrap_or(true);
+        let split_width = args
+            .split_width
+            .map(crate::parallel_search::check_split_width)
+            .transpose()?;
         let (mut aphid, aphid_fnv) = match &args.aphid_config {
             Some(path) => {
                 let (o, h) = aphid_config(path)?;
@@ -343,6 +357,9 @@ impl Plan {
         });
         if args.table_sort.unsorted {
             fingerprint["unsorted"] = json!(true);
+        }
+        if let Some(w) = split_width {
+            fingerprint["split_width"] = json!(w);
         }
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
@@ -388,6 +405,7 @@ impl Plan {
             config,
             min_split_depth: args.min_split_depth,
             mwf_wait,
+            split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,
             baseline,

@@ -77,6 +77,10 @@ pub enum SplitPolicy {
     Ybw,
     /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
     Never,
+    /// Seed 003's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its untried
+    /// children to whoever asks, at any time (no eldest-first wait, no node types); window
+    /// improvements spread to the pieces still out and a cutoff aborts them.
+    AbDib,
 }
 
 impl SplitPolicy {
@@ -88,6 +92,13 @@ impl SplitPolicy {
     /// The sorting regimes apply (ER has its own ordering: seed 003 section 5).
     fn sorts(self) -> bool {
         self != SplitPolicy::Er
+    }
+
+    /// The processor tree's width (`ParallelOptions::split_width`) bounds the pieces of one
+    /// frame out at once: tree splitting and PV splitting, whose papers map the search onto a
+    /// processor tree.
+    fn has_width(self) -> bool {
+        matches!(self, SplitPolicy::TreeSplit { .. } | SplitPolicy::PvSplit)
     }
 
     fn is_mwf(self) -> bool {
@@ -189,6 +200,8 @@ pub(crate) struct Counters {
     grandchildren: AtomicU64,
     grand_refuted: AtomicU64,
     e_children: AtomicU64,
+    /// The most pieces one frame had out at once.
+    widest: AtomicU64,
 }
 
 fn bump(c: &AtomicU64, n: u64) {
@@ -211,13 +224,17 @@ impl Counters {
             SplitPolicy::PvSplit => {
                 out.push(("minimal_windows", get(&self.minimal_windows)));
                 out.push(("researches", get(&self.researches)));
+                out.push(("widest_split", get(&self.widest)));
             }
             SplitPolicy::Er => {
                 out.push(("elder_grandchildren", get(&self.grandchildren)));
                 out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
                 out.push(("extra_e_children", get(&self.e_children)));
             }
-            SplitPolicy::TreeSplit { .. } | SplitPolicy::Ybw | SplitPolicy::Never => {}
+            SplitPolicy::TreeSplit { .. } => {
+                out.push(("widest_split", get(&self.widest)));
+            }
+            SplitPolicy::Ybw | SplitPolicy::Never | SplitPolicy::AbDib => {}
         }
         out
     }
@@ -234,6 +251,8 @@ pub(crate) struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
     wait: bool,
+    /// The most pieces of one frame out at once (`None`: no bound).
+    width: Option<usize>,
     config: SearchConfig,
     table: Arc<TranspositionTable>,
     counters: Arc<Counters>,
@@ -270,6 +289,7 @@ impl<G: Game> SplitAb<G> {
             policy,
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
+            width: policy.has_width().then_some(options.split_width),
             config,
             table: Arc::clone(&table),
             counters: Arc::new(Counters::default()),
@@ -365,5 +385,38 @@ impl<G: Game> Application for SplitAb<G> {
 
     fn start(&self, problem: &AbProblem<G>) -> AbSearch<G> {
         AbSearch::new(self, problem)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dib::{Effects, Search};
+    use games::tictactoe::TicTacToe4;
+
+    /// After two steps' worth of nodes (the root frame opened, its eldest child's frame
+    /// opened), a work request gets the root's fifteen younger children from `abdib`, none
+    /// from delay splitting (the eldest is not done) and none from `Never`.
+    #[test]
+    fn abdib_gives_younger_children_away_before_the_eldest_is_done() {
+        let pieces = |policy| {
+            let mut options = ParallelOptions::new(6, 2, Backend::Threads { seed: 1 });
+            options.search = SearchConfig::unsorted();
+            options.min_split_depth = 2;
+            let app = SplitAb::<TicTacToe4>::new(policy, &options).unwrap();
+            let mut search = app.start(&AbProblem::root(TicTacToe4::start(), 6, Role::Plain));
+            let mut fx = Effects::default();
+            assert!(matches!(search.step(2, &mut fx), dib::Step::Continue));
+            search.split(&mut fx)
+        };
+        let given = pieces(SplitPolicy::AbDib);
+        assert_eq!(given.len(), 15);
+        assert!(
+            given
+                .iter()
+                .all(|p| p.problem.ply == 1 && p.problem.depth == 5)
+        );
+        assert!(pieces(SplitPolicy::Ybw).is_empty());
+        assert!(pieces(SplitPolicy::Never).is_empty());
     }
 }
