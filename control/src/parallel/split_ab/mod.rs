@@ -419,4 +419,132 @@ mod tests {
         assert!(pieces(SplitPolicy::Ybw).is_empty());
         assert!(pieces(SplitPolicy::Never).is_empty());
     }
+
+    /// A constructed node for DMWF: the root has one child per entry of `STATICS`, whose
+    /// static value from the root's side is that entry; deeper nodes have two children and
+    /// evaluate to 0.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    struct Stub {
+        ply: u8,
+        child: u8,
+        width: u8,
+    }
+
+    const STATICS: [i32; 11] = [30, 10, 95, 20, 50, 90, 40, 60, 70, 80, 90];
+
+    impl std::fmt::Display for Stub {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{}/{}/{}", self.ply, self.child, self.width)
+        }
+    }
+
+    impl Game for Stub {
+        type Move = u8;
+        type Undo = (u8, u8);
+        type Error = std::fmt::Error;
+        const MAX_MOVES: usize = STATICS.len();
+
+        fn start() -> Self {
+            Stub {
+                ply: 0,
+                child: 0,
+                width: 10,
+            }
+        }
+        fn parse_position(_: &str) -> Result<Self, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn side_to_move(&self) -> games::Side {
+            if self.ply % 2 == 0 {
+                games::Side::First
+            } else {
+                games::Side::Second
+            }
+        }
+        fn generate_moves(&self, moves: &mut Vec<u8>) {
+            moves.clear();
+            let n = if self.ply == 0 { self.width } else { 2 };
+            moves.extend(0..n);
+        }
+        fn make_move(&mut self, mv: u8) -> (u8, u8) {
+            let undo = (self.ply, self.child);
+            if self.ply == 0 {
+                self.child = mv;
+            }
+            self.ply += 1;
+            undo
+        }
+        fn unmake_move(&mut self, _: u8, undo: (u8, u8)) {
+            (self.ply, self.child) = undo;
+        }
+        fn outcome(&self) -> Option<games::Outcome> {
+            None
+        }
+        fn evaluate(&self) -> i32 {
+            if self.ply == 1 {
+                // From the child's side: the root sees STATICS.
+                -STATICS[usize::from(self.child)]
+            } else {
+                0
+            }
+        }
+        fn hash(&self) -> u64 {
+            self.compute_hash()
+        }
+        fn compute_hash(&self) -> u64 {
+            u64::from(self.ply) << 8 | u64::from(self.child)
+        }
+        fn parse_move(&self, _: &str) -> Result<u8, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn format_move(&self, mv: u8) -> String {
+            mv.to_string()
+        }
+    }
+
+    /// DMWF at a type-1 node: exactly the children whose static value is at or above the
+    /// nearest-rank percentile of their siblings' (the value of rank ceil(p * n / 100) in
+    /// ascending order) are type 1, as the younger children handed out show.
+    #[test]
+    fn dmwf_makes_type_one_exactly_the_children_at_or_above_the_percentile() {
+        let chosen = |width: u8, percentile: u32| {
+            let mut options = ParallelOptions::new(4, 2, Backend::Threads { seed: 1 });
+            options.search = SearchConfig::unsorted();
+            options.min_split_depth = 2;
+            let app = SplitAb::<Stub>::new(SplitPolicy::Dmwf { percentile }, &options).unwrap();
+            let root = Stub {
+                width,
+                ..Stub::start()
+            };
+            let mut search = app.start(&AbProblem::root(root, 4, Role::Plain));
+            let mut fx = Effects::default();
+            assert!(matches!(search.step(2, &mut fx), dib::Step::Continue));
+            let pieces = search.split(&mut fx);
+            assert_eq!(pieces.len(), usize::from(width) - 1);
+            pieces
+                .iter()
+                .filter(|p| p.problem.kind == NodeType::One)
+                .map(|p| p.problem.position.child)
+                .collect::<Vec<u8>>()
+        };
+        // Ten children: rank ceil(9) = 9 of 10,20,...,90,95 is 90: the 95 and the 90.
+        assert_eq!(chosen(10, 90), vec![2, 5]);
+        // Eleven (a second 90): rank ceil(9.9) = 10 of the eleven is 90: both 90s and the 95.
+        assert_eq!(chosen(11, 90), vec![2, 5, 10]);
+        // The median of ten: rank 5 is 50.
+        assert_eq!(chosen(10, 50), vec![2, 4, 5, 7, 8, 9]);
+        // The 100th percentile: the largest alone.
+        assert_eq!(chosen(10, 100), vec![2]);
+        // MWF promotes none.
+        let mut options = ParallelOptions::new(4, 2, Backend::Threads { seed: 1 });
+        options.search = SearchConfig::unsorted();
+        options.min_split_depth = 2;
+        let app = SplitAb::<Stub>::new(SplitPolicy::Mwf, &options).unwrap();
+        let mut search = app.start(&AbProblem::root(Stub::start(), 4, Role::Plain));
+        let mut fx = Effects::default();
+        let _ = search.step(2, &mut fx);
+        let pieces = search.split(&mut fx);
+        assert!(!pieces.is_empty());
+        assert!(pieces.iter().all(|p| p.problem.kind == NodeType::Two));
+    }
 }
