@@ -190,12 +190,17 @@ pub struct TableSortArgs {
     #[arg(long)]
     pub sort_depth: Option<u32>,
     /// Seed 003's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
-    /// game's generation order, no transposition table, no killers, history or move hints, no
-    /// sorting and no aspiration window. Refuses a sorting regime and a table mode other than
-    /// off. The sequential `runner search` still takes its algorithm from --algo (alphabeta
-    /// for the paper's).
+    /// game's generation order, no transposition table, no killers, history or move hints and
+    /// no aspiration window. A sorting regime (--sort, or a series' @regime) is then the only
+    /// ordering: seed 003's sorted runs. Refuses a table mode other than off. The sequential
+    /// `runner search` still takes its algorithm from --algo (alphabeta for the paper's).
     #[arg(long)]
     pub unsorted: bool,
+    /// With --sort tt: reproduce seed 003's TT-sorting bug (section 5), in which a sorted
+    /// type-2 node searched only --expansion-depth plies below it; values then differ from
+    /// alpha-beta's. Off by default (correct TT sorting).
+    #[arg(long)]
+    pub tt_sort_bug: bool,
 }
 
 /// Arguments of `runner solve`.

@@ -97,6 +97,12 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
         ));
     }
     config.tt_min_depth = args.tt_min_depth;
+    if args.table_sort.tt_sort_bug && config.sorting.regime != SortRegime::TypeTwo {
+        return Err(input(
+            "--tt-sort-bug",
+            "reproduces a bug of TT sorting; give --sort tt with it",
+        ));
+    }
     config.move_ordering &= !args.no_ordering;
     if args.no_aspiration {
         config.aspiration = None;
@@ -147,16 +153,9 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
     }
     config.sorting.expansion_depth = f.expansion_depth;
     config.sorting.sorting_depth = f.sort_depth.unwrap_or(u32::MAX);
+    // Checked against the regimes by the caller (a comparison's series may name tt).
+    config.sorting.type_two_bug = f.tt_sort_bug;
     if f.unsorted {
-        if config.sorting.regime != SortRegime::None {
-            return Err(input(
-                "--sort",
-                format!(
-                    "{} sorts, and --unsorted turns every kind of ordering off; drop one of them",
-                    config.sorting.regime
-                ),
-            ));
-        }
         if t.tt_mode.is_some_and(|m| m != TtMode::Off.name()) {
             return Err(input(
                 t.tt_mode_flag,

@@ -184,31 +184,30 @@ impl SearchConfig {
     /// plain fail-soft alpha-beta, children in the game's generation order, no transposition
     /// table, no killer or history ordering, no move hints, no sorting regime and no
     /// aspiration window. Every node is searched exactly as the paper's Pascal alpha-beta
-    /// (section 3.1) searches it.
+    /// (section 3.1) searches it. Setting a sorting regime on it gives the paper's sorted
+    /// trees (section 5), in which the regime's look-ahead is the only ordering.
     #[must_use]
     pub fn unsorted() -> Self {
         SearchConfig::research().make_unsorted()
     }
 
-    /// This configuration with every kind of ordering off, as [`SearchConfig::unsorted`]:
-    /// alpha-beta, no table, generation order, no sorting, no aspiration (the table size and
-    /// the sorting parameters other than the regime are kept, unused).
+    /// This configuration with the search's own ordering off, as in [`SearchConfig::unsorted`]:
+    /// alpha-beta, no table, generation order (no killers, history or hints), no aspiration.
+    /// The sorting regime and its parameters are kept: with a regime, its look-ahead is the
+    /// only ordering (seed 003's sorted runs); without one the tree is unsorted.
     #[must_use]
     pub fn make_unsorted(self) -> Self {
         SearchConfig {
             algorithm: Algorithm::AlphaBeta,
             tt_mode: TtMode::Off,
             move_ordering: false,
-            sorting: SortConfig {
-                regime: super::sorting::SortRegime::None,
-                ..self.sorting
-            },
             aspiration: None,
             ..self
         }
     }
 
-    /// Whether this is an unsorted configuration ([`SearchConfig::make_unsorted`]'s settings).
+    /// Whether the search has no ordering of its own ([`SearchConfig::make_unsorted`]'s
+    /// settings; a sorting regime may still sort).
     #[must_use]
     pub fn is_unsorted(&self) -> bool {
         *self == self.make_unsorted()

@@ -260,16 +260,14 @@ impl Plan {
             return Err(input("--positions", "give at least 1"));
         }
         let config = search_config(args)?;
-        if let Some(s) = series.iter().find(|s| s.sort.is_some()) {
-            if args.table_sort.unsorted {
-                return Err(input(
-                    "--algos",
-                    format!(
-                        "{} sorts, and --unsorted turns every kind of ordering off; drop the @regime or --unsorted",
-                        s.label
-                    ),
-                ));
-            }
+        if args.table_sort.tt_sort_bug
+            && config.sorting.regime != SortRegime::TypeTwo
+            && !series.iter().any(|s| s.sort == Some(SortRegime::TypeTwo))
+        {
+            return Err(input(
+                "--tt-sort-bug",
+                "reproduces a bug of TT sorting, and no series sorts with tt; give --sort tt or a series @tt",
+            ));
         }
         if let Some(m) = args.min_split_depth {
             if m == 0 || m > MAX_DEPTH {
@@ -357,6 +355,9 @@ impl Plan {
         });
         if args.table_sort.unsorted {
             fingerprint["unsorted"] = json!(true);
+        }
+        if args.table_sort.tt_sort_bug {
+            fingerprint["tt_sort_bug"] = json!(true);
         }
         if let Some(w) = split_width {
             fingerprint["split_width"] = json!(w);

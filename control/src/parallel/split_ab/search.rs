@@ -205,7 +205,13 @@ impl<G: Game> AbSearch<G> {
     /// Opens problem `p` (task `task` of the frame below it): a leaf or a position without
     /// moves is solved, a node refuted by its known child is solved, any other becomes a frame.
     /// Returns the nodes spent too.
-    fn open(&mut self, p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+    fn open(&mut self, mut p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+        if self.policy.sorts() {
+            p.depth = self
+                .config
+                .sorting
+                .searched_depth(p.ply as usize, p.kind, p.eldest, p.depth);
+        }
         let (cut, tt_move) = if self.engine {
             self.shared_probes += 1;
             let hash = p.position.hash();
