@@ -126,9 +126,9 @@ fn unsorted_searches_visit_the_generation_order_alpha_beta_tree() {
     }
     let mut moves = Vec::new();
     ttt.generate_moves(&mut moves);
-    let _ = ttt.make_move(moves[5]);
+    ttt.make_move(moves[5]);
     ttt.generate_moves(&mut moves);
-    let _ = ttt.make_move(moves[0]);
+    ttt.make_move(moves[0]);
     check("tictactoe4 after two marks", &ttt, 6);
 
     let othello = Othello6::start();
