@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Lcg, agreement_config, depth_within_budget, random_position, sequential_alphabeta};
-use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
+use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::SearchConfig;
 use dib::{Backend, CostModel, SimConfig};
 use games::Game;
@@ -17,14 +17,6 @@ const PROCS: [usize; 5] = [1, 2, 3, 5, 8];
 
 fn sim(seed: u64) -> Backend {
     Backend::Sim(SimConfig::new(CostModel::shared_memory(), seed))
-}
-
-fn extra<M>(r: &ParallelResult<M>, name: &str) -> f64 {
-    r.extra
-        .iter()
-        .find(|e| e.0 == name)
-        .unwrap_or_else(|| panic!("no {name} in {:?}", r.extra))
-        .1
 }
 
 fn abdib_agrees<G: Game>(name: &str, seed: u64) {
@@ -84,7 +76,7 @@ fn the_processor_tree_width_bounds_the_pieces_of_one_node() {
             o.split_width = width;
             let r = search(algo, &pos, &o).unwrap();
             assert_eq!(r.value, want, "{algo} width {width}");
-            extra(&r, "widest_split")
+            common::extra_figure(&r, "widest_split")
         };
         assert_eq!(ParallelOptions::new(6, 20, sim(1)).split_width, 10);
         for width in [1, 2, 5] {

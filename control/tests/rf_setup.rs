@@ -3,6 +3,8 @@
 //! TT-sorting bug of section 5 is an option that is off by default, and the sorting depth bounds
 //! the sorted nodes (6 on 6x6 Othello, as in section 5).
 
+mod common;
+
 use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
 use control::search::{SearchConfig, Searcher, SortRegime, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
@@ -16,10 +18,7 @@ fn sim() -> Backend {
 }
 
 fn sort_nodes<M>(r: &ParallelResult<M>) -> f64 {
-    r.extra
-        .iter()
-        .find(|e| e.0 == "sort_nodes")
-        .map_or(0.0, |e| e.1)
+    common::extra_figure(r, "sort_nodes")
 }
 
 fn run<G: Game>(

@@ -121,7 +121,7 @@ pub struct SearchArgs {
     pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
     /// are, never split (default: the algorithm's own, 5 for alphabeta and delaysplit/ybw, 4
-    /// for mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
+    /// for abdib, mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// APHID (`--algo aphid`): a configuration file, either TOML (one table per group of
@@ -311,7 +311,7 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
-    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for mwf, dmwf, treesplit,
+    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for abdib, mwf, dmwf, treesplit,
     /// pvsplit and er, 2 for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
