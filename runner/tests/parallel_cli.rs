@@ -63,7 +63,7 @@ fn every_parallel_algorithm_agrees_with_the_sequential_search() {
                 // No --min-split-depth: the algorithm's own granularity.
                 let granularity = match name.as_str() {
                     "delaysplit" | "alphabeta" => 5,
-                    "mwf" | "dmwf" | "treesplit" | "pvsplit" | "er" => 4,
+                    "abdib" | "mwf" | "dmwf" | "treesplit" | "pvsplit" | "er" => 4,
                     _ => 2,
                 };
                 assert_eq!(v["min_split_depth"], granularity, "{name}");
