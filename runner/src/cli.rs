@@ -112,9 +112,10 @@ pub struct SearchArgs {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// The algorithm: alphabeta, pvs or minimax (sequential); with --procs, a parallel
-    /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...).
-    #[arg(long, default_value = "pvs")]
-    pub algo: String,
+    /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...). Default pvs, or alphabeta
+    /// with --unsorted.
+    #[arg(long)]
+    pub algo: Option<String>,
     /// The DIB runtime flags: search in parallel with the parallel algorithm --algo, to
     /// exactly --depth plies.
     #[command(flatten)]
@@ -173,6 +174,19 @@ pub struct SearchArgs {
     pub split_width: Option<usize>,
 }
 
+impl SearchArgs {
+    /// The algorithm's name: `--algo`, else `pvs`, or `alphabeta` with `--unsorted` (the
+    /// paper's unsorted search is plain alpha-beta).
+    #[must_use]
+    pub fn algo_name(&self) -> &str {
+        match &self.algo {
+            Some(name) => name,
+            None if self.table_sort.unsorted => "alphabeta",
+            None => "pvs",
+        }
+    }
+}
+
 /// The table size and sorting flags shared by `runner search` and `runner compare` (each
 /// names its table-mode flag itself: `--tt-mode` in search, `--tt` in compare).
 #[derive(Clone, Debug, Args)]
@@ -193,7 +207,7 @@ pub struct TableSortArgs {
     /// game's generation order, no transposition table, no killers, history or move hints and
     /// no aspiration window. A sorting regime (--sort, or a series' @regime) is then the only
     /// ordering: seed 003's sorted runs. Refuses a table mode other than off. The sequential
-    /// `runner search` still takes its algorithm from --algo (alphabeta for the paper's).
+    /// `runner search` then defaults to --algo alphabeta.
     #[arg(long)]
     pub unsorted: bool,
     /// With --sort tt: reproduce seed 003's TT-sorting bug (section 5), in which a sorted

@@ -33,7 +33,7 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
     let Some(mut dib) = dib_flags::parse(&args.dib)? else {
         return Ok(None);
     };
-    let algo: ParallelAlgo = args.algo.parse().map_err(|e| input("--algo", e))?;
+    let algo: ParallelAlgo = args.algo_name().parse().map_err(|e| input("--algo", e))?;
     for (flag, given) in [
         ("--time-ms", args.time_ms.is_some()),
         ("--nodes", args.nodes.is_some()),

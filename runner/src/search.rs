@@ -58,14 +58,15 @@ pub fn run(args: &SearchArgs) -> Result<()> {
 /// Checks every option and builds the search configuration and limits.
 fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
     let mut config = parse_config(args)?;
-    config.algorithm = args.algo.parse::<Algorithm>().map_err(|e| {
-        match args.algo.parse::<control::parallel::ParallelAlgo>() {
-            Ok(_) => input(
-                "--algo",
-                format!("{} is a parallel algorithm; give --procs N", args.algo),
-            ),
-            Err(_) => input("--algo", e),
-        }
+    let algo = args.algo_name();
+    config.algorithm = algo.parse::<Algorithm>().map_err(|e| match algo
+        .parse::<control::parallel::ParallelAlgo>(
+    ) {
+        Ok(_) => input(
+            "--algo",
+            format!("{algo} is a parallel algorithm; give --procs N"),
+        ),
+        Err(_) => input("--algo", e),
     })?;
     if config.algorithm == Algorithm::Minimax {
         config.tt_mode = TtMode::Off;

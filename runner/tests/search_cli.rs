@@ -369,6 +369,17 @@ fn unsorted_gives_one_tree_to_sequential_and_parallel_alpha_beta() {
     assert_eq!(seq["nodes"], par["nodes"]);
     assert_eq!(seq["value"], par["value"]);
     assert_eq!(seq["nodes"], 17);
+    // Without --algo, --unsorted searches with alpha-beta.
+    let default = json_of(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "1",
+        "--unsorted",
+        "--json",
+    ]);
+    assert_eq!(default["algo"], "alphabeta");
     assert_eq!(seq["tt_probes"], 0);
     let deeper = |extra: &[&str]| {
         let mut args = base.to_vec();
