@@ -2,6 +2,9 @@
 //! of the sorting regimes, quiescence nodes, shared-table probes and their contention; and
 //! every preset stays deterministic.
 
+mod common;
+
+use common::extra_figure as extra;
 use control::parallel::{self, ParallelAlgo, ParallelOptions, ParallelResult};
 use control::search::{SortConfig, SortRegime};
 use dib::{Backend, CostModel, SimConfig};
@@ -24,13 +27,6 @@ fn run<G: Game>(
     let mut o = ParallelOptions::for_algo(algo, depth, procs, backend);
     tweak(&mut o);
     parallel::search(algo, root, &o).expect("the search runs")
-}
-
-fn extra(r: &ParallelResult<impl Sized>, name: &str) -> f64 {
-    r.extra
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(0.0, |(_, v)| *v)
 }
 
 #[test]

@@ -112,16 +112,17 @@ pub struct SearchArgs {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// The algorithm: alphabeta, pvs or minimax (sequential); with --procs, a parallel
-    /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...).
-    #[arg(long, default_value = "pvs")]
-    pub algo: String,
+    /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...). Default pvs, or alphabeta
+    /// with --unsorted.
+    #[arg(long)]
+    pub algo: Option<String>,
     /// The DIB runtime flags: search in parallel with the parallel algorithm --algo, to
     /// exactly --depth plies.
     #[command(flatten)]
     pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
     /// are, never split (default: the algorithm's own, 5 for alphabeta and delaysplit/ybw, 4
-    /// for mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
+    /// for abdib, mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// APHID (`--algo aphid`): a configuration file, either TOML (one table per group of
@@ -167,6 +168,23 @@ pub struct SearchArgs {
     /// finite beta before it searches its other children (on or off; default on).
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    #[arg(long)]
+    pub split_width: Option<usize>,
+}
+
+impl SearchArgs {
+    /// The algorithm's name: `--algo`, else `pvs`, or `alphabeta` with `--unsorted` (the
+    /// paper's unsorted search is plain alpha-beta).
+    #[must_use]
+    pub fn algo_name(&self) -> &str {
+        match &self.algo {
+            Some(name) => name,
+            None if self.table_sort.unsorted => "alphabeta",
+            None => "pvs",
+        }
+    }
 }
 
 /// The table size and sorting flags shared by `runner search` and `runner compare` (each
@@ -185,6 +203,18 @@ pub struct TableSortArgs {
     /// Deepest node (plies from the root) that may be sorted; no limit if absent.
     #[arg(long)]
     pub sort_depth: Option<u32>,
+    /// Seed 003's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
+    /// game's generation order, no transposition table, no killers, history or move hints and
+    /// no aspiration window. A sorting regime (--sort, or a series' @regime) is then the only
+    /// ordering: seed 003's sorted runs. Refuses a table mode other than off. The sequential
+    /// `runner search` then defaults to --algo alphabeta.
+    #[arg(long)]
+    pub unsorted: bool,
+    /// With --sort tt: reproduce seed 003's TT-sorting bug (section 5), in which a sorted
+    /// type-2 node searched only --expansion-depth plies below it; values then differ from
+    /// alpha-beta's. Off by default (correct TT sorting).
+    #[arg(long)]
+    pub tt_sort_bug: bool,
 }
 
 /// Arguments of `runner solve`.
@@ -295,7 +325,7 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
-    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for mwf, dmwf, treesplit,
+    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for abdib, mwf, dmwf, treesplit,
     /// pvsplit and er, 2 for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
@@ -326,6 +356,10 @@ pub struct CompareArgs {
     /// mwf or dmwf.
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    #[arg(long)]
+    pub split_width: Option<usize>,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
     /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
     /// `--algos` nor `--baseline` names aphid.

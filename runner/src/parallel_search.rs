@@ -33,7 +33,7 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
     let Some(mut dib) = dib_flags::parse(&args.dib)? else {
         return Ok(None);
     };
-    let algo: ParallelAlgo = args.algo.parse().map_err(|e| input("--algo", e))?;
+    let algo: ParallelAlgo = args.algo_name().parse().map_err(|e| input("--algo", e))?;
     for (flag, given) in [
         ("--time-ms", args.time_ms.is_some()),
         ("--nodes", args.nodes.is_some()),
@@ -79,6 +79,15 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.mwf_wait = wait;
     }
+    if let Some(w) = args.split_width {
+        if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
+            return Err(input(
+                "--split-width",
+                "applies to --algo treesplit and pvsplit only",
+            ));
+        }
+        options.split_width = check_split_width(w)?;
+    }
     if args.aphid_config.is_some() || args.aphid_tt.is_some() {
         if algo != ParallelAlgo::Aphid {
             let flag = if args.aphid_tt.is_some() {
@@ -118,6 +127,20 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         _session: session,
     }))
 }
+
+/// Checks `--split-width` (1 to [`MAX_SPLIT_WIDTH`]).
+pub(crate) fn check_split_width(width: usize) -> Result<usize> {
+    if width == 0 || width > MAX_SPLIT_WIDTH {
+        return Err(input(
+            "--split-width",
+            format!("{width} is out of range; use 1 to {MAX_SPLIT_WIDTH}"),
+        ));
+    }
+    Ok(width)
+}
+
+/// The widest processor tree `--split-width` accepts.
+pub const MAX_SPLIT_WIDTH: usize = 1000;
 
 /// Reads an APHID configuration file (`--aphid-config` of `runner search` and `runner
 /// compare`): the options and the file's text.
@@ -225,6 +248,8 @@ impl GameVisitor for Visitor<'_> {
                 "expansion_depth": c.sorting.expansion_depth,
                 "min_split_depth": o.min_split_depth,
                 "mwf_wait": o.mwf_wait,
+                "split_width": o.split_width,
+                "unsorted": c.is_unsorted(),
                 "depth": o.depth,
                 "value": r.value,
                 "value_text": describe_value(r.value),

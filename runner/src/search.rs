@@ -58,14 +58,15 @@ pub fn run(args: &SearchArgs) -> Result<()> {
 /// Checks every option and builds the search configuration and limits.
 fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
     let mut config = parse_config(args)?;
-    config.algorithm = args.algo.parse::<Algorithm>().map_err(|e| {
-        match args.algo.parse::<control::parallel::ParallelAlgo>() {
-            Ok(_) => input(
-                "--algo",
-                format!("{} is a parallel algorithm; give --procs N", args.algo),
-            ),
-            Err(_) => input("--algo", e),
-        }
+    let algo = args.algo_name();
+    config.algorithm = algo.parse::<Algorithm>().map_err(|e| match algo
+        .parse::<control::parallel::ParallelAlgo>(
+    ) {
+        Ok(_) => input(
+            "--algo",
+            format!("{algo} is a parallel algorithm; give --procs N"),
+        ),
+        Err(_) => input("--algo", e),
     })?;
     if config.algorithm == Algorithm::Minimax {
         config.tt_mode = TtMode::Off;
@@ -97,7 +98,13 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
         ));
     }
     config.tt_min_depth = args.tt_min_depth;
-    config.move_ordering = !args.no_ordering;
+    if args.table_sort.tt_sort_bug && config.sorting.regime != SortRegime::TypeTwo {
+        return Err(input(
+            "--tt-sort-bug",
+            "reproduces a bug of TT sorting; give --sort tt with it",
+        ));
+    }
+    config.move_ordering &= !args.no_ordering;
     if args.no_aspiration {
         config.aspiration = None;
     }
@@ -147,6 +154,17 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
     }
     config.sorting.expansion_depth = f.expansion_depth;
     config.sorting.sorting_depth = f.sort_depth.unwrap_or(u32::MAX);
+    // Checked against the regimes by the caller (a comparison's series may name tt).
+    config.sorting.type_two_bug = f.tt_sort_bug;
+    if f.unsorted {
+        if t.tt_mode.is_some_and(|m| m != TtMode::Off.name()) {
+            return Err(input(
+                t.tt_mode_flag,
+                "--unsorted searches without a table; drop the flag or give off",
+            ));
+        }
+        *config = config.make_unsorted();
+    }
     Ok(())
 }
 

@@ -793,3 +793,43 @@ fn the_baseline_is_delay_splitting_on_one_processor() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The seed 003 setup flags of `runner compare`: `--unsorted` reaches the runs (the baseline
+/// searches another tree, and the settings say so), `--split-width` and `--tt-sort-bug` are
+/// refused without a series they apply to, and `--unsorted` refuses a table.
+#[test]
+fn the_seed_003_setup_flags_reach_the_comparison() {
+    let dir = temp_dir("unsorted");
+    let run = |extra: &[&str], name: &str| {
+        let out = dir.join(name);
+        let mut args = compare_args("abdib,treesplit", &out);
+        args.extend_from_slice(extra);
+        results(&args, &out)
+    };
+    let plain = run(&[], "plain");
+    let unsorted = run(&["--unsorted", "--split-width", "3"], "unsorted");
+    assert_eq!(unsorted["settings"]["unsorted"], true);
+    assert_eq!(unsorted["settings"]["split_width"], 3);
+    assert!(plain["settings"].get("unsorted").is_none());
+    assert_ne!(
+        plain["baselines"][0]["nodes"], unsorted["baselines"][0]["nodes"],
+        "{}",
+        unsorted["baselines"][0]
+    );
+    assert_eq!(
+        plain["baselines"][0]["value"],
+        unsorted["baselines"][0]["value"]
+    );
+    let base = ["compare", "--depth", "2", "--procs", "2"];
+    for (extra, needle) in [
+        (
+            &["--algos", "mwf", "--split-width", "4"][..],
+            "treesplit and pvsplit series only",
+        ),
+        (&["--algos", "mwf@ec", "--tt-sort-bug"], "--tt-sort-bug"),
+        (&["--algos", "mwf", "--unsorted", "--tt", "exact"], "--tt"),
+    ] {
+        fails_with(&[&base[..], extra].concat(), needle);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -63,7 +63,7 @@ fn every_parallel_algorithm_agrees_with_the_sequential_search() {
                 // No --min-split-depth: the algorithm's own granularity.
                 let granularity = match name.as_str() {
                     "delaysplit" | "alphabeta" => 5,
-                    "mwf" | "dmwf" | "treesplit" | "pvsplit" | "er" => 4,
+                    "abdib" | "mwf" | "dmwf" | "treesplit" | "pvsplit" | "er" => 4,
                     _ => 2,
                 };
                 assert_eq!(v["min_split_depth"], granularity, "{name}");
@@ -318,4 +318,71 @@ fn a_cost_model_file_drives_the_simulator() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--split-width`: reaches tree splitting and PV splitting (in the JSON, and a narrower
+/// processor tree searches another tree on 8 simulated processors) and keeps the value;
+/// out of range or for another algorithm it is refused.
+#[test]
+fn split_width_reaches_treesplit_and_pvsplit() {
+    let base = [
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "6",
+        "--unsorted",
+        "--json",
+    ];
+    let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
+    for algo in ["treesplit", "pvsplit"] {
+        let run = |width: Option<&str>| {
+            let mut args = base.to_vec();
+            args.extend(["--algo", algo, "--procs", "8", "--backend", "sim"]);
+            args.extend(["--min-split-depth", "2"]);
+            if let Some(w) = width {
+                args.extend(["--split-width", w]);
+            }
+            json_of(&args)
+        };
+        let (default, ten, one) = (run(None), run(Some("10")), run(Some("1")));
+        assert_eq!(default["split_width"], 10, "{algo}");
+        assert_eq!(default["unsorted"], true, "{algo}");
+        assert_eq!(one["split_width"], 1, "{algo}");
+        assert_eq!(default["nodes"], ten["nodes"], "{algo}");
+        assert_ne!(default["seconds"], one["seconds"], "{algo}");
+        for v in [&default, &one] {
+            assert_eq!(v["value"], seq["value"], "{algo}: {v}");
+        }
+    }
+    for (extra, needle) in [
+        (
+            &["--algo", "mwf", "--split-width", "4"][..],
+            "treesplit and pvsplit only",
+        ),
+        (
+            &["--algo", "treesplit", "--split-width", "0"][..],
+            "out of range",
+        ),
+    ] {
+        let mut args = vec![
+            "search",
+            "--game",
+            "tictactoe4",
+            "--depth",
+            "3",
+            "--procs",
+            "2",
+            "--backend",
+            "sim",
+        ];
+        args.extend_from_slice(extra);
+        let out = runner(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle) && err.contains("--split-width"),
+            "{args:?}: {err}"
+        );
+    }
 }

@@ -331,3 +331,118 @@ fn othello_is_solved_by_its_endgame_solver_and_agrees_with_the_generic_search() 
         }
     }
 }
+
+/// `--unsorted`: the sequential alpha-beta at one depth and the parallel algorithms on one
+/// simulated processor visit the same tree (generation order, no table); without it the
+/// sequential search visits another. A sorting regime beside it sorts; a table is refused.
+#[test]
+fn unsorted_gives_one_tree_to_sequential_and_parallel_alpha_beta() {
+    let base = [
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "1",
+        "--algo",
+        "alphabeta",
+        "--json",
+    ];
+    // Depth 1: one iteration, so the sequential count is one tree's.
+    let seq = json_of(&[&base[..], &["--unsorted"]].concat());
+    let par = json_of(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "1",
+        "--algo",
+        "mwf",
+        "--procs",
+        "1",
+        "--backend",
+        "sim",
+        "--min-split-depth",
+        "1",
+        "--unsorted",
+        "--json",
+    ]);
+    assert_eq!(seq["nodes"], par["nodes"]);
+    assert_eq!(seq["value"], par["value"]);
+    assert_eq!(seq["nodes"], 17);
+    // Without --algo, --unsorted searches with alpha-beta.
+    let default = json_of(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "1",
+        "--unsorted",
+        "--json",
+    ]);
+    assert_eq!(default["algo"], "alphabeta");
+    assert_eq!(seq["tt_probes"], 0);
+    let deeper = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args[4] = "4";
+        json_of(&[&args[..], extra].concat())
+    };
+    assert_eq!(deeper(&["--unsorted"])["tt_probes"], 0);
+    assert!(deeper(&[])["tt_probes"].as_u64().unwrap() > 0);
+    // A sorting regime is then the only ordering: it changes the tree.
+    let sorted = json_of(&[&base[..], &["--unsorted", "--sort", "ec"]].concat());
+    assert_eq!(sorted["value"], seq["value"]);
+    assert!(sorted["sort_nodes"].as_u64().unwrap() > 0);
+    for bad in [&["--tt-mode", "exact"][..], &["--tt-mode", "normal"]] {
+        let out = runner(&[&base[..], &["--unsorted"], bad].concat());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(bad[0]) && err.contains("--unsorted"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
+
+/// `--tt-sort-bug` needs TT sorting, where it searches fewer nodes than correct TT sorting.
+#[test]
+fn tt_sort_bug_changes_tt_sorting_and_needs_it() {
+    let base = [
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "6",
+        "--algo",
+        "mwf",
+        "--procs",
+        "1",
+        "--backend",
+        "sim",
+        "--min-split-depth",
+        "2",
+        "--unsorted",
+        "--sort",
+        "tt",
+        "--json",
+    ];
+    let right = json_of(&base);
+    let wrong = json_of(&[&base[..], &["--tt-sort-bug"]].concat());
+    assert!(
+        wrong["nodes"].as_u64() < right["nodes"].as_u64(),
+        "{wrong} {right}"
+    );
+    let out = runner(&[
+        "search",
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "3",
+        "--sort",
+        "ec",
+        "--tt-sort-bug",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--tt-sort-bug") && err.contains("--sort tt"),
+        "{err}"
+    );
+}

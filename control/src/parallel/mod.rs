@@ -40,6 +40,10 @@ pub struct ParallelOptions {
     pub min_split_depth: u32,
     /// Tree splitting: how many plies below the root the processor tree reaches.
     pub split_depth: u32,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces
+    /// of one node out at once (seed 003's TreeSplit10 and PVS10: 10; `split_ab/README.md`,
+    /// "Processor-tree width").
+    pub split_width: usize,
     /// DMWF: children of a type-1 node whose static value is at or above this percentile of
     /// their siblings' are treated as type-1 (seed 003 section 6: 90).
     pub dmwf_percentile: u32,
@@ -73,6 +77,20 @@ pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: b
 }
 
 impl ParallelOptions {
+    /// Tree splitting and PV splitting: the processor-tree width, checked.
+    ///
+    /// # Errors
+    /// [`ParallelError::BadOption`] for a width of 0.
+    pub(crate) fn checked_width(&self, algo: &'static str) -> Result<(), ParallelError> {
+        if self.split_width == 0 {
+            return Err(ParallelError::BadOption {
+                algo,
+                message: "the processor-tree width is 0; give at least 1".to_string(),
+            });
+        }
+        Ok(())
+    }
+
     /// Defaults for `depth` plies on `procs` processors of `backend`.
     #[must_use]
     pub fn new(depth: u32, procs: usize, backend: Backend) -> Self {
@@ -84,6 +102,7 @@ impl ParallelOptions {
             search: SearchConfig::research(),
             min_split_depth: 2,
             split_depth: 2,
+            split_width: 10,
             dmwf_percentile: 90,
             mwf_wait: true,
             aphid: aphid::AphidOptions::default(),
@@ -273,6 +292,12 @@ algorithms! {
         description: "fail-soft alpha-beta as one DIB search that never splits (the 1-processor baseline)",
         paper: "Knuth and Moore 1975; Rezaie and Finkel (seed 003) section 3.1",
     };
+    AbDib => abdib, AlgoInfo {
+        name: "abdib",
+        aliases: &[],
+        description: "parallel alpha-beta on DIB: every node hands its untried children to whoever asks, at any time; window improvements spread, cutoffs abort",
+        paper: "Rezaie and Finkel (seed 003) sections 3.1 and 4 (the alphabeta series of figures 5-7)",
+    };
     DelaySplit => delaysplit, AlgoInfo {
         name: "delaysplit",
         aliases: &["ybw"],
@@ -324,6 +349,7 @@ algorithms! {
 }
 
 pub(crate) mod ab_frames;
+pub mod abdib;
 pub mod alphabeta;
 pub mod aphid;
 mod deepening;
@@ -358,7 +384,7 @@ impl ParallelAlgo {
     /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`, "Options"): delay
     /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
     /// processors at depth 10, against 1.46x at 3); the other split-engine algorithms (MWF,
-    /// DMWF, tree splitting, PV splitting, ER) were fastest at 4 of 2, 3 and 4 on 2 and on 8
+    /// DMWF, tree splitting, PV splitting, ER; `abdib` takes their 4) were fastest at 4 of 2, 3 and 4 on 2 and on 8
     /// simulated processors (depth 7, `split_ab/README.md`). `alphabeta`, which never splits,
     /// takes the coarsest of those, delay splitting's 5: on one processor it then runs exactly
     /// delay splitting's code (a frame of the split engine only at nodes with 5 plies or more,
@@ -374,6 +400,7 @@ impl ParallelAlgo {
         match self {
             ParallelAlgo::AlphaBeta | ParallelAlgo::DelaySplit => 5,
             ParallelAlgo::Mwf
+            | ParallelAlgo::AbDib
             | ParallelAlgo::Dmwf
             | ParallelAlgo::TreeSplit
             | ParallelAlgo::PvSplit

@@ -8,8 +8,9 @@
 //! (a minimal window cannot narrow); when it fails high, the node re-searches it itself as a new
 //! type-1 node, which splits again (so, unlike the paper's one-level processor tree, every
 //! processor can help with a new principal variation, the improvement Marsland and Popowich
-//! suggest in their conclusion). Below the type-1 nodes nothing splits. The engine is
-//! [`super::split_ab`].
+//! suggest in their conclusion). Below the type-1 nodes nothing splits. The processor tree's
+//! width (`options.split_width`, default 10: seed 003's "PVS10") bounds the pieces of one node
+//! out at once. The engine is [`super::split_ab`].
 
 use games::Game;
 
@@ -24,5 +25,6 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
+    options.checked_width("pvsplit")?;
     run(SplitPolicy::PvSplit, root, options)
 }

@@ -5,7 +5,10 @@
 //! took its pieces), sends each improvement of its bound to the children still working as a
 //! window update (information spreading), and aborts them on a cutoff. Below the split depth a
 //! processor searches sequentially (its own explicit stack, then the sequential `Searcher`
-//! below `options.min_split_depth` plies to go).
+//! below `options.min_split_depth` plies to go). The processor tree's width
+//! (`options.split_width`, default 10: seed 003's "TreeSplit10") bounds the pieces of one node
+//! out at once; the node's other children wait (searched by its own processor or handed out
+//! as pieces come back), as the extra branches queue in Fishburn's processor tree.
 
 use games::Game;
 
@@ -20,6 +23,7 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
+    options.checked_width("treesplit")?;
     run(
         SplitPolicy::TreeSplit {
             split_depth: options.split_depth,

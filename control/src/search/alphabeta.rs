@@ -26,7 +26,7 @@ impl<G: Game> Searcher<G> {
     pub(crate) fn alphabeta(
         &mut self,
         pos: &mut G,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -46,6 +46,11 @@ impl<G: Game> Searcher<G> {
             self.stats.leaves += 1;
             self.stats.horizon += 1;
             return self.quiescence(pos, alpha, beta, ply, ctx);
+        }
+        if self.config.sorting.type_two_bug && depth > 0 {
+            let sorting = self.config.sorting;
+            depth = sorting.searched_depth(self.sort_ply(ply), node.kind, node.eldest, depth as u32)
+                as i32;
         }
         self.stats.interior += 1;
         let play = self.config.play_enhancements();

@@ -180,6 +180,39 @@ impl SearchConfig {
         }
     }
 
+    /// Seed 003's unsorted tree (section 4: "not sorting at all"): the research setting with
+    /// plain fail-soft alpha-beta, children in the game's generation order, no transposition
+    /// table, no killer or history ordering, no move hints, no sorting regime and no
+    /// aspiration window. Every node is searched exactly as the paper's Pascal alpha-beta
+    /// (section 3.1) searches it. Setting a sorting regime on it gives the paper's sorted
+    /// trees (section 5), in which the regime's look-ahead is the only ordering.
+    #[must_use]
+    pub fn unsorted() -> Self {
+        SearchConfig::research().make_unsorted()
+    }
+
+    /// This configuration with the search's own ordering off, as in [`SearchConfig::unsorted`]:
+    /// alpha-beta, no table, generation order (no killers, history or hints), no aspiration.
+    /// The sorting regime and its parameters are kept: with a regime, its look-ahead is the
+    /// only ordering (seed 003's sorted runs); without one the tree is unsorted.
+    #[must_use]
+    pub fn make_unsorted(self) -> Self {
+        SearchConfig {
+            algorithm: Algorithm::AlphaBeta,
+            tt_mode: TtMode::Off,
+            move_ordering: false,
+            aspiration: None,
+            ..self
+        }
+    }
+
+    /// Whether the search has no ordering of its own ([`SearchConfig::make_unsorted`]'s
+    /// settings; a sorting regime may still sort).
+    #[must_use]
+    pub fn is_unsorted(&self) -> bool {
+        *self == self.make_unsorted()
+    }
+
     /// The defaults of a named setting.
     #[must_use]
     pub fn for_setting(setting: Setting) -> Self {

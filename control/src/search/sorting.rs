@@ -83,6 +83,11 @@ pub struct SortConfig {
     /// The sorting depth: the deepest node (in plies from the root, which is 0) that may be
     /// sorted. `u32::MAX` for no limit.
     pub sorting_depth: u32,
+    /// Seed 003's TT-sorting bug (section 5: "what we implemented did not evaluate type-2
+    /// nodes as deeply as type-1 nodes"), reproduced: under [`SortRegime::TypeTwo`] a type-2
+    /// node that is sorted searches only `expansion_depth` plies below it (its look-ahead's
+    /// depth) instead of the plies left. Off by default; on, values differ from alpha-beta's.
+    pub type_two_bug: bool,
 }
 
 impl Default for SortConfig {
@@ -91,6 +96,7 @@ impl Default for SortConfig {
             regime: SortRegime::None,
             expansion_depth: 3,
             sorting_depth: u32::MAX,
+            type_two_bug: false,
         }
     }
 }
@@ -122,6 +128,27 @@ impl NodeType {
 }
 
 impl SortConfig {
+    /// The plies a node at `ply` of `node_type` (`eldest`: searched first among its siblings)
+    /// searches when `depth` are left: `depth`, except with [`SortConfig::type_two_bug`] at a
+    /// type-2 node the TT regime sorts, which searches at most `expansion_depth`.
+    pub(crate) fn searched_depth(
+        &self,
+        ply: usize,
+        node_type: NodeType,
+        eldest: bool,
+        depth: u32,
+    ) -> u32 {
+        if self.type_two_bug
+            && self.regime == SortRegime::TypeTwo
+            && node_type == NodeType::Two
+            && self.applies(ply, node_type, eldest)
+        {
+            depth.min(self.expansion_depth)
+        } else {
+            depth
+        }
+    }
+
     /// Whether the children of a node at `ply` of `node_type` (`eldest`: it was searched first
     /// among its siblings) are sorted.
     pub(crate) fn applies(&self, ply: usize, node_type: NodeType, eldest: bool) -> bool {
@@ -262,6 +289,59 @@ mod tests {
             pos.make_move(moves[0]);
         }
         assert!(shared < separate, "{shared} >= {separate}");
+    }
+
+    /// Plain negamax over static values, written here: the look-ahead's leaves (and the nodes
+    /// without moves) take the game's static evaluation, finished games their outcome.
+    fn static_negamax<G: Game>(pos: &G, depth: u32, ply: u32) -> i32 {
+        if let Some(o) = pos.outcome() {
+            return o.score(ply);
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        if depth == 0 || moves.is_empty() {
+            return pos.evaluate();
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = pos.clone();
+                let _ = child.make_move(mv);
+                -static_negamax(&child, depth - 1, ply + 1)
+            })
+            .max()
+            .unwrap()
+    }
+
+    /// Expansion depth 3: the first key is the best child's negamax over static values three
+    /// levels below the node (the paper's "evaluate the leaves statically"), on 4x4
+    /// tic-tac-toe and 6x6 Othello.
+    #[test]
+    fn the_look_ahead_backs_up_static_values_from_three_levels_below() {
+        use crate::search::{SearchConfig, Unlimited};
+        fn check<G: Game>(mut pos: G, plies: usize) {
+            let mut s = Searcher::<G>::new(SearchConfig::unsorted()).unwrap();
+            let mut moves = Vec::new();
+            for _ in 0..plies {
+                pos.generate_moves(&mut moves);
+                let mut order = Vec::new();
+                s.sort_by_expansion(&mut pos, &moves, &mut order, 3, 0, &mut Unlimited);
+                let best = moves
+                    .iter()
+                    .map(|&mv| {
+                        let mut child = pos.clone();
+                        let _ = child.make_move(mv);
+                        i64::from(-static_negamax(&child, 2, 1))
+                    })
+                    .max()
+                    .unwrap();
+                assert_eq!(order[0].0, best, "{pos}");
+                let last = moves.len() - 1;
+                pos.make_move(moves[last]);
+            }
+        }
+        check(games::tictactoe::TicTacToe4::start(), 4);
+        check(games::othello::Othello6::start(), 4);
     }
 
     #[test]

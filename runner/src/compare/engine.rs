@@ -248,6 +248,9 @@ fn options(
         o.min_split_depth = m;
     }
     o.mwf_wait = plan.mwf_wait;
+    if let Some(w) = plan.split_width {
+        o.split_width = w;
+    }
     Ok(o)
 }
 

@@ -67,6 +67,9 @@ pub struct Plan {
     pub min_split_depth: Option<u32>,
     /// MWF's and DMWF's type-2 "wait for finite beta" rule (`--mwf-wait`).
     pub mwf_wait: bool,
+    /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
+    /// keeps the default.
+    pub split_width: Option<usize>,
     /// Seeds, 1..=K.
     pub seeds: Vec<u64>,
     /// Timed repeats of every cell (`--repeat`; 1 on the simulator).
@@ -257,6 +260,15 @@ impl Plan {
             return Err(input("--positions", "give at least 1"));
         }
         let config = search_config(args)?;
+        if args.table_sort.tt_sort_bug
+            && config.sorting.regime != SortRegime::TypeTwo
+            && !series.iter().any(|s| s.sort == Some(SortRegime::TypeTwo))
+        {
+            return Err(input(
+                "--tt-sort-bug",
+                "reproduces a bug of TT sorting, and no series sorts with tt; give --sort tt or a series @tt",
+            ));
+        }
         if let Some(m) = args.min_split_depth {
             if m == 0 || m > MAX_DEPTH {
                 return Err(input(
@@ -272,6 +284,7 @@ impl Plan {
         };
         let aphid_only = [ParallelAlgo::Aphid];
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
+        let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
         for (flag, given, family, names) in [
             (
                 "--aphid-config",
@@ -291,6 +304,12 @@ impl Plan {
                 &mwf_only[..],
                 "mwf and dmwf",
             ),
+            (
+                "--split-width",
+                args.split_width.is_some(),
+                &width_only[..],
+                "treesplit and pvsplit",
+            ),
         ] {
             if given && !runs(family) {
                 return Err(input(
@@ -302,6 +321,10 @@ impl Plan {
             }
         }
         let mwf_wait = args.mwf_wait.unwrap_or(true);
+        let split_width = args
+            .split_width
+            .map(crate::parallel_search::check_split_width)
+            .transpose()?;
         let (mut aphid, aphid_fnv) = match &args.aphid_config {
             Some(path) => {
                 let (o, h) = aphid_config(path)?;
@@ -330,6 +353,15 @@ impl Plan {
             "mwf_wait": mwf_wait,
             "repeat": repeat,
         });
+        if args.table_sort.unsorted {
+            fingerprint["unsorted"] = json!(true);
+        }
+        if args.table_sort.tt_sort_bug {
+            fingerprint["tt_sort_bug"] = json!(true);
+        }
+        if let Some(w) = split_width {
+            fingerprint["split_width"] = json!(w);
+        }
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
         }
@@ -374,6 +406,7 @@ impl Plan {
             config,
             min_split_depth: args.min_split_depth,
             mwf_wait,
+            split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,
             baseline,

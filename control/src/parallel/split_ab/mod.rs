@@ -77,6 +77,10 @@ pub enum SplitPolicy {
     Ybw,
     /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
     Never,
+    /// Seed 003's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its untried
+    /// children to whoever asks, at any time (no eldest-first wait, no node types); window
+    /// improvements spread to the pieces still out and a cutoff aborts them.
+    AbDib,
 }
 
 impl SplitPolicy {
@@ -88,6 +92,13 @@ impl SplitPolicy {
     /// The sorting regimes apply (ER has its own ordering: seed 003 section 5).
     fn sorts(self) -> bool {
         self != SplitPolicy::Er
+    }
+
+    /// The processor tree's width (`ParallelOptions::split_width`) bounds the pieces of one
+    /// frame out at once: tree splitting and PV splitting, whose papers map the search onto a
+    /// processor tree.
+    fn has_width(self) -> bool {
+        matches!(self, SplitPolicy::TreeSplit { .. } | SplitPolicy::PvSplit)
     }
 
     fn is_mwf(self) -> bool {
@@ -189,6 +200,8 @@ pub(crate) struct Counters {
     grandchildren: AtomicU64,
     grand_refuted: AtomicU64,
     e_children: AtomicU64,
+    /// The most pieces one frame had out at once.
+    widest: AtomicU64,
 }
 
 fn bump(c: &AtomicU64, n: u64) {
@@ -211,13 +224,17 @@ impl Counters {
             SplitPolicy::PvSplit => {
                 out.push(("minimal_windows", get(&self.minimal_windows)));
                 out.push(("researches", get(&self.researches)));
+                out.push(("widest_split", get(&self.widest)));
             }
             SplitPolicy::Er => {
                 out.push(("elder_grandchildren", get(&self.grandchildren)));
                 out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
                 out.push(("extra_e_children", get(&self.e_children)));
             }
-            SplitPolicy::TreeSplit { .. } | SplitPolicy::Ybw | SplitPolicy::Never => {}
+            SplitPolicy::TreeSplit { .. } => {
+                out.push(("widest_split", get(&self.widest)));
+            }
+            SplitPolicy::Ybw | SplitPolicy::Never | SplitPolicy::AbDib => {}
         }
         out
     }
@@ -234,6 +251,8 @@ pub(crate) struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
     wait: bool,
+    /// The most pieces of one frame out at once (`None`: no bound).
+    width: Option<usize>,
     config: SearchConfig,
     table: Arc<TranspositionTable>,
     counters: Arc<Counters>,
@@ -270,6 +289,7 @@ impl<G: Game> SplitAb<G> {
             policy,
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
+            width: policy.has_width().then_some(options.split_width),
             config,
             table: Arc::clone(&table),
             counters: Arc::new(Counters::default()),
@@ -365,5 +385,166 @@ impl<G: Game> Application for SplitAb<G> {
 
     fn start(&self, problem: &AbProblem<G>) -> AbSearch<G> {
         AbSearch::new(self, problem)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dib::{Effects, Search};
+    use games::tictactoe::TicTacToe4;
+
+    /// After two steps' worth of nodes (the root frame opened, its eldest child's frame
+    /// opened), a work request gets the root's fifteen younger children from `abdib`, none
+    /// from delay splitting (the eldest is not done) and none from `Never`.
+    #[test]
+    fn abdib_gives_younger_children_away_before_the_eldest_is_done() {
+        let pieces = |policy| {
+            let mut options = ParallelOptions::new(6, 2, Backend::Threads { seed: 1 });
+            options.search = SearchConfig::unsorted();
+            options.min_split_depth = 2;
+            let app = SplitAb::<TicTacToe4>::new(policy, &options).unwrap();
+            let mut search = app.start(&AbProblem::root(TicTacToe4::start(), 6, Role::Plain));
+            let mut fx = Effects::default();
+            assert!(matches!(search.step(2, &mut fx), dib::Step::Continue));
+            search.split(&mut fx)
+        };
+        let given = pieces(SplitPolicy::AbDib);
+        assert_eq!(given.len(), 15);
+        assert!(
+            given
+                .iter()
+                .all(|p| p.problem.ply == 1 && p.problem.depth == 5)
+        );
+        assert!(pieces(SplitPolicy::Ybw).is_empty());
+        assert!(pieces(SplitPolicy::Never).is_empty());
+    }
+
+    /// A constructed node for DMWF: the root has one child per entry of `STATICS`, whose
+    /// static value from the root's side is that entry; deeper nodes have two children and
+    /// evaluate to 0.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    struct Stub {
+        ply: u8,
+        child: u8,
+        width: u8,
+    }
+
+    const STATICS: [i32; 11] = [30, 10, 95, 20, 50, 90, 40, 60, 70, 80, 90];
+
+    impl std::fmt::Display for Stub {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{}/{}/{}", self.ply, self.child, self.width)
+        }
+    }
+
+    impl Game for Stub {
+        type Move = u8;
+        type Undo = (u8, u8);
+        type Error = std::fmt::Error;
+        const MAX_MOVES: usize = STATICS.len();
+
+        fn start() -> Self {
+            Stub {
+                ply: 0,
+                child: 0,
+                width: 10,
+            }
+        }
+        fn parse_position(_: &str) -> Result<Self, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn side_to_move(&self) -> games::Side {
+            if self.ply % 2 == 0 {
+                games::Side::First
+            } else {
+                games::Side::Second
+            }
+        }
+        fn generate_moves(&self, moves: &mut Vec<u8>) {
+            moves.clear();
+            let n = if self.ply == 0 { self.width } else { 2 };
+            moves.extend(0..n);
+        }
+        fn make_move(&mut self, mv: u8) -> (u8, u8) {
+            let undo = (self.ply, self.child);
+            if self.ply == 0 {
+                self.child = mv;
+            }
+            self.ply += 1;
+            undo
+        }
+        fn unmake_move(&mut self, _: u8, undo: (u8, u8)) {
+            (self.ply, self.child) = undo;
+        }
+        fn outcome(&self) -> Option<games::Outcome> {
+            None
+        }
+        fn evaluate(&self) -> i32 {
+            if self.ply == 1 {
+                // From the child's side: the root sees STATICS.
+                -STATICS[usize::from(self.child)]
+            } else {
+                0
+            }
+        }
+        fn hash(&self) -> u64 {
+            self.compute_hash()
+        }
+        fn compute_hash(&self) -> u64 {
+            u64::from(self.ply) << 8 | u64::from(self.child)
+        }
+        fn parse_move(&self, _: &str) -> Result<u8, Self::Error> {
+            Err(std::fmt::Error)
+        }
+        fn format_move(&self, mv: u8) -> String {
+            mv.to_string()
+        }
+    }
+
+    /// DMWF at a type-1 node: exactly the children whose static value is at or above the
+    /// nearest-rank percentile of their siblings' (the value of rank ceil(p * n / 100) in
+    /// ascending order) are type 1, as the younger children handed out show.
+    #[test]
+    fn dmwf_makes_type_one_exactly_the_children_at_or_above_the_percentile() {
+        let chosen = |width: u8, percentile: u32| {
+            let mut options = ParallelOptions::new(4, 2, Backend::Threads { seed: 1 });
+            options.search = SearchConfig::unsorted();
+            options.min_split_depth = 2;
+            let app = SplitAb::<Stub>::new(SplitPolicy::Dmwf { percentile }, &options).unwrap();
+            let root = Stub {
+                width,
+                ..Stub::start()
+            };
+            let mut search = app.start(&AbProblem::root(root, 4, Role::Plain));
+            let mut fx = Effects::default();
+            assert!(matches!(search.step(2, &mut fx), dib::Step::Continue));
+            let pieces = search.split(&mut fx);
+            assert_eq!(pieces.len(), usize::from(width) - 1);
+            pieces
+                .iter()
+                .filter(|p| p.problem.kind == NodeType::One)
+                .map(|p| p.problem.position.child)
+                .collect::<Vec<u8>>()
+        };
+        // Ten children: rank ceil(9) = 9 of 10,20,...,90,95 is 90: the 95 and the 90.
+        assert_eq!(chosen(10, 90), vec![2, 5]);
+        // Eleven (a second 90): rank ceil(9.9) = 10 of the eleven is 90: both 90s and the 95.
+        assert_eq!(chosen(11, 90), vec![2, 5, 10]);
+        // The median of ten: rank 5 is 50.
+        assert_eq!(chosen(10, 50), vec![2, 4, 5, 7, 8, 9]);
+        // The 100th percentile: the largest alone.
+        assert_eq!(chosen(10, 100), vec![2]);
+        // MWF promotes none.
+        let mut options = ParallelOptions::new(4, 2, Backend::Threads { seed: 1 });
+        options.search = SearchConfig::unsorted();
+        options.min_split_depth = 2;
+        let app = SplitAb::<Stub>::new(SplitPolicy::Mwf, &options).unwrap();
+        let mut search = app.start(&AbProblem::root(Stub::start(), 4, Role::Plain));
+        let mut fx = Effects::default();
+        let _ = search.step(2, &mut fx);
+        let pieces = search.split(&mut fx);
+        assert!(!pieces.is_empty());
+        assert!(pieces.iter().all(|p| p.problem.kind == NodeType::Two));
     }
 }

@@ -22,6 +22,8 @@ pub struct AbSearch<G: Game> {
     min_split_depth: u32,
     /// MWF: type-2 nodes wait for a finite beta.
     wait: bool,
+    /// The most pieces of one frame out at once (the processor tree's width).
+    width: Option<usize>,
     config: SearchConfig,
     counters: Arc<Counters>,
     /// The frames work as the sequential search's ([`SplitPolicy::engine_frames`]).
@@ -59,6 +61,7 @@ impl<G: Game> AbSearch<G> {
             policy: app.policy,
             min_split_depth: app.min_split_depth,
             wait: app.wait,
+            width: app.width,
             config: app.config,
             counters: Arc::clone(&app.counters),
             engine: app.policy.engine_frames() && app.config.move_ordering,
@@ -202,7 +205,13 @@ impl<G: Game> AbSearch<G> {
     /// Opens problem `p` (task `task` of the frame below it): a leaf or a position without
     /// moves is solved, a node refuted by its known child is solved, any other becomes a frame.
     /// Returns the nodes spent too.
-    fn open(&mut self, p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+    fn open(&mut self, mut p: AbProblem<G>, task: u32) -> (Opened<G>, u64) {
+        if self.policy.sorts() {
+            p.depth = self
+                .config
+                .sorting
+                .searched_depth(p.ply as usize, p.kind, p.eldest, p.depth);
+        }
         let (cut, tt_move) = if self.engine {
             self.shared_probes += 1;
             let hash = p.position.hash();
@@ -426,6 +435,9 @@ impl<G: Game> AbSearch<G> {
         if f.untried().is_none() || f.depth - 1 < self.min_split_depth {
             return false;
         }
+        if self.width.is_some_and(|w| f.pending.len() >= w) {
+            return false;
+        }
         match self.policy {
             SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => match f.kind {
                 NodeType::Two => f.completed > 0 && !self.must_wait(f),
@@ -441,6 +453,7 @@ impl<G: Game> AbSearch<G> {
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
             SplitPolicy::Ybw => f.completed > 0,
             SplitPolicy::Never => false,
+            SplitPolicy::AbDib => true,
         }
     }
 
@@ -626,8 +639,12 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             },
             1,
         );
+        let room = self
+            .width
+            .map_or(usize::MAX, |w| w - self.stack[i].pending.len());
         let tasks: Vec<usize> = (self.stack[i].next..self.stack[i].tasks.len())
             .filter(|&t| !self.stack[i].tasks[t].launched)
+            .take(room)
             .collect();
         let mut pieces = Vec::with_capacity(tasks.len());
         for (n, &task) in tasks.iter().enumerate() {
@@ -648,7 +665,12 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             self.stack[i].pending.push(task as u32);
         }
         let f = &mut self.stack[i];
-        f.next = f.tasks.len();
+        self.counters
+            .widest
+            .fetch_max(f.pending.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        if tasks.len() < room {
+            f.next = f.tasks.len();
+        }
         f.bounds.mark_sent();
         self.outstanding += pieces.len();
         pieces
