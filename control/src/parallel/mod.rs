@@ -67,6 +67,7 @@ pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: b
         quiescence,
         static_eval: new.sort_nodes,
         control: 0,
+        frames: 0,
         table_probes,
         shared_probes,
     }
