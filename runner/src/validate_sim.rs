@@ -309,9 +309,18 @@ struct GameRuns<'a> {
     bar: &'a ProgressBar,
 }
 
-/// One search of `root`. On the simulator the runtime gets the settings of the threads run it
-/// predicts ([`ParallelOptions::threads_dib_config`]): the same quantum between two looks at
-/// the inbox and the same waits, not the simulator's own defaults.
+/// The options of one search. On the simulator the runtime gets the settings of the threads
+/// run it predicts ([`ParallelOptions::threads_dib_config`]): the same quantum between two
+/// looks at the inbox and the same waits, not the simulator's own defaults.
+fn options_for(algo: ParallelAlgo, depth: u32, procs: usize, backend: Backend) -> ParallelOptions {
+    let mut options = ParallelOptions::for_algo(algo, depth, procs, backend);
+    if matches!(options.backend, Backend::Sim(_)) {
+        options.dib = Some(options.threads_dib_config(algo));
+    }
+    options
+}
+
+/// One search of `root`.
 fn search_once<G: Game>(
     algo: ParallelAlgo,
     root: &G,
@@ -319,10 +328,7 @@ fn search_once<G: Game>(
     procs: usize,
     backend: Backend,
 ) -> Result<Run> {
-    let mut options = ParallelOptions::for_algo(algo, depth, procs, backend);
-    if matches!(options.backend, Backend::Sim(_)) {
-        options.dib = Some(options.threads_dib_config(algo));
-    }
+    let options = options_for(algo, depth, procs, backend);
     let r = parallel::search(algo, root, &options)
         .with_context(|| format!("{algo} x{procs} on {}", options.backend.name()))?;
     let b = &r.total.backend;
@@ -387,6 +393,18 @@ impl GameVisitor for GameRuns<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_simulator_runs_with_the_threads_runs_runtime_settings() {
+        let sim = Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1));
+        for algo in [ParallelAlgo::Mwf, ParallelAlgo::DelaySplit] {
+            let threads = options_for(algo, 5, 2, Backend::Threads { seed: 1 });
+            assert_eq!(threads.dib, None, "threads keep their defaults");
+            let simulated = options_for(algo, 5, 2, sim.clone());
+            assert_eq!(simulated.dib, Some(threads.threads_dib_config(algo)));
+            assert_ne!(simulated.dib, Some(sim.default_config()));
+        }
+    }
 
     #[test]
     fn speedups_are_against_the_one_processor_run_of_each_backend() {
