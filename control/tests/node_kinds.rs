@@ -1,5 +1,6 @@
 //! The simulator charges each kind of node its own cost: look-ahead (static-evaluation) nodes
-//! of the sorting regimes, quiescence nodes, shared-table probes and their contention; and
+//! of the sorting regimes, quiescence nodes, frames of the split engine, shared-table probes
+//! and their contention; and
 //! every preset stays deterministic.
 
 mod common;
@@ -63,6 +64,26 @@ fn a_look_ahead_node_is_charged_the_static_evaluation_cost() {
         (difference - expected).abs() < 1e-9,
         "look-ahead time {difference} s, expected {expected} s"
     );
+}
+
+#[test]
+fn a_frame_of_the_split_engine_is_charged_the_frame_cost() {
+    // MWF from the empty 4x4 board, 3 plies, frames at nodes with 2 plies or more left: the
+    // root and its 16 children are frames (the root's window stays infinite, so every child
+    // is searched), the grandchildren are searched by the sequential searcher.
+    let root = TicTacToe4::start();
+    let split_at_two = |o: &mut ParallelOptions| o.min_split_depth = 2;
+    let base = CostModel::shared_memory();
+    let dear = CostModel {
+        frame_ns: Some(base.node_ns + 1_000),
+        ..base.clone()
+    };
+    let a = run(ParallelAlgo::Mwf, &root, 3, 1, sim(base), split_at_two);
+    let b = run(ParallelAlgo::Mwf, &root, 3, 1, sim(dear), split_at_two);
+    assert_eq!(a.nodes, b.nodes);
+    // One processor: the virtual time is exactly the sum of its charges.
+    let extra_ns = (b.seconds - a.seconds) * 1e9;
+    assert!((extra_ns - 17_000.0).abs() < 0.5, "{extra_ns} ns more");
 }
 
 #[test]

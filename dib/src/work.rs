@@ -2,8 +2,8 @@
 //!
 //! The simulator prices each kind with its own cost ([`crate::CostModel`]): a full search node,
 //! a quiescence node, a static-evaluation node (a sorting look-ahead leaf that is only
-//! evaluated), control overhead (a node of an APHID master pass, a split), a probe of the
-//! processor's own table, and a probe of a table shared by several processors, whose cost grows
+//! evaluated), control overhead (a node of an APHID master pass, a split), a frame of the split
+//! engine (an interior node kept on its explicit stack), a probe of the processor's own table, and a probe of a table shared by several processors, whose cost grows
 //! with the number of processors using it at once. The threads and MPI backends only count.
 
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,10 @@ pub struct Work {
     pub static_eval: u64,
     /// Control overhead, in node equivalents (a master's pass over its tree, a split).
     pub control: u64,
+    /// Frames of the split engine: interior nodes searched on its explicit stack (each with its
+    /// move list, tasks and window), where the sequential searcher would recurse.
+    #[serde(default)]
+    pub frames: u64,
     /// Probes of the processor's own transposition table.
     pub table_probes: u64,
     /// Probes of a transposition table shared with other processors.
@@ -34,6 +38,7 @@ impl Work {
             quiescence: 0,
             static_eval: 0,
             control: 0,
+            frames: 0,
             table_probes: 0,
             shared_probes: 0,
         }
@@ -42,7 +47,7 @@ impl Work {
     /// Nodes of every kind (the node count of the accounting); probes are not nodes.
     #[must_use]
     pub const fn nodes(&self) -> u64 {
-        self.search + self.quiescence + self.static_eval + self.control
+        self.search + self.quiescence + self.static_eval + self.control + self.frames
     }
 
     /// Whether nothing was done.
@@ -57,6 +62,7 @@ impl Work {
         self.quiescence += other.quiescence;
         self.static_eval += other.static_eval;
         self.control += other.control;
+        self.frames += other.frames;
         self.table_probes += other.table_probes;
         self.shared_probes += other.shared_probes;
     }
@@ -73,11 +79,13 @@ mod tests {
             quiescence: 3,
             static_eval: 2,
             control: 1,
+            frames: 4,
             table_probes: 7,
             shared_probes: 9,
             ..Work::default()
         });
-        assert_eq!(w.nodes(), 11);
+        assert_eq!(w.nodes(), 15);
+        assert_eq!(w.frames, 4);
         assert_eq!(w.table_probes, 7);
         assert!(!w.is_empty());
         assert!(Work::default().is_empty());

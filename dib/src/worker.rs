@@ -55,7 +55,7 @@ impl DibConfig {
             .max()
             .unwrap_or(100);
         let quantum_ns = cost.node_ns * quantum * u64::from(slowest.max(100)) / 100;
-        let round_trip = 2 * (cost.latency_ns + cost.send_overhead_ns + cost.recv_overhead_ns);
+        let round_trip = 2 * (cost.latency_ns + cost.send_ns() + cost.recv_ns());
         DibConfig {
             quantum,
             request_timeout_ns: 4 * quantum_ns + 4 * round_trip,

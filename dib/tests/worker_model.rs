@@ -88,18 +88,30 @@ fn one_protocol_on_both_backends() {
 
 #[test]
 fn the_simulated_clock_follows_the_cost_model() {
-    // One worker: each job costs a round trip plus n nodes; nothing overlaps.
-    let cost = CostModel::network();
-    let config = SimConfig::new(cost.clone(), 9);
-    let jobs = 5;
-    let out = sim::run(2, &config, &|_| SumOfSquares::new(jobs)).unwrap();
-    let nodes: u64 = (1..=jobs).sum();
-    let per_message = cost.send_overhead_ns + cost.latency_ns + cost.recv_overhead_ns;
-    // Messages: ready, then (job, answer) per job; the master finishes right after sending
-    // "no more work" in answer to the last answer (its send overhead counts, not its flight).
-    let expected = (1 + 2 * jobs) * per_message + nodes * cost.node_ns + cost.send_overhead_ns;
-    assert_eq!(out.elapsed_ns, expected);
-    let w = &out.counters[1];
-    assert_eq!(w.busy_ns, nodes * cost.node_ns);
-    assert_eq!(w.messages_sent, 1 + jobs);
+    // One worker: each job costs a round trip plus n nodes; nothing overlaps. With a handling
+    // cost, every message costs it once at the sender and once at the receiver.
+    for handling in [0, 700] {
+        let cost = CostModel {
+            message_handling_ns: handling,
+            ..CostModel::network()
+        };
+        let config = SimConfig::new(cost.clone(), 9);
+        let jobs = 5;
+        let out = sim::run(2, &config, &|_| SumOfSquares::new(jobs)).unwrap();
+        let nodes: u64 = (1..=jobs).sum();
+        let (send, recv) = (
+            cost.send_overhead_ns + handling,
+            cost.recv_overhead_ns + handling,
+        );
+        let per_message = send + cost.latency_ns + recv;
+        // Messages: ready, then (job, answer) per job; the master finishes right after sending
+        // "no more work" in answer to the last answer (its send overhead counts, not its
+        // flight).
+        let expected = (1 + 2 * jobs) * per_message + nodes * cost.node_ns + send;
+        assert_eq!(out.elapsed_ns, expected, "handling {handling} ns");
+        let w = &out.counters[1];
+        assert_eq!(w.busy_ns, nodes * cost.node_ns);
+        assert_eq!(w.messages_sent, 1 + jobs);
+        assert_eq!(w.messaging_ns, (1 + jobs) * send + jobs * recv);
+    }
 }

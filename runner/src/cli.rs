@@ -35,8 +35,9 @@ pub enum Command {
     Uci,
     /// Play a match between two engine configurations on any game, with the Elo difference.
     Play(PlayArgs),
-    /// Measure this machine (node costs per game, table probes, channel messages) and write a
-    /// simulator cost model (TOML) that `--sim-preset FILE` reads.
+    /// Measure this machine (node and split-engine frame costs per game, table probes, channel
+    /// messages, the runtime's handling of a message) and write a simulator cost model (TOML)
+    /// that `--sim-preset FILE` reads.
     Calibrate(CalibrateArgs),
     /// Check the simulator against real threads: every parallel algorithm on 1..cores threads
     /// beside the simulator's prediction with a cost model, with the error of the speedup.

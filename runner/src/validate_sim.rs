@@ -65,6 +65,11 @@ pub struct Row {
     /// The median message count of the threads runs.
     measured_messages: u64,
     simulated_messages: u64,
+    /// Of them, work requests (the median of the threads runs), and those refused.
+    measured_requests: u64,
+    simulated_requests: u64,
+    measured_refusals: u64,
+    simulated_refusals: u64,
     /// The median idle share of the threads runs' processor time, and the simulator's.
     measured_idle_percent: f64,
     predicted_idle_percent: f64,
@@ -78,6 +83,10 @@ struct Run {
     seconds: f64,
     nodes: u64,
     messages: u64,
+    /// Work requests sent.
+    requests: u64,
+    /// Work requests refused.
+    refusals: u64,
     /// Idle time in percent of the processors' accounted time.
     idle_percent: f64,
 }
@@ -127,6 +136,10 @@ fn rows_of(game: &'static str, algo: ParallelAlgo, depth: u32, cells: &[Cell]) -
                 simulated_nodes: c.sim.nodes,
                 measured_messages: threads(|t| t.messages),
                 simulated_messages: c.sim.messages,
+                measured_requests: threads(|t| t.requests),
+                simulated_requests: c.sim.requests,
+                measured_refusals: threads(|t| t.refusals),
+                simulated_refusals: c.sim.refusals,
                 measured_idle_percent: median_of(
                     &c.threads.iter().map(|t| t.idle_percent).collect::<Vec<_>>(),
                 ),
@@ -230,7 +243,7 @@ fn print_table(preset: &str, cost: &CostModel, repeat: usize, rows: &[Row]) {
     println!("simulator preset: {preset}: {cost}");
     println!("threads: median of {repeat} timed runs after a warm-up; speedups against {BASELINE}");
     println!(
-        "{:<10} {:<10} {:>5} {:>5} {:>9} {:>9} {:>6} {:>6} {:>7} {:>10} {:>10} {:>8} {:>8} {:>6} {:>6}",
+        "{:<10} {:<10} {:>5} {:>5} {:>9} {:>9} {:>6} {:>6} {:>7} {:>10} {:>10} {:>8} {:>8} {:>7} {:>7} {:>6} {:>6}",
         "game",
         "algo",
         "procs",
@@ -244,12 +257,14 @@ fn print_table(preset: &str, cost: &CostModel, repeat: usize, rows: &[Row]) {
         "nodes sim",
         "msgs meas",
         "msgs sim",
+        "reqs m",
+        "reqs s",
         "idle m",
         "idle s"
     );
     for r in rows {
         println!(
-            "{:<10} {:<10} {:>5} {:>5} {:>9.4} {:>9.4} {:>6.2} {:>6.2} {:>+7.1} {:>10} {:>10} {:>8} {:>8} {:>5.1}% {:>5.1}%",
+            "{:<10} {:<10} {:>5} {:>5} {:>9.4} {:>9.4} {:>6.2} {:>6.2} {:>+7.1} {:>10} {:>10} {:>8} {:>8} {:>7} {:>7} {:>5.1}% {:>5.1}%",
             r.game,
             r.algo,
             r.procs,
@@ -263,6 +278,8 @@ fn print_table(preset: &str, cost: &CostModel, repeat: usize, rows: &[Row]) {
             r.simulated_nodes,
             r.measured_messages,
             r.simulated_messages,
+            r.measured_requests,
+            r.simulated_requests,
             r.measured_idle_percent,
             r.predicted_idle_percent
         );
@@ -292,6 +309,17 @@ struct GameRuns<'a> {
     bar: &'a ProgressBar,
 }
 
+/// The options of one search. On the simulator the runtime gets the settings of the threads
+/// run it predicts ([`ParallelOptions::threads_dib_config`]): the same quantum between two
+/// looks at the inbox and the same waits, not the simulator's own defaults.
+fn options_for(algo: ParallelAlgo, depth: u32, procs: usize, backend: Backend) -> ParallelOptions {
+    let mut options = ParallelOptions::for_algo(algo, depth, procs, backend);
+    if matches!(options.backend, Backend::Sim(_)) {
+        options.dib = Some(options.threads_dib_config(algo));
+    }
+    options
+}
+
 /// One search of `root`.
 fn search_once<G: Game>(
     algo: ParallelAlgo,
@@ -300,7 +328,7 @@ fn search_once<G: Game>(
     procs: usize,
     backend: Backend,
 ) -> Result<Run> {
-    let options = ParallelOptions::for_algo(algo, depth, procs, backend);
+    let options = options_for(algo, depth, procs, backend);
     let r = parallel::search(algo, root, &options)
         .with_context(|| format!("{algo} x{procs} on {}", options.backend.name()))?;
     let b = &r.total.backend;
@@ -309,6 +337,8 @@ fn search_once<G: Game>(
         seconds: r.seconds,
         nodes: r.nodes,
         messages: b.messages_sent,
+        requests: r.total.dib.requests_sent,
+        refusals: r.total.dib.requests_refused,
         idle_percent: 100.0 * b.idle_ns as f64 / spent,
     })
 }
@@ -365,11 +395,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_simulator_runs_with_the_threads_runs_runtime_settings() {
+        let sim = Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1));
+        for algo in [ParallelAlgo::Mwf, ParallelAlgo::DelaySplit] {
+            let threads = options_for(algo, 5, 2, Backend::Threads { seed: 1 });
+            assert_eq!(threads.dib, None, "threads keep their defaults");
+            let simulated = options_for(algo, 5, 2, sim.clone());
+            assert_eq!(simulated.dib, Some(threads.threads_dib_config(algo)));
+            assert_ne!(simulated.dib, Some(sim.default_config()));
+        }
+    }
+
+    #[test]
     fn speedups_are_against_the_one_processor_run_of_each_backend() {
         let run = |seconds: f64, nodes: u64| Run {
             seconds,
             nodes,
             messages: nodes / 10,
+            requests: nodes / 20,
+            refusals: nodes / 40,
             idle_percent: 5.0,
         };
         let cells = [
@@ -390,6 +434,8 @@ mod tests {
         let r = &rows[1];
         assert_eq!((r.measured_seconds, r.measured_nodes), (0.5, 120));
         assert_eq!((r.measured_messages, r.simulated_messages), (12, 12));
+        assert_eq!((r.measured_requests, r.simulated_requests), (6, 6));
+        assert_eq!((r.measured_refusals, r.simulated_refusals), (3, 3));
         assert_eq!((r.measured_seconds_min, r.measured_seconds_max), (0.4, 0.6));
         assert_eq!((r.measured_speedup, r.predicted_speedup), (2.0, 1.6));
         assert!((r.error_percent + 20.0).abs() < 1e-9, "{}", r.error_percent);

@@ -40,8 +40,12 @@ fn calibrate_writes_a_cost_model_that_reads_back() {
         .get("tictactoe4")
         .expect("a [games.tictactoe4] section");
     assert!(game.node_ns.is_some_and(|n| n > 0) && game.static_eval_ns.is_some_and(|n| n > 0));
+    assert!(game.frame_ns.is_some_and(|n| n > 0) && model.frame_ns == game.frame_ns);
     assert!(model.node_ns > 0 && model.table_probe_ns > 0 && model.shared_probe_ns > 0);
     assert!(model.send_overhead_ns > 0 && model.recv_overhead_ns > 0);
+    assert!(model.message_handling_ns > 0);
+    assert_eq!(out["message_handling"]["repeats"], 3);
+    assert!(out["games"]["tictactoe4"]["frame"]["frames"].as_u64() > Some(0));
     assert!((1..=64).contains(&model.shared_table_ports));
     // The JSON carries the measurements with their spread, and the same model.
     let search = &out["games"]["tictactoe4"]["search"];
@@ -60,6 +64,8 @@ fn calibrate_writes_a_cost_model_that_reads_back() {
         "tictactoe4 search node",
         "table probe, alone",
         "channel latency",
+        "tictactoe4 split-engine frame",
+        "DIB message handling (each end)",
     ] {
         assert!(stdout.contains(row), "{row} missing from:\n{stdout}");
     }
@@ -131,6 +137,14 @@ fn validate_sim_prints_rows_with_the_documented_keys() {
             row["simulated_nodes"].as_u64().is_some_and(|n| n > 0),
             "{row}"
         );
+        for key in [
+            "measured_requests",
+            "simulated_requests",
+            "measured_refusals",
+            "simulated_refusals",
+        ] {
+            assert!(row[key].as_u64().is_some(), "{key} in {row}");
+        }
     }
     let capacity = out["capacity"]["tictactoe4"]["median"]
         .as_f64()

@@ -71,6 +71,7 @@ pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: b
         quiescence,
         static_eval: new.sort_nodes,
         control: 0,
+        frames: 0,
         table_probes,
         shared_probes,
     }
@@ -137,6 +138,27 @@ impl ParallelOptions {
             fitted.search.tt_mib = cap;
         }
         Some(fitted)
+    }
+
+    /// The runtime settings a run of `algo` with these options gets on the threads backend:
+    /// `dib` when given, else the engine setting's (delay splitting and alpha-beta with move
+    /// ordering, see `deepening`), else the threads backend's defaults. A simulation that
+    /// predicts a threads run uses them, so that both answer requests after the same number of
+    /// nodes and wait as long before asking again.
+    #[must_use]
+    pub fn threads_dib_config(&self, algo: ParallelAlgo) -> DibConfig {
+        let threads = ParallelOptions {
+            backend: Backend::Threads { seed: 0 },
+            ..self.clone()
+        };
+        let engine = matches!(algo, ParallelAlgo::AlphaBeta | ParallelAlgo::DelaySplit)
+            && self.search.move_ordering;
+        let config = if engine {
+            deepening::engine_dib_config(&threads)
+        } else {
+            threads.dib
+        };
+        config.unwrap_or_else(|| threads.backend.default_config())
     }
 
     /// [`ParallelOptions::new`] with `algo`'s own granularity
@@ -461,5 +483,42 @@ where
         extra,
         aphid: None,
         rank: report.rank,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dib::{CostModel, SimConfig};
+
+    #[test]
+    fn a_simulation_gets_the_runtime_settings_of_the_threads_run_it_predicts() {
+        let sim = Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1));
+        let on_sim = |algo| ParallelOptions::for_algo(algo, 5, 2, sim.clone());
+        // The simulator's own defaults differ (a shorter quantum, a retry after one round
+        // trip); the threads run's are what the prediction needs.
+        assert_ne!(sim.default_config(), DibConfig::for_threads());
+        let mwf = on_sim(ParallelAlgo::Mwf);
+        assert_eq!(
+            mwf.threads_dib_config(ParallelAlgo::Mwf),
+            DibConfig::for_threads()
+        );
+        // Delay splitting in the engine setting looks at its inbox more often on threads.
+        let ybw = on_sim(ParallelAlgo::DelaySplit).threads_dib_config(ParallelAlgo::DelaySplit);
+        assert!(ybw.quantum < DibConfig::for_threads().quantum, "{ybw:?}");
+        assert_eq!(ybw.retry_delay_ns, DibConfig::for_threads().retry_delay_ns);
+        let mut plain = on_sim(ParallelAlgo::DelaySplit);
+        plain.search.move_ordering = false;
+        assert_eq!(
+            plain.threads_dib_config(ParallelAlgo::DelaySplit),
+            DibConfig::for_threads()
+        );
+        let given = DibConfig {
+            quantum: 77,
+            ..DibConfig::for_threads()
+        };
+        let mut set = mwf;
+        set.dib = Some(given);
+        assert_eq!(set.threads_dib_config(ParallelAlgo::Mwf), given);
     }
 }

@@ -1,10 +1,12 @@
 //! `runner calibrate`: measures this machine and writes a simulator cost model
 //! (`dib::CostModel`, the format of `dib/presets/*.toml`): per game the cost of a full search
 //! node, a quiescence node and a static-evaluation node; transposition-table probes alone and
-//! with every core probing (the shared table's ports); and the send, receive and latency costs
-//! of the threads backend's channels. `dib/CALIBRATION.md` describes each measurement.
+//! with every core probing (the shared table's ports); the send, receive and latency costs
+//! of the threads backend's channels; and, through the DIB runtime, its handling of a message
+//! and the split engine's cost per frame. `dib/CALIBRATION.md` describes each measurement.
 
 pub mod measure;
+pub mod runtime;
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -21,6 +23,7 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use self::measure::{Effort, MessageCosts, NodeCosts, ProbeCosts, Stat};
+use self::runtime::FrameCost;
 use crate::cli::CalibrateArgs;
 use crate::compare::plan::find_testset;
 use crate::input_error::input;
@@ -51,12 +54,14 @@ where
 
 /// What one calibration measured.
 pub struct Calibration {
-    /// Per game, in the order asked for.
-    pub games: Vec<(GameId, NodeCosts)>,
+    /// Per game, in the order asked for: its node costs and its split engine's frame cost.
+    pub games: Vec<(GameId, NodeCosts, FrameCost)>,
     /// Table probes.
     pub probes: ProbeCosts,
     /// Channel messages.
     pub messages: MessageCosts,
+    /// The runtime's handling of a message, at each end.
+    pub handling: Stat,
     /// The machine: host name and CPU model.
     pub host: String,
     /// The CPU model from /proc/cpuinfo.
@@ -73,7 +78,7 @@ pub struct Calibration {
 #[must_use]
 pub fn steps(games: usize, quick: bool) -> u64 {
     let r = Effort::new(quick).repeats as u64;
-    (games as u64 * 2 + 2) * r
+    (games as u64 * 3 + 3) * r
 }
 
 /// Measures `games` and the machine, ticking `bar` ([`steps`] steps in all).
@@ -83,26 +88,30 @@ pub fn steps(games: usize, quick: bool) -> u64 {
 pub fn measure(games: &[GameId], quick: bool, bar: &ProgressBar) -> Result<Calibration> {
     let effort = Effort::new(quick);
     let mut tick = || bar.inc(1);
-    let mut per_game = Vec::new();
-    for &game in games {
-        bar.set_message(format!("{game} nodes"));
-        let costs = game.visit(GameNodes {
-            effort: &effort,
-            quick,
-            tick: &mut tick,
-        })?;
-        per_game.push((game, costs));
-    }
     let cores = crate::machine::cores();
     bar.set_message("table probes");
     let probes = measure::probe_costs(SearchConfig::research().tt_mib, cores, &effort, &mut tick)
         .context("building the table to probe")?;
+    let mut per_game = Vec::new();
+    for &game in games {
+        bar.set_message(format!("{game} nodes and frames"));
+        let costs = game.visit(GameNodes {
+            effort: &effort,
+            quick,
+            probe_ns: probes.alone.nanos(),
+            tick: &mut tick,
+        })?;
+        per_game.push((game, costs.0, costs.1));
+    }
     bar.set_message("channel messages");
     let messages = measure::message_costs(&effort, cores >= 2, &mut tick);
+    bar.set_message("message handling");
+    let handling = runtime::handling_cost(&effort, &mut tick);
     Ok(Calibration {
         games: per_game,
         probes,
         messages,
+        handling,
         host: crate::machine::host(),
         cpu: crate::machine::cpu_model(),
         cores,
@@ -142,17 +151,31 @@ pub fn positions<G: Game>(game: GameId, info: &GameInfo, n: usize) -> Result<Vec
 struct GameNodes<'a, 't> {
     effort: &'a Effort,
     quick: bool,
+    /// The table probe's cost (for the simulated searches of the frame measurement).
+    probe_ns: u64,
     tick: &'a mut (dyn FnMut() + 't),
 }
 
 impl GameVisitor for GameNodes<'_, '_> {
-    type Output = Result<NodeCosts>;
+    type Output = Result<(NodeCosts, FrameCost)>;
 
-    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<NodeCosts> {
+    fn visit<G: Game>(self, info: &'static GameInfo) -> Result<(NodeCosts, FrameCost)> {
         let game = GameId::of::<G>().context("a registered game")?;
         let n = if self.quick { 1 } else { 4 };
         let roots = positions::<G>(game, info, n)?;
-        Ok(measure::node_costs(&roots, self.effort, self.tick))
+        let nodes = measure::node_costs(&roots, self.effort, self.tick);
+        let model = CostModel {
+            name: "nodes".into(),
+            node_ns: nodes.search.nanos(),
+            quiescence_ns: nodes.quiescence.map(|q| q.nanos()),
+            static_eval_ns: Some(nodes.static_eval.nanos()),
+            table_probe_ns: self.probe_ns,
+            shared_probe_ns: self.probe_ns,
+            ..CostModel::shared_memory()
+        };
+        let first = roots.first().cloned().unwrap_or_else(G::start);
+        let frame = runtime::frame_cost(&first, &model, self.effort, self.tick);
+        Ok((nodes, frame))
     }
 }
 
@@ -161,15 +184,16 @@ impl Calibration {
     /// `[games.NAME]` section.
     #[must_use]
     pub fn model(&self) -> CostModel {
-        let first = self.games.first().map(|(_, c)| c);
+        let first = self.games.first().map(|(_, c, _)| c);
         let games: BTreeMap<String, GameCosts> = self
             .games
             .iter()
-            .map(|(g, c)| {
+            .map(|(g, c, f)| {
                 let costs = GameCosts {
                     node_ns: Some(c.search.nanos()),
                     quiescence_ns: c.quiescence.map(|q| q.nanos()),
                     static_eval_ns: Some(c.static_eval.nanos()),
+                    frame_ns: Some(f.frame.nanos()),
                     ..GameCosts::default()
                 };
                 (g.name().to_string(), costs)
@@ -189,6 +213,7 @@ impl Calibration {
             quiescence_ns: first.and_then(|c| c.quiescence.map(|q| q.nanos())),
             static_eval_ns: first.map(|c| c.static_eval.nanos()),
             control_ns: None,
+            frame_ns: self.games.first().map(|(_, _, f)| f.frame.nanos()),
             table_probe_ns: self.probes.alone.nanos(),
             shared_probe_ns: self.probes.alone.nanos(),
             shared_table_ports: self.probes.ports(),
@@ -196,6 +221,7 @@ impl Calibration {
             send_overhead_ns: self.messages.send.nanos(),
             recv_overhead_ns: self.messages.recv.nanos(),
             latency_ns: self.messages.latency.median.round().max(0.0) as u64,
+            message_handling_ns: self.handling.nanos(),
             relative_cost_percent: Vec::new(),
             games,
         }
@@ -205,12 +231,13 @@ impl Calibration {
     #[must_use]
     pub fn rows(&self) -> Vec<(String, Stat, &'static str)> {
         let mut rows = Vec::new();
-        for (g, c) in &self.games {
+        for (g, c, f) in &self.games {
             rows.push((format!("{g} search node"), c.search, "ns"));
             if let Some(q) = c.quiescence {
                 rows.push((format!("{g} quiescence node"), q, "ns"));
             }
             rows.push((format!("{g} static-eval node"), c.static_eval, "ns"));
+            rows.push((format!("{g} split-engine frame"), f.frame, "ns"));
         }
         let p = &self.probes;
         rows.push((format!("table probe, alone ({} MiB)", p.mib), p.alone, "ns"));
@@ -224,6 +251,11 @@ impl Calibration {
         rows.push(("channel receive".into(), m.recv, "ns"));
         rows.push(("channel round trip".into(), m.round_trip, "ns"));
         rows.push(("channel latency (one way)".into(), m.latency, "ns"));
+        rows.push((
+            "DIB message handling (each end)".into(),
+            self.handling,
+            "ns",
+        ));
         rows
     }
 
@@ -233,7 +265,11 @@ impl Calibration {
         let games: serde_json::Map<String, serde_json::Value> = self
             .games
             .iter()
-            .map(|(g, c)| (g.name().to_string(), json!(c)))
+            .map(|(g, c, f)| {
+                let mut costs = json!(c);
+                costs["frame"] = json!(f);
+                (g.name().to_string(), costs)
+            })
             .collect();
         json!({
             "host": self.host,
@@ -245,6 +281,7 @@ impl Calibration {
             "table_probes": self.probes,
             "shared_table_ports": self.probes.ports(),
             "messages": self.messages,
+            "message_handling": self.handling,
             "cost_model": self.model(),
         })
     }
@@ -269,9 +306,14 @@ impl Calibration {
             );
         }
         println!("shared table ports: {}", self.probes.ports());
-        for (g, c) in &self.games {
+        for (g, c, f) in &self.games {
             let depths: Vec<String> = c.depths.iter().map(u32::to_string).collect();
-            println!("{g}: search depths {}", depths.join(","));
+            println!(
+                "{g}: search depths {}; frames: MWF on one thread, depth {}, {} frames",
+                depths.join(","),
+                f.depth,
+                f.frames
+            );
         }
     }
 }

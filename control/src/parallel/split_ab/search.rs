@@ -41,6 +41,8 @@ pub struct AbSearch<G: Game> {
     tally: KindTally,
     /// Probes of the engine frames' table (shared by every processor) since the last charge.
     shared_probes: u64,
+    /// Frames opened since the last charge (each also one of the nodes charged).
+    frames: u64,
 }
 
 impl<G: Game> std::fmt::Debug for AbSearch<G> {
@@ -74,6 +76,7 @@ impl<G: Game> AbSearch<G> {
             done: None,
             tally: KindTally::default(),
             shared_probes: 0,
+            frames: 0,
         };
         search.tally = search.searcher.stats().tally();
         search
@@ -81,7 +84,8 @@ impl<G: Game> AbSearch<G> {
 
     /// Charges `nodes` (every node the steps since the last charge visited, look-ahead
     /// included) by kind: the searcher's quiescence and look-ahead nodes and table probes since
-    /// the last charge and the engine table's probes; the rest are search nodes.
+    /// the last charge, the frames opened and the engine table's probes; the rest are search
+    /// nodes.
     fn charge(&mut self, nodes: u64, fx: &mut Effects<Window>) {
         let now = self.searcher.stats().tally();
         let new = self.tally.since(now);
@@ -89,6 +93,9 @@ impl<G: Game> AbSearch<G> {
         // `nodes` counts the look-ahead too.
         let mut work = crate::parallel::work_of(nodes.saturating_sub(new.sort_nodes), new, false);
         work.shared_probes = std::mem::take(&mut self.shared_probes);
+        let frames = std::mem::take(&mut self.frames).min(work.search);
+        work.search -= frames;
+        work.frames = frames;
         fx.charge_work(&work);
     }
 
@@ -234,6 +241,7 @@ impl<G: Game> AbSearch<G> {
         }
         let n = moves.len();
         let promoted = self.promoted(&p, &moves);
+        self.frames += 1;
         let mut f = Frame {
             position: p.position,
             depth: p.depth,

@@ -4,12 +4,13 @@
 //! A processor's clock advances by
 //!
 //! ```text
-//! (search·node + quiescence·q + static_eval·s + control·c) · speed%/100
+//! (search·node + quiescence·q + static_eval·s + control·c + frames·f) · speed%/100
 //!   + table_probes · probe + shared_probes · shared_probe(k)
 //! ```
 //!
 //! for the work it charges ([`Work`]), and by the LogP overheads for messages (`o_send` at the
-//! sender, `o_recv` at the receiver, `L` on the wire). A shared transposition table has
+//! sender, `o_recv` at the receiver, `L` on the wire) plus the runtime's handling of a message
+//! (`message_handling_ns`, at the sender and again at the receiver). A shared transposition table has
 //! `shared_table_ports` ports: while `k` processors use it at once, a probe costs
 //! `shared_probe_ns · max(1, k / ports)` (the ports are shared fairly, so the table serves at
 //! most `ports` probes per probe time); `ports = 0` means no contention. Per-game sections
@@ -47,6 +48,9 @@ pub struct CostModel {
     /// A node equivalent of control overhead (an APHID master pass); `None`: `node_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_ns: Option<Nanos>,
+    /// A frame of the split engine (an interior node on its explicit stack); `None`: `node_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_ns: Option<Nanos>,
     /// A probe of the processor's own transposition table (0: part of the node cost).
     #[serde(default)]
     pub table_probe_ns: Nanos,
@@ -66,6 +70,11 @@ pub struct CostModel {
     pub recv_overhead_ns: Nanos,
     /// Time a message spends on the wire.
     pub latency_ns: Nanos,
+    /// Time the runtime spends handling a message beyond the channel (building or taking in
+    /// a request, a piece of work with its problem record, a value, a window update), charged
+    /// at the sender and again at the receiver (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub message_handling_ns: Nanos,
     /// Relative cost of a node per processor in percent (100 = the base speed; 300 = three
     /// times slower), cycled over the processors; empty means all 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -91,9 +100,16 @@ pub struct GameCosts {
     /// A node of control overhead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control_ns: Option<Nanos>,
+    /// A frame of the split engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frame_ns: Option<Nanos>,
     /// A probe of the processor's own table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_probe_ns: Option<Nanos>,
+}
+
+fn is_zero(n: &Nanos) -> bool {
+    *n == 0
 }
 
 /// The built-in presets: name and TOML text.
@@ -211,6 +227,7 @@ impl CostModel {
             quiescence_ns: g.quiescence_ns.or(self.quiescence_ns),
             static_eval_ns: g.static_eval_ns.or(self.static_eval_ns),
             control_ns: g.control_ns.or(self.control_ns),
+            frame_ns: g.frame_ns.or(self.frame_ns),
             table_probe_ns: g.table_probe_ns.unwrap_or(self.table_probe_ns),
             ..self.clone()
         }
@@ -251,18 +268,36 @@ impl CostModel {
         let q = self.quiescence_ns.unwrap_or(self.node_ns);
         let s = self.static_eval_ns.unwrap_or(self.node_ns);
         let c = self.control_ns.unwrap_or(self.node_ns);
+        let f = self.frame_ns.unwrap_or(self.node_ns);
         let nodes = work
             .search
             .saturating_mul(self.node_ns)
             .saturating_add(work.quiescence.saturating_mul(q))
             .saturating_add(work.static_eval.saturating_mul(s))
-            .saturating_add(work.control.saturating_mul(c));
+            .saturating_add(work.control.saturating_mul(c))
+            .saturating_add(work.frames.saturating_mul(f));
         (nodes.saturating_mul(self.percent(id)) / 100)
             .saturating_add(work.table_probes.saturating_mul(self.table_probe_ns))
             .saturating_add(
                 work.shared_probes
                     .saturating_mul(self.shared_probe_cost(shared_users)),
             )
+    }
+
+    /// What sending a message costs the sender: the channel's overhead and the runtime's
+    /// handling.
+    #[must_use]
+    pub fn send_ns(&self) -> Nanos {
+        self.send_overhead_ns
+            .saturating_add(self.message_handling_ns)
+    }
+
+    /// What taking in a message costs the receiver: the channel's overhead and the runtime's
+    /// handling.
+    #[must_use]
+    pub fn recv_ns(&self) -> Nanos {
+        self.recv_overhead_ns
+            .saturating_add(self.message_handling_ns)
     }
 
     /// The largest table in MiB that holds at most [`CostModel::max_table_entries`] entries
@@ -290,6 +325,9 @@ impl fmt::Display for CostModel {
             "{} (node {} ns, o_send {} ns, o_recv {} ns, L {} ns",
             self.name, self.node_ns, self.send_overhead_ns, self.recv_overhead_ns, self.latency_ns
         )?;
+        if self.message_handling_ns > 0 {
+            write!(f, ", handling {} ns", self.message_handling_ns)?;
+        }
         if self.shared_probe_ns > 0 {
             write!(
                 f,
@@ -338,17 +376,20 @@ mod tests {
             quiescence: 2,
             static_eval: 4,
             control: 1,
+            frames: 5,
             table_probes: 50,
             shared_probes: 70,
         };
-        assert_eq!(c.work_ns(0, &w, 64), c.nodes_ns(0, 10));
+        assert_eq!(c.work_ns(0, &w, 64), c.nodes_ns(0, 15));
+        // No handling cost beyond the channel's overheads.
+        assert_eq!((c.send_ns(), c.recv_ns()), (5_000, 5_000));
     }
 
     #[test]
     fn each_kind_is_charged_its_own_cost() {
         let c = CostModel::from_toml(
             "name = \"t\"\nnode_ns = 100\nquiescence_ns = 30\nstatic_eval_ns = 7\n\
-             control_ns = 1000\ntable_probe_ns = 2\nsend_overhead_ns = 0\n\
+             control_ns = 1000\nframe_ns = 640\ntable_probe_ns = 2\nsend_overhead_ns = 0\n\
              recv_overhead_ns = 0\nlatency_ns = 0\n",
         )
         .expect("valid");
@@ -377,11 +418,30 @@ mod tests {
         );
         assert_eq!(
             one(Work {
+                frames: 2,
+                ..Work::default()
+            }),
+            1280
+        );
+        assert_eq!(
+            one(Work {
                 table_probes: 5,
                 ..Work::default()
             }),
             10
         );
+    }
+
+    #[test]
+    fn a_message_costs_its_handling_at_each_end() {
+        let c = CostModel::from_toml(
+            "name = \"t\"\nnode_ns = 100\nsend_overhead_ns = 20\nrecv_overhead_ns = 15\n\
+             latency_ns = 300\nmessage_handling_ns = 700\n",
+        )
+        .expect("valid");
+        assert_eq!((c.send_ns(), c.recv_ns()), (720, 715));
+        assert!(c.to_string().contains("handling 700 ns"), "{c}");
+        assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
     }
 
     #[test]
@@ -411,11 +471,23 @@ mod tests {
     fn a_game_section_overrides_the_node_costs() {
         let c = CostModel::from_toml(
             "name = \"t\"\nnode_ns = 100\nsend_overhead_ns = 1\nrecv_overhead_ns = 1\n\
-             latency_ns = 1\n[games.chess]\nnode_ns = 400\nquiescence_ns = 250\n",
+             latency_ns = 1\n[games.chess]\nnode_ns = 400\nquiescence_ns = 250\nframe_ns = 900\n",
         )
         .expect("valid");
         let chess = c.for_game("chess");
         assert_eq!((chess.node_ns, chess.quiescence_ns), (400, Some(250)));
+        assert_eq!(
+            chess.work_ns(
+                0,
+                &Work {
+                    frames: 1,
+                    ..Work::default()
+                },
+                1
+            ),
+            900
+        );
+        assert_eq!(c.for_game("othello").frame_ns, None);
         assert_eq!(c.for_game("othello").node_ns, 100);
     }
 

@@ -198,7 +198,7 @@ impl<M> Context<M> for SimCtx<'_, M> {
         &mut self.slot.rng
     }
     fn send(&mut self, to: ProcId, msg: M) {
-        let o = self.cost.send_overhead_ns;
+        let o = self.cost.send_ns();
         self.slot.clock += o;
         self.slot.counters.messaging_ns += o;
         self.slot.counters.messages_sent += 1;
@@ -206,7 +206,7 @@ impl<M> Context<M> for SimCtx<'_, M> {
     }
     fn poll(&mut self) -> Option<Envelope<M>> {
         let env = self.slot.inbox.pop_front()?;
-        let o = self.cost.recv_overhead_ns;
+        let o = self.cost.recv_ns();
         self.slot.clock += o;
         self.slot.counters.messaging_ns += o;
         self.slot.counters.messages_received += 1;
