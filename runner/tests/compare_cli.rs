@@ -793,3 +793,64 @@ fn the_baseline_is_delay_splitting_on_one_processor() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sim_set_changes_the_machine_and_the_fingerprint() {
+    let baseline_seconds = |extra: &[&str]| -> (f64, Value) {
+        let dir = temp_dir(&format!("sim-set-{}", extra.len()));
+        let mut args = vec![
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "1",
+            "--algos",
+            "ybw",
+            "--procs",
+            "4",
+            "--depth",
+            "5",
+            "--sim-preset",
+            "origin2000",
+            "--out",
+            dir.to_str().expect("utf-8 temp path"),
+        ];
+        args.extend_from_slice(extra);
+        let json = results(&args, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        let row = json["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["procs"] == 4)
+            .expect("a 4-processor row")
+            .clone();
+        (
+            row["baseline_seconds"].as_f64().expect("seconds"),
+            json["settings"]["sim_set"].clone(),
+        )
+    };
+    let (plain, none) = baseline_seconds(&[]);
+    // Origin 2000's nodes at twice the cost: the baseline's nodes take twice as long (its
+    // table probes do not).
+    let (slow, set) = baseline_seconds(&["--sim-set", "node_ns=15400"]);
+    assert!(none.is_null());
+    assert_eq!(set["node_ns"], 15_400);
+    assert!(
+        slow > 1.5 * plain && slow < 2.0 * plain,
+        "slower nodes: {slow} vs {plain}"
+    );
+    for (item, words) in [
+        ("nodes_ns=3", "not a numeric cost-model key"),
+        ("node_ns", "KEY=VALUE"),
+        ("node_ns=-1", "not a whole number"),
+    ] {
+        let out = runner(&["compare", "--depth", "2", "--sim-set", item]);
+        assert_eq!(out.status.code(), Some(2), "{item}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--sim-set") && err.contains(words),
+            "{item}: {err}"
+        );
+    }
+}
