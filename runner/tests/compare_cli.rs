@@ -854,3 +854,36 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
         );
     }
 }
+
+#[test]
+fn a_quick_seed_004_table_runs_pv_splitting_with_local_tables() {
+    let dir = temp_dir("mp-t3");
+    let out = runner(&[
+        "experiment",
+        "mp-t3",
+        "--quick",
+        "--out",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings = |variant: &str| -> Value {
+        let text = std::fs::read_to_string(dir.join(variant).join("results.json")).expect("json");
+        let json: Value = serde_json::from_str(&text).expect("results.json parses");
+        for row in json["rows"].as_array().expect("rows") {
+            assert_eq!(row["value"], row["baseline_value"], "{variant}: {row}");
+        }
+        json["settings"].clone()
+    };
+    let local = settings("local-gt2");
+    assert_eq!(local["split_tables"], "local");
+    assert_eq!(local["tt_min_depth"], 3);
+    assert_eq!(local["sim_preset"], "sun68k");
+    assert!(settings("global-all")["tt_min_depth"] == 1);
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
+    assert!(html.contains("global-gt2") && balanced(&html));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -248,6 +248,7 @@ fn options(
         o.min_split_depth = m;
     }
     o.mwf_wait = plan.mwf_wait;
+    o.split_tables = plan.split_tables;
     Ok(o)
 }
 

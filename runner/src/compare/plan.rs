@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::{AphidOptions, TtSharing};
+use control::parallel::split_ab::SplitTables;
 use control::search::{MAX_DEPTH, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
@@ -83,6 +84,8 @@ pub struct Plan {
     pub fingerprint: Value,
     /// APHID's options for the aphid series (`--aphid-config`, then `--aphid-tt`).
     pub aphid: AphidOptions,
+    /// The split engine's tables (`--split-tables`).
+    pub split_tables: SplitTables,
 }
 
 /// Reads `--aphid-config`: the options and the FNV hash of the file's bytes.
@@ -321,6 +324,15 @@ impl Plan {
         };
         let aphid_only = [ParallelAlgo::Aphid];
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
+        let split_engine = [
+            ParallelAlgo::AlphaBeta,
+            ParallelAlgo::DelaySplit,
+            ParallelAlgo::Mwf,
+            ParallelAlgo::Dmwf,
+            ParallelAlgo::TreeSplit,
+            ParallelAlgo::PvSplit,
+            ParallelAlgo::Er,
+        ];
         for (flag, given, family, names) in [
             (
                 "--aphid-config",
@@ -339,6 +351,12 @@ impl Plan {
                 args.mwf_wait.is_some(),
                 &mwf_only[..],
                 "mwf and dmwf",
+            ),
+            (
+                "--split-tables",
+                args.split_tables.is_some(),
+                &split_engine[..],
+                "split-engine (alphabeta, delaysplit, mwf, dmwf, treesplit, pvsplit, er)",
             ),
         ] {
             if given && !runs(family) {
@@ -381,6 +399,17 @@ impl Plan {
         });
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
+        }
+        let split_tables = match &args.split_tables {
+            Some(t) => {
+                let t: SplitTables = t.parse().map_err(|e| input("--split-tables", e))?;
+                fingerprint["split_tables"] = json!(t.name());
+                t
+            }
+            None => SplitTables::Global,
+        };
+        if config.tt_min_depth != SearchConfig::research().tt_min_depth {
+            fingerprint["tt_min_depth"] = json!(config.tt_min_depth);
         }
         if let Some(preset) = args
             .sim_preset
@@ -444,6 +473,7 @@ impl Plan {
             per_position: args.per_position,
             fingerprint,
             aphid,
+            split_tables,
         })
     }
 
@@ -528,6 +558,15 @@ fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
 fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
     let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
     let mut config = SearchConfig::for_setting(setting);
+    if let Some(m) = args.tt_min_depth {
+        if m == 0 || m > MAX_DEPTH {
+            return Err(input(
+                "--tt-min-depth",
+                format!("{m} is out of range; use 1 to {MAX_DEPTH}"),
+            ));
+        }
+        config.tt_min_depth = m;
+    }
     apply_table_and_sorting(
         &mut config,
         &TableAndSorting {

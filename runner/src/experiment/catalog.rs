@@ -132,6 +132,47 @@ TheTurk  n=16: 8.48 (total 98.88%, search 52.91%, speculative 7.35%, paralleliza
 Crafty   n=16: 8.76 (total 110.71%, search 59.00%, speculative 10.90%, parallelization 26.3%)
          n=32: 16.56; n=64: 18.00";
 
+/// Seed 004's setting: PV splitting on the Bratko-Kopec positions, 1-4 processors of
+/// Parabelle's network (`sun68k`), against the same program on one processor.
+const MP_PVSPLIT: Flags = &[
+    ("--game", "chess"),
+    ("--testset", "bratko_kopec"),
+    ("--algos", "pvsplit"),
+    ("--baseline", "pvsplit"),
+    ("--procs", "1,2,3,4"),
+    ("--depth", "5"),
+    ("--sim-preset", "sun68k"),
+];
+
+/// The `--quick` overrides of seed 004's tables.
+const MP_QUICK: Flags = &[("--depth", "4"), ("--positions", "2")];
+
+const MP_T2: &str = "Seed 004 table 2, PV splitting without a transposition table, 5 ply, Bratko-Kopec (means per position):
+ n  speedup  leaf nodes  time s  search ovh  time ovh
+ 1   1.0       60065      1611     0%         0%
+ 2   1.84      63268       942     5.3%      16.9%
+ 3   2.53      64503       664     7.4%      26.6%
+ 4   3.06      64470       532     7.3%      32.1%";
+
+const MP_T3: &str = "Seed 004 table 3, PV splitting with a transposition table, 5 ply (speedups; global: one table \
+in the master, 8192 entries per side; local: one per processor, half that; all: every subtree stored; gt2: only \
+subtrees of more than 2 ply):
+ n  global-all  global-gt2  local-all  local-gt2
+ 1    1.0         1.0         1.0        1.0
+ 2    1.31        1.84        1.88       1.89
+ 3    1.59        2.5         2.55       2.59
+ 4    1.41        2.91        2.91       3.1
+One processor: 53349 leaf nodes, 1307 s (all); 52705, 1275 s (gt2).";
+
+const MP_T4: &str =
+    "Seed 004 table 4, PV splitting, 6 ply, local tables storing subtrees of more than 2 ply \
+(means per position; standard deviations 0.33, 0.51, 0.75):
+ n  speedup  leaf nodes  time min
+ 1   1.0      227821      112
+ 2   1.92     225179       58
+ 3   2.66     231943       41
+ 4   3.27     232882       34";
+
 /// Every experiment, in `--list` order.
 pub const ALL: &[Experiment] = &[
     Experiment {
@@ -397,6 +438,75 @@ pub const ALL: &[Experiment] = &[
                 ("shared", &[("--aphid-tt", "shared")]),
             ],
             published: T68,
+        },
+    },
+    Experiment {
+        name: "mp-t2",
+        reproduces: "seed 004 table 2",
+        what: "PV splitting on 1-4 processors without a transposition table, Bratko-Kopec, 5 ply",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "chess"),
+                ("--testset", "bratko_kopec"),
+                ("--algos", "pvsplit"),
+                ("--baseline", "pvsplit"),
+                ("--procs", "1,2,3,4"),
+                ("--depth", "5"),
+                ("--sim-preset", "sun68k"),
+                ("--tt", "off"),
+            ],
+            quick: MP_QUICK,
+            variants: &[],
+            published: MP_T2,
+        },
+    },
+    Experiment {
+        name: "mp-t3",
+        reproduces: "seed 004 table 3",
+        what: "PV splitting with one global table (probed over the serial lines) or a local table per processor, storing every subtree or only those of more than 2 ply",
+        kind: Kind::Compare {
+            args: MP_PVSPLIT,
+            quick: MP_QUICK,
+            variants: &[
+                (
+                    "global-all",
+                    &[("--split-tables", "global"), ("--tt-min-depth", "1")],
+                ),
+                (
+                    "global-gt2",
+                    &[("--split-tables", "global"), ("--tt-min-depth", "3")],
+                ),
+                (
+                    "local-all",
+                    &[("--split-tables", "local"), ("--tt-min-depth", "1")],
+                ),
+                (
+                    "local-gt2",
+                    &[("--split-tables", "local"), ("--tt-min-depth", "3")],
+                ),
+            ],
+            published: MP_T3,
+        },
+    },
+    Experiment {
+        name: "mp-t4",
+        reproduces: "seed 004 table 4",
+        what: "PV splitting at 6 ply with local tables storing subtrees of more than 2 ply",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "chess"),
+                ("--testset", "bratko_kopec"),
+                ("--algos", "pvsplit"),
+                ("--baseline", "pvsplit"),
+                ("--procs", "1,2,3,4"),
+                ("--depth", "6"),
+                ("--sim-preset", "sun68k"),
+                ("--split-tables", "local"),
+                ("--tt-min-depth", "3"),
+            ],
+            quick: MP_QUICK,
+            variants: &[],
+            published: MP_T4,
         },
     },
     Experiment {

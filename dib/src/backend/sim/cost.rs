@@ -97,7 +97,7 @@ pub struct GameCosts {
 }
 
 /// The built-in presets: name and TOML text.
-const PRESETS: [(&str, &str); 5] = [
+const PRESETS: [(&str, &str); 6] = [
     (
         "shared-memory",
         include_str!("../../../presets/shared-memory.toml"),
@@ -109,6 +109,7 @@ const PRESETS: [(&str, &str); 5] = [
     ),
     ("network", include_str!("../../../presets/network.toml")),
     ("pdp11", include_str!("../../../presets/pdp11.toml")),
+    ("sun68k", include_str!("../../../presets/sun68k.toml")),
 ];
 
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
@@ -128,7 +129,7 @@ pub const SETTABLE_KEYS: [&str; 11] = [
 ];
 
 /// The names of the presets, for error messages and help.
-pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, network, pdp11";
+pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, network, pdp11, sun68k";
 
 /// A preset name that does not exist.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
