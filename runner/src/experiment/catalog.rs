@@ -20,6 +20,27 @@ pub enum Kind {
     },
     /// The analytical model of thesis chapter 4 with simulated runs.
     Model,
+    /// One comparison per value of a cost-model key (`--sim-set`), for each key swept.
+    Sweep {
+        /// The comparison's flags.
+        args: Flags,
+        /// Flags replaced under `--quick`.
+        quick: Flags,
+        /// The keys swept, one after the other.
+        swept: &'static [Swept],
+    },
+}
+
+/// One swept quantity of a sweep experiment.
+pub struct Swept {
+    /// The cost-model keys set together (comma-separated), such as both message overheads.
+    pub keys: &'static str,
+    /// Their values in the full run.
+    pub values: &'static [u64],
+    /// Their values under `--quick`.
+    pub quick: &'static [u64],
+    /// What the key models.
+    pub why: &'static str,
 }
 
 /// A named experiment.
@@ -44,8 +65,16 @@ const KEYANO_APHID: Flags = &[
     ("--testset", "othello_midgame"),
     ("--algos", "aphid"),
     ("--procs", THESIS_PROCS),
-    ("--depth", "9"),
+    // 14 plies: the thesis's tree sizes at the same depth (THESIS.md, "Thesis scale"); 15
+    // would take about 6 hours for both machines here, 14 about 1.3.
+    ("--depth", "14"),
     ("--aphid-tt", "shared"),
+];
+
+/// The thesis's machine and the round-number machine every earlier result used, side by side.
+const BOTH_MACHINES: &[(&str, Flags)] = &[
+    ("origin2000", &[("--sim-preset", "origin2000")]),
+    ("shared-memory", &[("--sim-preset", "shared-memory")]),
 ];
 
 /// The `--quick` overrides of the Othello tables.
@@ -172,6 +201,34 @@ const MP_T4: &str =
  2   1.92     225179       58
  3   2.66     231943       41
  4   3.27     232882       34";
+
+/// The machine properties `thesis-sweep` varies around the Origin 2000 preset.
+const SWEPT: &[Swept] = &[
+    Swept {
+        keys: "send_overhead_ns,recv_overhead_ns",
+        values: &[2_000, 20_000, 200_000, 2_000_000],
+        quick: &[2_000, 200_000],
+        why: "message cost: the software overhead at each end of a message (the preset: 20 us, PVM)",
+    },
+    Swept {
+        keys: "shared_table_ports",
+        values: &[1, 4, 16, 32, 64],
+        quick: &[1, 64],
+        why: "shared-table contention: probes the shared table serves at once (the preset: 32; 64 means none at 64 processors)",
+    },
+    Swept {
+        keys: "shared_probe_ns",
+        values: &[400, 800, 3_200, 12_800],
+        quick: &[400, 12_800],
+        why: "shared-table latency: an uncontended probe of the shared table (the preset: 800 ns, a remote miss)",
+    },
+    Swept {
+        keys: "node_ns",
+        values: &[1_925, 7_700, 30_800],
+        quick: &[1_925, 30_800],
+        why: "node rate: a node's time against the fixed message and probe costs (the preset: 7.7 us)",
+    },
+];
 
 /// Every experiment, in `--list` order.
 pub const ALL: &[Experiment] = &[
@@ -308,7 +365,7 @@ pub const ALL: &[Experiment] = &[
         kind: Kind::Compare {
             args: KEYANO_APHID,
             quick: KEYANO_QUICK,
-            variants: &[],
+            variants: BOTH_MACHINES,
             published: T61,
         },
     },
@@ -319,7 +376,16 @@ pub const ALL: &[Experiment] = &[
         kind: Kind::Compare {
             args: KEYANO_APHID,
             quick: KEYANO_QUICK,
-            variants: &[("play", &[("--setting", "play")])],
+            variants: &[
+                (
+                    "origin2000-play",
+                    &[("--setting", "play"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "shared-memory-play",
+                    &[("--setting", "play"), ("--sim-preset", "shared-memory")],
+                ),
+            ],
             published: T62,
         },
     },
@@ -335,12 +401,38 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", THESIS_PROCS),
                 ("--aphid-tt", "shared"),
             ],
-            quick: &[("--procs", "1,8,16"), ("--positions", "3")],
+            quick: &[
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+                ("--depth", "5"),
+            ],
+            // The thesis's 12-14 plies (its tree sizes at the same depths); 15 is table 6.1's
+            // depth, out of reach here (THESIS.md).
             variants: &[
-                ("depth6", &[("--depth", "6")]),
-                ("depth7", &[("--depth", "7")]),
-                ("depth8", &[("--depth", "8")]),
-                ("depth9", &[("--depth", "9")]),
+                (
+                    "origin2000-depth12",
+                    &[("--depth", "12"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "origin2000-depth13",
+                    &[("--depth", "13"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "origin2000-depth14",
+                    &[("--depth", "14"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "shared-memory-depth12",
+                    &[("--depth", "12"), ("--sim-preset", "shared-memory")],
+                ),
+                (
+                    "shared-memory-depth13",
+                    &[("--depth", "13"), ("--sim-preset", "shared-memory")],
+                ),
+                (
+                    "shared-memory-depth14",
+                    &[("--depth", "14"), ("--sim-preset", "shared-memory")],
+                ),
             ],
             published: T63,
         },
@@ -355,14 +447,16 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "othello_midgame"),
                 ("--algos", "delaysplit,aphid"),
                 ("--procs", THESIS_PROCS),
-                ("--depth", "9"),
+                // 13 plies: YBW's runs cost about twice APHID's; 15 would take about 15
+                // hours for both machines here, 14 about 3.4, 13 about 1.5 (THESIS.md).
+                ("--depth", "13"),
                 ("--aphid-tt", "shared"),
                 // YBW splits down to 2 plies from the leaves here, as the thesis's did below
                 // its minimum granularity; the default of 5 is tuned for 2 processors.
                 ("--min-split-depth", "2"),
             ],
             quick: KEYANO_QUICK,
-            variants: &[],
+            variants: BOTH_MACHINES,
             published: T64,
         },
     },
@@ -376,19 +470,29 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "checkers"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
-                // 13 plies: 4.7 virtual s per position sequentially, about 5 minutes of wall
-                // time for the whole table; at 11 plies the trees are too small for 64.
-                ("--depth", "13"),
+                // Per position, the smallest depth whose sequential search takes 150 virtual s
+                // on the Origin 2000 (the thesis also searched its checkers positions to
+                // different depths, 23-29 plies, 2928 s on average): 19-20 plies here. The
+                // thesis's size (about 22 plies) would take about 9 hours (THESIS.md).
+                ("--time-ms", "150000"),
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
             ],
             quick: &[
-                ("--depth", "7"),
+                ("--time-ms", "20"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
             ],
-            variants: &[],
+            // The shared-memory machine's nodes cost 10 us against 7.7: the same node counts
+            // take 1.3 times the virtual time.
+            variants: &[
+                ("origin2000", &[("--sim-preset", "origin2000")]),
+                (
+                    "shared-memory",
+                    &[("--sim-preset", "shared-memory"), ("--time-ms", "195000")],
+                ),
+            ],
             published: T65,
         },
     },
@@ -402,19 +506,26 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "bratko_kopec"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
-                // 5 plies: about 2 minutes of wall time for the 24 positions; 6 would take
-                // several times longer.
-                ("--depth", "5"),
+                // Per position, the smallest depth whose sequential search takes 10 virtual s on
+                // the Origin 2000 (the thesis searched 11-12 plies by position, 2983-5819 s on
+                // average; about 12 plies here, out of reach): 8-10 plies here (THESIS.md).
+                ("--time-ms", "10000"),
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
             ],
             quick: &[
-                ("--depth", "3"),
+                ("--time-ms", "20"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
             ],
-            variants: &[],
+            variants: &[
+                ("origin2000", &[("--sim-preset", "origin2000")]),
+                (
+                    "shared-memory",
+                    &[("--sim-preset", "shared-memory"), ("--time-ms", "13000")],
+                ),
+            ],
             published: T66,
         },
     },
@@ -428,14 +539,41 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "othello_midgame"),
                 ("--algos", "aphid"),
                 ("--procs", "1,16"),
-                ("--depth", "9"),
+                ("--depth", "14"),
                 ("--backend", "sim"),
             ],
             quick: &[("--depth", "6"), ("--positions", "3")],
             variants: &[
-                ("local", &[("--aphid-tt", "local")]),
-                ("distributed", &[("--aphid-tt", "distributed")]),
-                ("shared", &[("--aphid-tt", "shared")]),
+                (
+                    "origin2000-local",
+                    &[("--aphid-tt", "local"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "origin2000-distributed",
+                    &[
+                        ("--aphid-tt", "distributed"),
+                        ("--sim-preset", "origin2000"),
+                    ],
+                ),
+                (
+                    "origin2000-shared",
+                    &[("--aphid-tt", "shared"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "shared-memory-local",
+                    &[("--aphid-tt", "local"), ("--sim-preset", "shared-memory")],
+                ),
+                (
+                    "shared-memory-distributed",
+                    &[
+                        ("--aphid-tt", "distributed"),
+                        ("--sim-preset", "shared-memory"),
+                    ],
+                ),
+                (
+                    "shared-memory-shared",
+                    &[("--aphid-tt", "shared"), ("--sim-preset", "shared-memory")],
+                ),
             ],
             published: T68,
         },
@@ -510,6 +648,25 @@ pub const ALL: &[Experiment] = &[
         },
     },
     Experiment {
+        name: "thesis-sweep",
+        reproduces: "thesis chapter 6 (YBW vs APHID, tables 6.1 and 6.4)",
+        what: "which property of the machine decides the YBW-vs-APHID ranking: YBW (delaysplit) and APHID (shared table) on the Othello positions at 16 and 64 processors of the Origin 2000 preset, one cost-model key varied at a time",
+        kind: Kind::Sweep {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "delaysplit,aphid"),
+                ("--procs", "16,64"),
+                ("--depth", "11"),
+                ("--sim-preset", "origin2000"),
+                ("--aphid-tt", "shared"),
+                ("--min-split-depth", "2"),
+            ],
+            quick: &[("--depth", "8"), ("--positions", "3")],
+            swept: SWEPT,
+        },
+    },
+    Experiment {
         name: "thesis-ch4-model",
         reproduces: "thesis figures 4.2-4.7",
         what: "analytical efficiency of synchronous vs asynchronous search on perfect and realistic critical trees, beside simulated runs on synthetic trees",
@@ -542,6 +699,25 @@ mod tests {
                             let dir = std::env::temp_dir().join("runner-catalog-test");
                             plan_of(&flags, &dir)
                                 .unwrap_or_else(|err| panic!("{} does not parse: {err:#}", e.name));
+                        }
+                    }
+                }
+            }
+            if let Kind::Sweep { args, quick, swept } = &e.kind {
+                for q in [false, true] {
+                    let Some(base) = flags_for(args, quick, &[], q) else {
+                        continue;
+                    };
+                    for sweep in *swept {
+                        for &v in sweep.values.iter().chain(sweep.quick) {
+                            let mut flags = base.clone();
+                            for set in crate::experiment::sweep::sim_sets(sweep.keys, v) {
+                                flags.push(("--sim-set".to_string(), set));
+                            }
+                            let dir = std::env::temp_dir().join("runner-catalog-test");
+                            plan_of(&flags, &dir).unwrap_or_else(|err| {
+                                panic!("{} {} = {v} does not parse: {err:#}", e.name, sweep.keys)
+                            });
                         }
                     }
                 }

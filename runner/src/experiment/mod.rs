@@ -10,6 +10,7 @@
 pub mod catalog;
 pub mod model;
 pub mod model_report;
+pub mod sweep;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -67,6 +68,11 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
             variants,
             published,
         } => run_compare(exp, flags, quick, variants, published, &out, args.quick),
+        Kind::Sweep {
+            args: flags,
+            quick,
+            swept,
+        } => sweep::run(exp, flags, quick, swept, &out, args.quick),
     }
 }
 
@@ -74,7 +80,7 @@ fn list() {
     println!("Experiments (runner experiment NAME [--quick] [--out DIR]):");
     for e in catalog::ALL {
         let status = match &e.kind {
-            Kind::Compare { args, .. } => {
+            Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
                 let missing = missing_algos(args);
                 if missing.is_empty() {
                     String::new()
@@ -114,8 +120,9 @@ pub fn missing_algos(flags: &[(&str, &str)]) -> Vec<String> {
     out
 }
 
-/// The flags of an experiment (quick ones replacing full ones), with unregistered algorithms
-/// left out; `None` when no algorithm is left.
+/// The flags of an experiment with a variant's overrides, then under `--quick` the quick
+/// ones (which win, so that a quick run stays small in every variant), with unregistered
+/// algorithms left out; `None` when no algorithm is left.
 pub fn flags_for(
     flags: &[(&'static str, &'static str)],
     quick: &[(&'static str, &'static str)],
@@ -127,7 +134,7 @@ pub fn flags_for(
         .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
         .collect();
     let extra = if is_quick { quick } else { &[][..] };
-    for (k, v) in extra.iter().chain(overrides) {
+    for (k, v) in overrides.iter().chain(extra) {
         match merged.iter_mut().find(|(mk, _)| mk == k) {
             Some(slot) => slot.1 = (*v).to_string(),
             None => merged.push(((*k).to_string(), (*v).to_string())),
