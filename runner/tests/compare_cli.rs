@@ -878,6 +878,11 @@ fn a_quick_seed_004_table_runs_pv_splitting_with_local_tables() {
         }
         json["settings"].clone()
     };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("== mp-t3 global-all (1/4)") && stdout.contains("local-gt2 (4/4)"),
+        "{stdout}"
+    );
     let local = settings("local-gt2");
     assert_eq!(local["split_tables"], "local");
     assert_eq!(local["tt_min_depth"], 3);

@@ -205,7 +205,7 @@ fn run_compare(
     let one: &[(&str, &[(&str, &str)])] = &[("", &[])];
     let variants = if variants.is_empty() { one } else { variants };
     let mut index = String::new();
-    for (label, overrides) in variants {
+    for (i, (label, overrides)) in variants.iter().enumerate() {
         let Some(merged) = flags_for(flags, quick, overrides, is_quick) else {
             return Err(input(
                 format!("experiment {}", exp.name),
@@ -221,7 +221,13 @@ fn run_compare(
             out.join(label)
         };
         let command = command_line(&merged, &dir);
-        println!("== {} {label}\n$ {command}", exp.name);
+        // Each comparison shows its own progress bar with an ETA; this says which of how many.
+        println!(
+            "== {} {label} ({}/{})\n$ {command}",
+            exp.name,
+            i + 1,
+            variants.len()
+        );
         let plan = plan_of(&merged, &dir)?;
         let addendum = Addendum {
             title: format!(

@@ -96,6 +96,17 @@ pub fn run(
     };
     let mut rows: Vec<Row> = Vec::new();
     let mut index = String::new();
+    let total: usize = swept
+        .iter()
+        .map(|w| {
+            if is_quick {
+                w.quick.len()
+            } else {
+                w.values.len()
+            }
+        })
+        .sum();
+    let mut done = 0;
     for sweep in swept {
         let values = if is_quick { sweep.quick } else { sweep.values };
         for &value in values {
@@ -106,7 +117,8 @@ pub fn run(
             let label = format!("{}-{value}", sweep.keys.replace(',', "+"));
             let dir = out.join(&label);
             let command = command_line(&flags, &dir);
-            println!("== {} {label}\n$ {command}", exp.name);
+            done += 1;
+            println!("== {} {label} ({done}/{total})\n$ {command}", exp.name);
             let plan = plan_of(&flags, &dir)?;
             let addendum = Addendum {
                 title: format!(
