@@ -856,7 +856,7 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
 }
 
 #[test]
-fn a_quick_seed_004_table_runs_pv_splitting_with_local_tables() {
+fn quick_seed_004_tables_run_pv_splitting_with_and_without_tables() {
     let dir = temp_dir("mp-t3");
     let out = runner(&[
         "experiment",
@@ -890,5 +890,25 @@ fn a_quick_seed_004_table_runs_pv_splitting_with_local_tables() {
     assert!(settings("global-all")["tt_min_depth"] == 1);
     let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
     assert!(html.contains("global-gt2") && balanced(&html));
+
+    // Table 2: no table at all.
+    let t2 = dir.join("mp-t2");
+    let out = runner(&[
+        "experiment",
+        "mp-t2",
+        "--quick",
+        "--out",
+        t2.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(t2.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    assert_eq!(json["settings"]["tt"], "off");
+    assert_eq!(json["settings"]["baseline"], "pvsplit");
     let _ = std::fs::remove_dir_all(&dir);
 }
