@@ -65,9 +65,9 @@ const KEYANO_APHID: Flags = &[
     ("--testset", "othello_midgame"),
     ("--algos", "aphid"),
     ("--procs", THESIS_PROCS),
-    // 14 plies: the thesis's tree sizes at the same depth (THESIS.md, "Thesis scale"); 15
-    // would take about 6 hours for both machines here, 14 about 1.3.
-    ("--depth", "14"),
+    // 15 plies, the thesis's: our trees have its sizes at its depths (THESIS.md, "Thesis
+    // scale"); about 2 hours for both machines here.
+    ("--depth", "15"),
     ("--aphid-tt", "shared"),
 ];
 
@@ -447,9 +447,9 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "othello_midgame"),
                 ("--algos", "delaysplit,aphid"),
                 ("--procs", THESIS_PROCS),
-                // 13 plies: YBW's runs cost about twice APHID's; 15 would take about 15
-                // hours for both machines here, 14 about 3.4, 13 about 1.5 (THESIS.md).
-                ("--depth", "13"),
+                // 14 plies: YBW's runs cost about twice APHID's; 15 would take about 4 hours
+                // for both machines here, 14 about 1 (THESIS.md).
+                ("--depth", "14"),
                 ("--aphid-tt", "shared"),
                 // YBW splits down to 2 plies from the leaves here, as the thesis's did below
                 // its minimum granularity; the default of 5 is tuned for 2 processors.
@@ -539,7 +539,8 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "othello_midgame"),
                 ("--algos", "aphid"),
                 ("--procs", "1,16"),
-                ("--depth", "14"),
+                // The thesis's 15 plies: about 2 hours for the six comparisons here.
+                ("--depth", "15"),
                 ("--backend", "sim"),
             ],
             quick: &[("--depth", "6"), ("--positions", "3")],
