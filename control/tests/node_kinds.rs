@@ -215,3 +215,54 @@ fn a_preset_table_limit_caps_the_table_on_the_simulator() {
     };
     assert!(threads.fitted_to::<TicTacToe4>().is_none());
 }
+
+#[test]
+fn pv_splitting_with_local_tables_probes_each_processors_own_table() {
+    use control::parallel::split_ab::SplitTables;
+    let root = TicTacToe4::start();
+    let tables = |t: SplitTables| {
+        move |o: &mut ParallelOptions| {
+            o.split_tables = t;
+        }
+    };
+    let probing = CostModel {
+        shared_probe_ns: 50_000,
+        ..CostModel::shared_memory()
+    };
+    let pv = |procs, cost: &CostModel, t| {
+        run(
+            ParallelAlgo::PvSplit,
+            &root,
+            7,
+            procs,
+            sim(cost.clone()),
+            tables(t),
+        )
+    };
+    let free = CostModel::shared_memory();
+    let global = pv(4, &free, SplitTables::Global);
+    let local = pv(4, &free, SplitTables::Local);
+    assert_eq!(global.value, local.value);
+    assert_ne!(
+        global.nodes, local.nodes,
+        "four tables remember less than one"
+    );
+    // One processor: its local table is the global one.
+    let one = pv(1, &free, SplitTables::Global);
+    let one_local = pv(1, &free, SplitTables::Local);
+    assert_eq!(
+        (one.nodes, one.seconds),
+        (one_local.nodes, one_local.seconds)
+    );
+    // The probes of a global table several processors use are shared-table probes; a local
+    // table's never are.
+    let global_paid = pv(4, &probing, SplitTables::Global);
+    let local_paid = pv(4, &probing, SplitTables::Local);
+    assert!(
+        global_paid.seconds > global.seconds,
+        "the global table's probes take time: {} against {}",
+        global_paid.seconds,
+        global.seconds
+    );
+    assert_eq!(local_paid.seconds, local.seconds);
+}

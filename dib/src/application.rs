@@ -107,6 +107,14 @@ pub trait Application: Send + Sync + 'static {
 
     /// Starts a search on `problem` (nothing is searched until it is stepped).
     fn start(&self, problem: &Self::Problem) -> Self::Search;
+
+    /// Starts a search on `problem` on processor `proc`: what the runtime calls. The default
+    /// is [`Application::start`]; an application with per-processor state (such as one
+    /// transposition table per processor) picks it here.
+    fn start_on(&self, proc: crate::ProcId, problem: &Self::Problem) -> Self::Search {
+        let _ = proc;
+        self.start(problem)
+    }
 }
 
 /// A search in progress, stepped by the runtime. See the module docs.

@@ -377,7 +377,7 @@ impl<A: Application> DibProcessor<A> {
         let Some(task) = self.table().get_mut(id) else {
             return;
         };
-        let mut search = app.start(&task.problem);
+        let mut search = app.start_on(ctx.id(), &task.problem);
         for u in task.updates.iter().cloned() {
             search.update(u, &mut fx);
         }

@@ -271,7 +271,7 @@ pub struct DibArgs {
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11;
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11, sun68k;
     /// default shared-memory) or a .toml cost-model file (`runner calibrate` writes one).
     /// Needs --backend sim.
     #[arg(long)]
@@ -325,15 +325,24 @@ pub struct CompareArgs {
     /// Transposition table mode: off, exact or normal (default exact, the research setting).
     #[arg(long)]
     pub tt: Option<String>,
+    /// Nodes with fewer plies left than this neither probe nor store the table (default 2; 1:
+    /// every interior node; 3: only subtrees of more than 2 plies, seed 004's "> 2 ply").
+    #[arg(long)]
+    pub tt_min_depth: Option<u32>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
     /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for abdib, mwf, dmwf, treesplit,
     /// pvsplit and er, 2 for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
-    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11) or a
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11, sun68k) or a
     /// .toml cost-model file (sim only).
     #[arg(long)]
     pub sim_preset: Option<String>,
+    /// One numeric key of the simulator's cost model over the preset's value, as KEY=VALUE
+    /// (such as `shared_table_ports=8` or `send_overhead_ns=100000`); repeatable, each key
+    /// once (sim only; the keys are those of `dib/presets/*.toml`).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub sim_set: Vec<String>,
     /// Seeds 1..=K per cell: mean and spread over them.
     #[arg(long, default_value_t = 1)]
     pub seeds: u64,
@@ -366,6 +375,12 @@ pub struct CompareArgs {
     /// `--algos` nor `--baseline` names aphid.
     #[arg(long)]
     pub aphid_tt: Option<String>,
+    /// The split engine's transposition tables (alphabeta, delaysplit/ybw, mwf, dmwf,
+    /// treesplit, pvsplit, er): global (one table every processor probes; the default) or
+    /// local (one per processor, each 1/N of the size). An error when no series runs on the
+    /// split engine.
+    #[arg(long, value_name = "global|local")]
+    pub split_tables: Option<String>,
     /// APHID's options for the aphid series: a configuration file, TOML (groups and keys as in
     /// control/src/parallel/aphid/README.md, such as `[geometry]` `master_depth = 5`) or the
     /// thesis's `aphid.config` text without host lines (a hierarchy names its processor

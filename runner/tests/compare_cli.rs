@@ -831,5 +831,123 @@ fn the_seed_003_setup_flags_reach_the_comparison() {
     ] {
         fails_with(&[&base[..], extra].concat(), needle);
     }
+}
+
+#[test]
+fn sim_set_changes_the_machine_and_the_fingerprint() {
+    let baseline_seconds = |extra: &[&str]| -> (f64, Value) {
+        let dir = temp_dir(&format!("sim-set-{}", extra.len()));
+        let mut args = vec![
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "1",
+            "--algos",
+            "ybw",
+            "--procs",
+            "4",
+            "--depth",
+            "5",
+            "--sim-preset",
+            "origin2000",
+            "--out",
+            dir.to_str().expect("utf-8 temp path"),
+        ];
+        args.extend_from_slice(extra);
+        let json = results(&args, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        let row = json["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["procs"] == 4)
+            .expect("a 4-processor row")
+            .clone();
+        (
+            row["baseline_seconds"].as_f64().expect("seconds"),
+            json["settings"]["sim_set"].clone(),
+        )
+    };
+    let (plain, none) = baseline_seconds(&[]);
+    // Origin 2000's nodes at twice the cost: the baseline's nodes take twice as long (its
+    // table probes do not).
+    let (slow, set) = baseline_seconds(&["--sim-set", "node_ns=15400"]);
+    assert!(none.is_null());
+    assert_eq!(set["node_ns"], 15_400);
+    assert!(
+        slow > 1.5 * plain && slow < 2.0 * plain,
+        "slower nodes: {slow} vs {plain}"
+    );
+    for (item, words) in [
+        ("nodes_ns=3", "not a numeric cost-model key"),
+        ("node_ns", "KEY=VALUE"),
+        ("node_ns=-1", "not a whole number"),
+    ] {
+        let out = runner(&["compare", "--depth", "2", "--sim-set", item]);
+        assert_eq!(out.status.code(), Some(2), "{item}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--sim-set") && err.contains(words),
+            "{item}: {err}"
+        );
+    }
+}
+
+#[test]
+fn quick_seed_004_tables_run_pv_splitting_with_and_without_tables() {
+    let dir = temp_dir("mp-t3");
+    let out = runner(&[
+        "experiment",
+        "mp-t3",
+        "--quick",
+        "--out",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings = |variant: &str| -> Value {
+        let text = std::fs::read_to_string(dir.join(variant).join("results.json")).expect("json");
+        let json: Value = serde_json::from_str(&text).expect("results.json parses");
+        for row in json["rows"].as_array().expect("rows") {
+            assert_eq!(row["value"], row["baseline_value"], "{variant}: {row}");
+        }
+        json["settings"].clone()
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("== mp-t3 global-all (1/4)") && stdout.contains("local-gt2 (4/4)"),
+        "{stdout}"
+    );
+    let local = settings("local-gt2");
+    assert_eq!(local["split_tables"], "local");
+    assert_eq!(local["tt_min_depth"], 3);
+    assert_eq!(local["sim_preset"], "sun68k");
+    assert!(settings("global-all")["tt_min_depth"] == 1);
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
+    assert!(html.contains("global-gt2") && balanced(&html));
+
+    // Table 2: no table at all.
+    let t2 = dir.join("mp-t2");
+    let out = runner(&[
+        "experiment",
+        "mp-t2",
+        "--quick",
+        "--out",
+        t2.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(t2.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    assert_eq!(json["settings"]["tt"], "off");
+    assert_eq!(json["settings"]["baseline"], "pvsplit");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -53,6 +53,9 @@ pub struct ParallelOptions {
     pub mwf_wait: bool,
     /// APHID's own settings (horizon, granularity, windows, balancing, tables).
     pub aphid: aphid::AphidOptions,
+    /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
+    /// global table, or one local table per processor.
+    pub split_tables: split_ab::SplitTables,
 }
 
 /// The work of `nodes` nodes a searcher visited (quiescence included, look-ahead not) split
@@ -107,6 +110,7 @@ impl ParallelOptions {
             dmwf_percentile: 90,
             mwf_wait: true,
             aphid: aphid::AphidOptions::default(),
+            split_tables: split_ab::SplitTables::Global,
         }
     }
 

@@ -251,6 +251,7 @@ fn options(
     if let Some(w) = plan.split_width {
         o.split_width = w;
     }
+    o.split_tables = plan.split_tables;
     Ok(o)
 }
 

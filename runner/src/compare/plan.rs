@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::{AphidOptions, TtSharing};
+use control::parallel::split_ab::SplitTables;
 use control::search::{MAX_DEPTH, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
@@ -57,6 +58,8 @@ pub struct Plan {
     pub backend: String,
     /// The simulator preset (sim only).
     pub sim_preset: Option<String>,
+    /// Cost-model keys set over the preset's values (`--sim-set`, sim only).
+    pub sim_set: Vec<(String, u64)>,
     /// Fixed depth, or `None` with `time_ms`.
     pub depth: Option<u32>,
     /// Per-position depth chosen by the baseline's time.
@@ -84,6 +87,8 @@ pub struct Plan {
     pub fingerprint: Value,
     /// APHID's options for the aphid series (`--aphid-config`, then `--aphid-tt`).
     pub aphid: AphidOptions,
+    /// The split engine's tables (`--split-tables`).
+    pub split_tables: SplitTables,
 }
 
 /// Reads `--aphid-config`: the options and the FNV hash of the file's bytes.
@@ -102,6 +107,53 @@ fn aphid_config(path: &Path) -> Result<(AphidOptions, u64)> {
         ));
     }
     Ok((o, fnv(text.as_bytes())))
+}
+
+/// Parses `--sim-set KEY=VALUE` items against the cost model `--sim-preset` names: each key
+/// once, each value a count that the model accepts.
+pub fn parse_sim_set(given: &[String], backend: &str, preset: &str) -> Result<Vec<(String, u64)>> {
+    if given.is_empty() {
+        return Ok(Vec::new());
+    }
+    if backend != "sim" {
+        return Err(input(
+            "--sim-set",
+            format!(
+                "sets a simulator cost, but the backend is {backend}; add --backend sim or drop --sim-set"
+            ),
+        ));
+    }
+    let mut model = dib_flags::cost_model(preset)?;
+    let mut out: Vec<(String, u64)> = Vec::new();
+    for item in given {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(input(
+                format!("--sim-set {item}"),
+                "give KEY=VALUE, such as shared_table_ports=8",
+            ));
+        };
+        let key = key.trim();
+        let value: u64 = value.trim().replace('_', "").parse().map_err(|_| {
+            input(
+                format!("--sim-set {item}"),
+                format!(
+                    "'{}' is not a whole number (nanoseconds or a count)",
+                    value.trim()
+                ),
+            )
+        })?;
+        if out.iter().any(|(k, _)| k == key) {
+            return Err(input(
+                format!("--sim-set {item}"),
+                format!("{key} is set twice; give each key once"),
+            ));
+        }
+        model = model
+            .with_setting(key, value)
+            .map_err(|e| input(format!("--sim-set {item}"), e))?;
+        out.push((key.to_string(), value));
+    }
+    Ok(out)
 }
 
 /// Splits a comma-separated list, trimming, dropping empty items.
@@ -285,6 +337,16 @@ impl Plan {
         let aphid_only = [ParallelAlgo::Aphid];
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
         let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
+        let split_engine = [
+            ParallelAlgo::AlphaBeta,
+            ParallelAlgo::AbDib,
+            ParallelAlgo::DelaySplit,
+            ParallelAlgo::Mwf,
+            ParallelAlgo::Dmwf,
+            ParallelAlgo::TreeSplit,
+            ParallelAlgo::PvSplit,
+            ParallelAlgo::Er,
+        ];
         for (flag, given, family, names) in [
             (
                 "--aphid-config",
@@ -309,6 +371,12 @@ impl Plan {
                 args.split_width.is_some(),
                 &width_only[..],
                 "treesplit and pvsplit",
+            ),
+            (
+                "--split-tables",
+                args.split_tables.is_some(),
+                &split_engine[..],
+                "split-engine (alphabeta, abdib, delaysplit, mwf, dmwf, treesplit, pvsplit, er)",
             ),
         ] {
             if given && !runs(family) {
@@ -365,6 +433,17 @@ impl Plan {
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
         }
+        let split_tables = match &args.split_tables {
+            Some(t) => {
+                let t: SplitTables = t.parse().map_err(|e| input("--split-tables", e))?;
+                fingerprint["split_tables"] = json!(t.name());
+                t
+            }
+            None => SplitTables::Global,
+        };
+        if config.tt_min_depth != SearchConfig::research().tt_min_depth {
+            fingerprint["tt_min_depth"] = json!(config.tt_min_depth);
+        }
         if let Some(preset) = args
             .sim_preset
             .as_ref()
@@ -375,6 +454,19 @@ impl Plan {
             // fingerprint names).
             let model = crate::dib_flags::cost_model(preset)?;
             fingerprint["sim_cost"] = json!(format!("{:016x}", fnv(model.to_toml().as_bytes())));
+        }
+        let sim_set = parse_sim_set(
+            &args.sim_set,
+            &args.backend,
+            args.sim_preset.as_deref().unwrap_or("shared-memory"),
+        )?;
+        if !sim_set.is_empty() {
+            fingerprint["sim_set"] = json!(
+                sim_set
+                    .iter()
+                    .map(|(k, v)| (k.clone(), json!(v)))
+                    .collect::<serde_json::Map<_, _>>()
+            );
         }
         if let Some(h) = aphid_fnv {
             // The file's bytes, not its name: an edited file makes new cells.
@@ -401,6 +493,7 @@ impl Plan {
             procs,
             backend: args.backend.clone(),
             sim_preset: args.sim_preset.clone(),
+            sim_set,
             depth,
             time_ms: args.time_ms,
             config,
@@ -414,6 +507,7 @@ impl Plan {
             per_position: args.per_position,
             fingerprint,
             aphid,
+            split_tables,
         })
     }
 
@@ -464,8 +558,16 @@ impl Plan {
             sim_preset: self.sim_preset.clone(),
             faults: None,
         };
-        let parallel = dib_flags::parse(&flags)?
+        let mut parallel = dib_flags::parse(&flags)?
             .ok_or_else(|| input("--procs", "a processor count is needed"))?;
+        if let Backend::Sim(config) = &mut parallel.backend {
+            for (key, value) in &self.sim_set {
+                config.cost = config
+                    .cost
+                    .with_setting(key, *value)
+                    .map_err(|e| input(format!("--sim-set {key}={value}"), e))?;
+            }
+        }
         Ok(parallel.backend)
     }
 
@@ -490,6 +592,15 @@ fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
 fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
     let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
     let mut config = SearchConfig::for_setting(setting);
+    if let Some(m) = args.tt_min_depth {
+        if m == 0 || m > MAX_DEPTH {
+            return Err(input(
+                "--tt-min-depth",
+                format!("{m} is out of range; use 1 to {MAX_DEPTH}"),
+            ));
+        }
+        config.tt_min_depth = m;
+    }
     apply_table_and_sorting(
         &mut config,
         &TableAndSorting {
@@ -523,5 +634,31 @@ mod tests {
         assert!(parse_series(Some("no-such-algorithm")).is_err());
         assert!(parse_series(Some(&format!("{name},{name}"))).is_err());
         assert!(parse_series(Some(",")).is_err());
+    }
+
+    #[test]
+    fn sim_set_items_are_checked_against_the_preset() {
+        let one = |items: &[&str]| {
+            let items: Vec<String> = items.iter().map(|s| (*s).to_string()).collect();
+            parse_sim_set(&items, "sim", "origin2000")
+        };
+        assert_eq!(
+            one(&["shared_table_ports=8", "send_overhead_ns = 100_000"]).unwrap(),
+            vec![
+                ("shared_table_ports".to_string(), 8),
+                ("send_overhead_ns".to_string(), 100_000)
+            ]
+        );
+        assert!(one(&[]).unwrap().is_empty());
+        for bad in [
+            &["ports"][..],
+            &["no_such_ns=3"],
+            &["node_ns=fast"],
+            &["node_ns=0"],
+            &["latency_ns=1", "latency_ns=2"],
+        ] {
+            assert!(one(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_sim_set(&["node_ns=1".to_string()], "threads", "shared-memory").is_err());
     }
 }

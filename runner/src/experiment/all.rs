@@ -38,7 +38,9 @@ fn check_writable(dir: &Path) -> Result<()> {
 /// Whether an experiment runs in this build (a comparison needs a registered algorithm).
 fn runnable(exp: &Experiment) -> bool {
     match &exp.kind {
-        Kind::Compare { args, .. } => flags_for(args, &[], &[], false).is_some(),
+        Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
+            flags_for(args, &[], &[], false).is_some()
+        }
         Kind::Model => true,
     }
 }
@@ -54,7 +56,9 @@ pub fn run(out: Option<&Path>, quick: bool) -> Result<()> {
                 "note: {} skipped: it needs {}, not registered in this build",
                 exp.name,
                 match &exp.kind {
-                    Kind::Compare { args, .. } => missing_algos(args).join(", "),
+                    Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
+                        missing_algos(args).join(", ")
+                    }
                     Kind::Model => String::new(),
                 }
             );

@@ -23,6 +23,27 @@ pub enum Kind {
     },
     /// The analytical model of thesis chapter 4 with simulated runs.
     Model,
+    /// One comparison per value of a cost-model key (`--sim-set`), for each key swept.
+    Sweep {
+        /// The comparison's flags.
+        args: Flags,
+        /// Flags replaced under `--quick`.
+        quick: Flags,
+        /// The keys swept, one after the other.
+        swept: &'static [Swept],
+    },
+}
+
+/// One swept quantity of a sweep experiment.
+pub struct Swept {
+    /// The cost-model keys set together (comma-separated), such as both message overheads.
+    pub keys: &'static str,
+    /// Their values in the full run.
+    pub values: &'static [u64],
+    /// Their values under `--quick`.
+    pub quick: &'static [u64],
+    /// What the key models.
+    pub why: &'static str,
 }
 
 /// (published series, our series label) pairs.
@@ -174,8 +195,16 @@ const KEYANO_APHID: Flags = &[
     ("--testset", "othello_midgame"),
     ("--algos", "aphid"),
     ("--procs", THESIS_PROCS),
-    ("--depth", "9"),
+    // 15 plies, the thesis's: our trees have its sizes at its depths (THESIS.md, "Thesis
+    // scale"); about 2 hours for both machines here.
+    ("--depth", "15"),
     ("--aphid-tt", "shared"),
+];
+
+/// The thesis's machine and the round-number machine every earlier result used, side by side.
+const BOTH_MACHINES: &[(&str, Flags)] = &[
+    ("origin2000", &[("--sim-preset", "origin2000")]),
+    ("shared-memory", &[("--sim-preset", "shared-memory")]),
 ];
 
 /// The `--quick` overrides of the Othello tables.
@@ -228,6 +257,106 @@ speedup and overheads by processors.";
 const T68: &str = "Thesis table 6.8, APHID on 16 processors by transposition-table configuration (local: one table \
 per process; distributed: the shadow-table ring of section 5.2.6; shared: one shared-memory table): in \
 Othello (Keyano) the configuration makes very little difference; in checkers and chess it does.";
+
+/// Seed 004's setting: PV splitting on the Bratko-Kopec positions, 1-4 processors of
+/// Parabelle's network (`sun68k`), against the same program on one processor.
+const MP_PVSPLIT: Flags = &[
+    ("--game", "chess"),
+    ("--testset", "bratko_kopec"),
+    ("--algos", "pvsplit"),
+    ("--baseline", "pvsplit"),
+    ("--procs", "1,2,3,4"),
+    ("--depth", "5"),
+    ("--sim-preset", "sun68k"),
+];
+
+/// The `--quick` overrides of seed 004's tables.
+/// Seed 004's one series.
+const PV_SPLITTING: Labels = &[("PV splitting", "pvsplit")];
+
+/// Table 3's four arrangements by our variants (means over the positions).
+const MP_T3_AGAINST: &[Against] = &[
+    Against {
+        item: "seed 004 table 3",
+        variant: "global-all",
+        only: &[("tt", "global"), ("storage", "all"), ("position", "mean")],
+        series: PV_SPLITTING,
+    },
+    Against {
+        item: "seed 004 table 3",
+        variant: "global-gt2",
+        only: &[("tt", "global"), ("storage", "gt2"), ("position", "mean")],
+        series: PV_SPLITTING,
+    },
+    Against {
+        item: "seed 004 table 3",
+        variant: "local-all",
+        only: &[("tt", "local"), ("storage", "all"), ("position", "mean")],
+        series: PV_SPLITTING,
+    },
+    Against {
+        item: "seed 004 table 3",
+        variant: "local-gt2",
+        only: &[("tt", "local"), ("storage", "gt2"), ("position", "mean")],
+        series: PV_SPLITTING,
+    },
+];
+
+const MP_QUICK: Flags = &[("--depth", "4"), ("--positions", "2")];
+
+const MP_T2: &str = "Seed 004 table 2, PV splitting without a transposition table, 5 ply, Bratko-Kopec (means per position):
+ n  speedup  leaf nodes  time s  search ovh  time ovh
+ 1   1.0       60065      1611     0%         0%
+ 2   1.84      63268       942     5.3%      16.9%
+ 3   2.53      64503       664     7.4%      26.6%
+ 4   3.06      64470       532     7.3%      32.1%";
+
+const MP_T3: &str = "Seed 004 table 3, PV splitting with a transposition table, 5 ply (speedups; global: one table \
+in the master, 8192 entries per side; local: one per processor, half that; all: every subtree stored; gt2: only \
+subtrees of more than 2 ply):
+ n  global-all  global-gt2  local-all  local-gt2
+ 1    1.0         1.0         1.0        1.0
+ 2    1.31        1.84        1.88       1.89
+ 3    1.59        2.5         2.55       2.59
+ 4    1.41        2.91        2.91       3.1
+One processor: 53349 leaf nodes, 1307 s (all); 52705, 1275 s (gt2).";
+
+const MP_T4: &str =
+    "Seed 004 table 4, PV splitting, 6 ply, local tables storing subtrees of more than 2 ply \
+(means per position; standard deviations 0.33, 0.51, 0.75):
+ n  speedup  leaf nodes  time min
+ 1   1.0      227821      112
+ 2   1.92     225179       58
+ 3   2.66     231943       41
+ 4   3.27     232882       34";
+
+/// The machine properties `thesis-sweep` varies around the Origin 2000 preset.
+const SWEPT: &[Swept] = &[
+    Swept {
+        keys: "send_overhead_ns,recv_overhead_ns",
+        values: &[2_000, 20_000, 200_000, 2_000_000],
+        quick: &[2_000, 200_000],
+        why: "message cost: the software overhead at each end of a message (the preset: 20 us, PVM)",
+    },
+    Swept {
+        keys: "shared_table_ports",
+        values: &[1, 4, 16, 32, 64],
+        quick: &[1, 64],
+        why: "shared-table contention: probes the shared table serves at once (the preset: 32; 64 means none at 64 processors)",
+    },
+    Swept {
+        keys: "shared_probe_ns",
+        values: &[400, 800, 3_200, 12_800],
+        quick: &[400, 12_800],
+        why: "shared-table latency: an uncontended probe of the shared table (the preset: 800 ns, a remote miss)",
+    },
+    Swept {
+        keys: "node_ns",
+        values: &[1_925, 7_700, 30_800],
+        quick: &[1_925, 30_800],
+        why: "node rate: a node's time against the fixed message and probe costs (the preset: 7.7 us)",
+    },
+];
 
 /// Every experiment, in `--list` order.
 pub const ALL: &[Experiment] = &[
@@ -339,10 +468,7 @@ pub const ALL: &[Experiment] = &[
             // The paper's TT sorting searched type-2 nodes less deeply (its section 5): the
             // published curves come from that implementation, so they are held against the
             // variant that reproduces it; `correct` is TT sorting without the bug.
-            variants: &[
-                ("paper-bug", &[("--tt-sort-bug", "")]),
-                ("correct", &[]),
-            ],
+            variants: &[("paper-bug", &[("--tt-sort-bug", "")]), ("correct", &[])],
             published: RF_FIG11,
             against: &[
                 Against {
@@ -428,7 +554,7 @@ pub const ALL: &[Experiment] = &[
         kind: Kind::Compare {
             args: KEYANO_APHID,
             quick: KEYANO_QUICK,
-            variants: &[],
+            variants: BOTH_MACHINES,
             published: T61,
             against: &[Against::all("table 6.1", APHID)],
         },
@@ -440,7 +566,16 @@ pub const ALL: &[Experiment] = &[
         kind: Kind::Compare {
             args: KEYANO_APHID,
             quick: KEYANO_QUICK,
-            variants: &[("play", &[("--setting", "play")])],
+            variants: &[
+                (
+                    "origin2000-play",
+                    &[("--setting", "play"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "shared-memory-play",
+                    &[("--setting", "play"), ("--sim-preset", "shared-memory")],
+                ),
+            ],
             published: T62,
             against: &[Against {
                 item: "table 6.2",
@@ -462,12 +597,38 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", THESIS_PROCS),
                 ("--aphid-tt", "shared"),
             ],
-            quick: &[("--procs", "1,8,16"), ("--positions", "3")],
+            quick: &[
+                ("--procs", "1,8,16"),
+                ("--positions", "3"),
+                ("--depth", "5"),
+            ],
+            // The thesis's 12-14 plies (its tree sizes at the same depths); 15 is table 6.1's
+            // depth, out of reach here (THESIS.md).
             variants: &[
-                ("depth6", &[("--depth", "6")]),
-                ("depth7", &[("--depth", "7")]),
-                ("depth8", &[("--depth", "8")]),
-                ("depth9", &[("--depth", "9")]),
+                (
+                    "origin2000-depth12",
+                    &[("--depth", "12"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "origin2000-depth13",
+                    &[("--depth", "13"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "origin2000-depth14",
+                    &[("--depth", "14"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "shared-memory-depth12",
+                    &[("--depth", "12"), ("--sim-preset", "shared-memory")],
+                ),
+                (
+                    "shared-memory-depth13",
+                    &[("--depth", "13"), ("--sim-preset", "shared-memory")],
+                ),
+                (
+                    "shared-memory-depth14",
+                    &[("--depth", "14"), ("--sim-preset", "shared-memory")],
+                ),
             ],
             published: T63,
             against: T63_AGAINST,
@@ -483,14 +644,16 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "othello_midgame"),
                 ("--algos", "delaysplit,aphid"),
                 ("--procs", THESIS_PROCS),
-                ("--depth", "9"),
+                // 14 plies: YBW's runs cost about twice APHID's; 15 would take about 4 hours
+                // for both machines here, 14 about 1 (THESIS.md).
+                ("--depth", "14"),
                 ("--aphid-tt", "shared"),
                 // YBW splits down to 2 plies from the leaves here, as the thesis's did below
                 // its minimum granularity; the default of 5 is tuned for 2 processors.
                 ("--min-split-depth", "2"),
             ],
             quick: KEYANO_QUICK,
-            variants: &[],
+            variants: BOTH_MACHINES,
             published: T64,
             against: &[
                 Against::all("table 6.4", &[("YBWC", "delaysplit")]),
@@ -508,19 +671,29 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "checkers"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
-                // 13 plies: 4.7 virtual s per position sequentially, about 5 minutes of wall
-                // time for the whole table; at 11 plies the trees are too small for 64.
-                ("--depth", "13"),
+                // Per position, the smallest depth whose sequential search takes 150 virtual s
+                // on the Origin 2000 (the thesis also searched its checkers positions to
+                // different depths, 23-29 plies, 2928 s on average): 19-20 plies here. The
+                // thesis's size (about 22 plies) would take about 9 hours (THESIS.md).
+                ("--time-ms", "150000"),
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
             ],
             quick: &[
-                ("--depth", "7"),
+                ("--time-ms", "20"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
             ],
-            variants: &[],
+            // The shared-memory machine's nodes cost 10 us against 7.7: the same node counts
+            // take 1.3 times the virtual time.
+            variants: &[
+                ("origin2000", &[("--sim-preset", "origin2000")]),
+                (
+                    "shared-memory",
+                    &[("--sim-preset", "shared-memory"), ("--time-ms", "195000")],
+                ),
+            ],
             published: T65,
             against: &[Against::all("table 6.5", APHID)],
         },
@@ -535,19 +708,26 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "bratko_kopec"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
-                // 5 plies: about 2 minutes of wall time for the 24 positions; 6 would take
-                // several times longer.
-                ("--depth", "5"),
+                // Per position, the smallest depth whose sequential search takes 10 virtual s on
+                // the Origin 2000 (the thesis searched 11-12 plies by position, 2983-5819 s on
+                // average; about 12 plies here, out of reach): 8-10 plies here (THESIS.md).
+                ("--time-ms", "10000"),
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
             ],
             quick: &[
-                ("--depth", "3"),
+                ("--time-ms", "20"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
             ],
-            variants: &[],
+            variants: &[
+                ("origin2000", &[("--sim-preset", "origin2000")]),
+                (
+                    "shared-memory",
+                    &[("--sim-preset", "shared-memory"), ("--time-ms", "13000")],
+                ),
+            ],
             published: T66,
             against: &[
                 Against::all("table 6.6", APHID),
@@ -565,17 +745,146 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "othello_midgame"),
                 ("--algos", "aphid"),
                 ("--procs", "1,16"),
-                ("--depth", "9"),
+                // The thesis's 15 plies: about 2 hours for the six comparisons here.
+                ("--depth", "15"),
                 ("--backend", "sim"),
             ],
             quick: &[("--depth", "6"), ("--positions", "3")],
             variants: &[
-                ("local", &[("--aphid-tt", "local")]),
-                ("distributed", &[("--aphid-tt", "distributed")]),
-                ("shared", &[("--aphid-tt", "shared")]),
+                (
+                    "origin2000-local",
+                    &[("--aphid-tt", "local"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "origin2000-distributed",
+                    &[
+                        ("--aphid-tt", "distributed"),
+                        ("--sim-preset", "origin2000"),
+                    ],
+                ),
+                (
+                    "origin2000-shared",
+                    &[("--aphid-tt", "shared"), ("--sim-preset", "origin2000")],
+                ),
+                (
+                    "shared-memory-local",
+                    &[("--aphid-tt", "local"), ("--sim-preset", "shared-memory")],
+                ),
+                (
+                    "shared-memory-distributed",
+                    &[
+                        ("--aphid-tt", "distributed"),
+                        ("--sim-preset", "shared-memory"),
+                    ],
+                ),
+                (
+                    "shared-memory-shared",
+                    &[("--aphid-tt", "shared"), ("--sim-preset", "shared-memory")],
+                ),
             ],
             published: T68,
             against: T68_AGAINST,
+        },
+    },
+    Experiment {
+        name: "mp-t2",
+        reproduces: "seed 004 table 2",
+        what: "PV splitting on 1-4 processors without a transposition table, Bratko-Kopec, 5 ply",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "chess"),
+                ("--testset", "bratko_kopec"),
+                ("--algos", "pvsplit"),
+                ("--baseline", "pvsplit"),
+                ("--procs", "1,2,3,4"),
+                ("--depth", "5"),
+                ("--sim-preset", "sun68k"),
+                ("--tt", "off"),
+            ],
+            quick: MP_QUICK,
+            variants: &[],
+            published: MP_T2,
+            against: &[Against {
+                item: "seed 004 table 2",
+                variant: "",
+                only: &[("position", "mean")],
+                series: PV_SPLITTING,
+            }],
+        },
+    },
+    Experiment {
+        name: "mp-t3",
+        reproduces: "seed 004 table 3",
+        what: "PV splitting with one global table (probed over the serial lines) or a local table per processor, storing every subtree or only those of more than 2 ply",
+        kind: Kind::Compare {
+            args: MP_PVSPLIT,
+            quick: MP_QUICK,
+            variants: &[
+                (
+                    "global-all",
+                    &[("--split-tables", "global"), ("--tt-min-depth", "1")],
+                ),
+                (
+                    "global-gt2",
+                    &[("--split-tables", "global"), ("--tt-min-depth", "3")],
+                ),
+                (
+                    "local-all",
+                    &[("--split-tables", "local"), ("--tt-min-depth", "1")],
+                ),
+                (
+                    "local-gt2",
+                    &[("--split-tables", "local"), ("--tt-min-depth", "3")],
+                ),
+            ],
+            published: MP_T3,
+            against: MP_T3_AGAINST,
+        },
+    },
+    Experiment {
+        name: "mp-t4",
+        reproduces: "seed 004 table 4",
+        what: "PV splitting at 6 ply with local tables storing subtrees of more than 2 ply",
+        kind: Kind::Compare {
+            args: &[
+                ("--game", "chess"),
+                ("--testset", "bratko_kopec"),
+                ("--algos", "pvsplit"),
+                ("--baseline", "pvsplit"),
+                ("--procs", "1,2,3,4"),
+                ("--depth", "6"),
+                ("--sim-preset", "sun68k"),
+                ("--split-tables", "local"),
+                ("--tt-min-depth", "3"),
+            ],
+            quick: MP_QUICK,
+            variants: &[],
+            published: MP_T4,
+            against: &[Against {
+                item: "seed 004 table 4",
+                variant: "",
+                only: &[("position", "mean")],
+                series: PV_SPLITTING,
+            }],
+        },
+    },
+    Experiment {
+        name: "thesis-sweep",
+        reproduces: "thesis chapter 6 (YBW vs APHID, tables 6.1 and 6.4)",
+        what: "which property of the machine decides the YBW-vs-APHID ranking: YBW (delaysplit) and APHID (shared table) on the Othello positions at 16 and 64 processors of the Origin 2000 preset, one cost-model key varied at a time",
+        kind: Kind::Sweep {
+            args: &[
+                ("--game", "othello"),
+                ("--testset", "othello_midgame"),
+                ("--algos", "delaysplit,aphid"),
+                ("--procs", "16,64"),
+                ("--depth", "11"),
+                ("--sim-preset", "origin2000"),
+                ("--aphid-tt", "shared"),
+                ("--min-split-depth", "2"),
+            ],
+            quick: &[("--depth", "8"), ("--positions", "3")],
+            swept: SWEPT,
         },
     },
     Experiment {
@@ -669,6 +978,25 @@ mod tests {
                             let dir = std::env::temp_dir().join("runner-catalog-test");
                             plan_of(&flags, &dir)
                                 .unwrap_or_else(|err| panic!("{} does not parse: {err:#}", e.name));
+                        }
+                    }
+                }
+            }
+            if let Kind::Sweep { args, quick, swept } = &e.kind {
+                for q in [false, true] {
+                    let Some(base) = flags_for(args, quick, &[], q) else {
+                        continue;
+                    };
+                    for sweep in *swept {
+                        for &v in sweep.values.iter().chain(sweep.quick) {
+                            let mut flags = base.clone();
+                            for set in crate::experiment::sweep::sim_sets(sweep.keys, v) {
+                                flags.push(("--sim-set".to_string(), set));
+                            }
+                            let dir = std::env::temp_dir().join("runner-catalog-test");
+                            plan_of(&flags, &dir).unwrap_or_else(|err| {
+                                panic!("{} {} = {v} does not parse: {err:#}", e.name, sweep.keys)
+                            });
                         }
                     }
                 }

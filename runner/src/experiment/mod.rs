@@ -21,6 +21,7 @@ pub mod ours;
 pub mod overlay;
 pub mod published;
 pub mod side_by_side;
+pub mod sweep;
 pub mod verdict;
 
 use std::fmt::Write as _;
@@ -151,6 +152,11 @@ pub fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
             record.not_compared = verdict::not_compared(&curves);
             record.svgs = overlay::write(out, &curves)?;
         }
+        Kind::Sweep {
+            args: flags,
+            quick: quick_flags,
+            swept,
+        } => sweep::run(exp, flags, quick_flags, swept, out, quick)?,
     }
     record.wall_seconds = start.elapsed().as_secs_f64();
     side_by_side::write(out, &record)
@@ -160,7 +166,7 @@ fn list() {
     println!("Experiments (runner experiment NAME [--quick] [--out DIR]):");
     for e in catalog::ALL {
         let status = match &e.kind {
-            Kind::Compare { args, .. } => {
+            Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
                 let missing = missing_algos(args);
                 if missing.is_empty() {
                     String::new()
@@ -200,8 +206,9 @@ pub fn missing_algos(flags: &[(&str, &str)]) -> Vec<String> {
     out
 }
 
-/// The flags of an experiment (quick ones replacing full ones), with unregistered algorithms
-/// left out; `None` when no algorithm is left.
+/// The flags of an experiment with a variant's overrides, then under `--quick` the quick
+/// ones (which win, so that a quick run stays small in every variant), with unregistered
+/// algorithms left out; `None` when no algorithm is left.
 pub fn flags_for(
     flags: &[(&'static str, &'static str)],
     quick: &[(&'static str, &'static str)],
@@ -213,7 +220,7 @@ pub fn flags_for(
         .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
         .collect();
     let extra = if is_quick { quick } else { &[][..] };
-    for (k, v) in extra.iter().chain(overrides) {
+    for (k, v) in overrides.iter().chain(extra) {
         match merged.iter_mut().find(|(mk, _)| mk == k) {
             Some(slot) => slot.1 = (*v).to_string(),
             None => merged.push(((*k).to_string(), (*v).to_string())),
@@ -381,7 +388,7 @@ fn run_compare(
     let one: &[(&str, &[(&str, &str)])] = &[("", &[])];
     let variants = if variants.is_empty() { one } else { variants };
     let mut index = String::new();
-    for (label, overrides) in variants {
+    for (i, (label, overrides)) in variants.iter().enumerate() {
         let Some(merged) = flags_for(flags, quick, overrides, is_quick) else {
             return Err(input(
                 format!("experiment {}", exp.name),
@@ -397,7 +404,13 @@ fn run_compare(
             out.join(label)
         };
         let command = command_line(&merged, &dir);
-        println!("== {} {label}\n$ {command}", exp.name);
+        // Each comparison shows its own progress bar with an ETA; this says which of how many.
+        println!(
+            "== {} {label} ({}/{})\n$ {command}",
+            exp.name,
+            i + 1,
+            variants.len()
+        );
         let plan = plan_of(&merged, &dir)?;
         let addendum = Addendum {
             title: format!(

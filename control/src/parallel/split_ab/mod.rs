@@ -27,6 +27,9 @@
 
 mod frame;
 mod search;
+mod tables;
+
+pub use tables::{SplitTables, UnknownSplitTables};
 
 pub(crate) use search::AbSearch;
 
@@ -254,12 +257,16 @@ pub(crate) struct SplitAb<G: Game> {
     /// The most pieces of one frame out at once (`None`: no bound).
     width: Option<usize>,
     config: SearchConfig,
-    table: Arc<TranspositionTable>,
+    /// The transposition tables: one global table, or one per processor
+    /// ([`SplitTables::Local`]).
+    tables: Vec<Arc<TranspositionTable>>,
+    arrangement: SplitTables,
+    procs: usize,
     counters: Arc<Counters>,
     /// The frames' killers (engine frames only).
     killers: Arc<FrameKillers<G::Move>>,
-    /// The leaf searchers (kept between searches with engine frames).
-    searchers: Arc<SearcherPool<G>>,
+    /// The leaf searchers (kept between searches with engine frames), one pool per table.
+    searchers: Vec<Arc<SearcherPool<G>>>,
 }
 
 impl<G: Game> std::fmt::Debug for SplitAb<G> {
@@ -274,28 +281,58 @@ impl<G: Game> std::fmt::Debug for SplitAb<G> {
 impl<G: Game> SplitAb<G> {
     /// The application for `policy` with the leaf search and granularity of `options`. The
     /// transposition table (when the search configuration uses one) is shared by the leaf
-    /// searches of one processor set. ER ignores the sorting regime (it orders by its elder
-    /// grandchildren).
+    /// searches of one processor set, or, with [`SplitTables::Local`], each processor has its
+    /// own ([`SplitTables::mib_each`] of the size). ER ignores the sorting regime (it orders by
+    /// its elder grandchildren).
     ///
     /// # Errors
-    /// When the table cannot be built.
+    /// When a table cannot be built.
     pub fn new(policy: SplitPolicy, options: &ParallelOptions) -> Result<Self, ParallelError> {
-        let table = ab_frames::new_table(&options.search)?;
         let mut config = options.search;
         if !policy.sorts() {
             config.sorting.regime = SortRegime::None;
         }
+        let arrangement = options.split_tables;
+        let sized = SearchConfig {
+            tt_mib: arrangement.mib_each(options.search.tt_mib, options.procs),
+            ..options.search
+        };
+        let tables = (0..arrangement.count(options.procs))
+            .map(|_| ab_frames::new_table(&sized))
+            .collect::<Result<Vec<_>, _>>()?;
+        let searchers = tables
+            .iter()
+            .map(|t| {
+                Arc::new(SearcherPool::new(
+                    config,
+                    Arc::clone(t),
+                    policy.engine_frames(),
+                ))
+            })
+            .collect();
         Ok(SplitAb {
             policy,
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
             width: policy.has_width().then_some(options.split_width),
             config,
-            table: Arc::clone(&table),
+            tables,
+            arrangement,
+            procs: options.procs,
             counters: Arc::new(Counters::default()),
             killers: Arc::new(FrameKillers::new()),
-            searchers: Arc::new(SearcherPool::new(config, table, policy.engine_frames())),
+            searchers,
         })
+    }
+
+    /// The index of processor `proc`'s table and searchers.
+    fn table_of(&self, proc: dib::ProcId) -> usize {
+        proc % self.tables.len()
+    }
+
+    /// Whether several processors probe one global table.
+    fn shared(&self) -> bool {
+        self.arrangement == SplitTables::Global && self.procs > 1
     }
 
     /// The counters of the runs of this application.
@@ -332,7 +369,9 @@ pub fn run<G: Game>(
     let search_at = |depth: u32, window: Window| {
         let mut problem = AbProblem::root(root.clone(), depth, role);
         problem.window = window;
-        app.searchers.free_all();
+        for pool in &app.searchers {
+            pool.free_all();
+        }
         let report = dib::solve(
             Arc::clone(&app),
             problem,
@@ -370,11 +409,17 @@ pub fn run<G: Game>(
     if options.search.tt_mode != TtMode::Off {
         result
             .extra
-            .push((super::HASHFULL, f64::from(app.table.hashfull())));
+            .push((super::HASHFULL, mean_hashfull(&app.tables)));
     }
     // Look-ahead nodes were charged (they take time) but are not search nodes.
     result.nodes = result.nodes.saturating_sub(sort_nodes);
     Ok(result)
+}
+
+/// The mean fill (per mille) of `tables`.
+fn mean_hashfull(tables: &[Arc<TranspositionTable>]) -> f64 {
+    let sum: f64 = tables.iter().map(|t| f64::from(t.hashfull())).sum();
+    sum / tables.len().max(1) as f64
 }
 
 impl<G: Game> Application for SplitAb<G> {
@@ -384,7 +429,11 @@ impl<G: Game> Application for SplitAb<G> {
     type Search = AbSearch<G>;
 
     fn start(&self, problem: &AbProblem<G>) -> AbSearch<G> {
-        AbSearch::new(self, problem)
+        AbSearch::new(self, problem, 0)
+    }
+
+    fn start_on(&self, proc: dib::ProcId, problem: &AbProblem<G>) -> AbSearch<G> {
+        AbSearch::new(self, problem, self.table_of(proc))
     }
 }
 

@@ -29,6 +29,9 @@ pub struct AbSearch<G: Game> {
     /// The frames work as the sequential search's ([`SplitPolicy::engine_frames`]).
     engine: bool,
     table: Arc<TranspositionTable>,
+    /// Whether `table` is one global table that several processors probe (its probes are
+    /// shared-table probes); else the processor's own.
+    shared_table: bool,
     killers: Arc<FrameKillers<G::Move>>,
     searcher: PooledSearcher<G>,
     /// The problem, until the first step.
@@ -39,7 +42,7 @@ pub struct AbSearch<G: Game> {
     done: Option<AbValue>,
     /// The searcher's quiescence, look-ahead and probe counts at the last charge.
     tally: KindTally,
-    /// Probes of the engine frames' table (shared by every processor) since the last charge.
+    /// Probes of the engine frames' table since the last charge.
     shared_probes: u64,
     /// Frames opened since the last charge (each also one of the nodes charged).
     frames: u64,
@@ -57,8 +60,9 @@ impl<G: Game> std::fmt::Debug for AbSearch<G> {
 }
 
 impl<G: Game> AbSearch<G> {
-    /// A search of `problem` for the application `app` (not started until its first step).
-    pub(super) fn new(app: &SplitAb<G>, problem: &AbProblem<G>) -> Self {
+    /// A search of `problem` for the application `app` (not started until its first step),
+    /// with the table and searchers numbered `table` (0 with one global table).
+    pub(super) fn new(app: &SplitAb<G>, problem: &AbProblem<G>, table: usize) -> Self {
         let mut search = AbSearch {
             policy: app.policy,
             min_split_depth: app.min_split_depth,
@@ -67,9 +71,10 @@ impl<G: Game> AbSearch<G> {
             config: app.config,
             counters: Arc::clone(&app.counters),
             engine: app.policy.engine_frames() && app.config.move_ordering,
-            table: Arc::clone(&app.table),
+            table: Arc::clone(&app.tables[table]),
+            shared_table: app.shared(),
             killers: Arc::clone(&app.killers),
-            searcher: app.searchers.take(),
+            searcher: app.searchers[table].take(),
             problem: Some(problem.clone()),
             stack: Vec::new(),
             outstanding: 0,
@@ -84,15 +89,21 @@ impl<G: Game> AbSearch<G> {
 
     /// Charges `nodes` (every node the steps since the last charge visited, look-ahead
     /// included) by kind: the searcher's quiescence and look-ahead nodes and table probes since
-    /// the last charge, the frames opened and the engine table's probes; the rest are search
-    /// nodes.
+    /// the last charge, the frames opened and the engine table's probes (shared-table probes
+    /// when several processors probe one global table); the rest are search nodes.
     fn charge(&mut self, nodes: u64, fx: &mut Effects<Window>) {
         let now = self.searcher.stats().tally();
         let new = self.tally.since(now);
         self.tally = now;
         // `nodes` counts the look-ahead too.
-        let mut work = crate::parallel::work_of(nodes.saturating_sub(new.sort_nodes), new, false);
-        work.shared_probes = std::mem::take(&mut self.shared_probes);
+        let mut work =
+            crate::parallel::work_of(nodes.saturating_sub(new.sort_nodes), new, self.shared_table);
+        let frame_probes = std::mem::take(&mut self.shared_probes);
+        if self.shared_table {
+            work.shared_probes += frame_probes;
+        } else {
+            work.table_probes += frame_probes;
+        }
         let frames = std::mem::take(&mut self.frames).min(work.search);
         work.search -= frames;
         work.frames = frames;

@@ -113,7 +113,7 @@ fn is_zero(n: &Nanos) -> bool {
 }
 
 /// The built-in presets: name and TOML text.
-const PRESETS: [(&str, &str); 5] = [
+const PRESETS: [(&str, &str); 6] = [
     (
         "shared-memory",
         include_str!("../../../presets/shared-memory.toml"),
@@ -125,10 +125,27 @@ const PRESETS: [(&str, &str); 5] = [
     ),
     ("network", include_str!("../../../presets/network.toml")),
     ("pdp11", include_str!("../../../presets/pdp11.toml")),
+    ("sun68k", include_str!("../../../presets/sun68k.toml")),
+];
+
+/// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
+/// per-probe and per-message cost, the shared table's ports and the table limit.
+pub const SETTABLE_KEYS: [&str; 11] = [
+    "node_ns",
+    "quiescence_ns",
+    "static_eval_ns",
+    "control_ns",
+    "table_probe_ns",
+    "shared_probe_ns",
+    "shared_table_ports",
+    "max_table_entries",
+    "send_overhead_ns",
+    "recv_overhead_ns",
+    "latency_ns",
 ];
 
 /// The names of the presets, for error messages and help.
-pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, network, pdp11";
+pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, network, pdp11, sun68k";
 
 /// A preset name that does not exist.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -175,6 +192,31 @@ impl CostModel {
     #[must_use]
     pub fn to_toml(&self) -> String {
         toml::to_string(self).unwrap_or_default()
+    }
+
+    /// The model with one numeric key set to `value` (`--sim-set KEY=VALUE`): a key of
+    /// [`SETTABLE_KEYS`], checked as the TOML file would be (a count too large for its field,
+    /// or a value that makes the model invalid, is refused).
+    ///
+    /// # Errors
+    /// [`PresetError::Invalid`] naming an unknown key or a value out of range.
+    pub fn with_setting(&self, key: &str, value: u64) -> Result<CostModel, PresetError> {
+        if !SETTABLE_KEYS.contains(&key) {
+            return Err(PresetError::Invalid(format!(
+                "'{key}' is not a numeric cost-model key; use one of: {}",
+                SETTABLE_KEYS.join(", ")
+            )));
+        }
+        let mut table: toml::Table = toml::from_str(&self.to_toml())
+            .map_err(|e| PresetError::Parse(e.message().to_string()))?;
+        let v = i64::try_from(value)
+            .map_err(|_| PresetError::Invalid(format!("{key} = {value} is too large")))?;
+        table.insert(key.to_string(), toml::Value::Integer(v));
+        let model: CostModel = table.try_into().map_err(|e: toml::de::Error| {
+            PresetError::Invalid(format!("{key} = {value}: {}", e.message()))
+        })?;
+        model.check()?;
+        Ok(model)
     }
 
     fn check(&self) -> Result<(), PresetError> {
@@ -511,5 +553,36 @@ mod tests {
         let o = CostModel::preset("origin2000").expect("preset");
         assert_eq!(o.max_table_mib(16), Some(256));
         assert_eq!(CostModel::shared_memory().max_table_mib(16), None);
+    }
+
+    #[test]
+    fn one_key_is_set_typed_and_checked() {
+        let o = CostModel::preset("origin2000").expect("preset");
+        let eight = o.with_setting("shared_table_ports", 8).expect("valid");
+        assert_eq!(eight.shared_table_ports, 8);
+        assert_eq!(eight.shared_probe_cost(64), 4 * o.shared_probe_cost(64));
+        assert_eq!(
+            CostModel {
+                shared_table_ports: 32,
+                ..eight.clone()
+            },
+            o
+        );
+        let q = o.with_setting("quiescence_ns", 3000).expect("valid");
+        assert_eq!(q.quiescence_ns, Some(3000));
+        for (key, value, named) in [
+            ("node_nss", 1, "node_nss"),
+            ("name", 1, "name"),
+            ("node_ns", 0, "node_ns"),
+            (
+                "shared_table_ports",
+                u64::from(u32::MAX) + 1,
+                "shared_table_ports",
+            ),
+            ("latency_ns", u64::MAX, "latency_ns"),
+        ] {
+            let err = o.with_setting(key, value).unwrap_err();
+            assert!(err.to_string().contains(named), "{key}={value}: {err}");
+        }
     }
 }

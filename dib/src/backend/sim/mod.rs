@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-pub use cost::{CostModel, GameCosts, PRESET_NAMES, PresetError, UnknownPreset};
+pub use cost::{CostModel, GameCosts, PRESET_NAMES, PresetError, SETTABLE_KEYS, UnknownPreset};
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 
 use crate::accounting::BackendCounters;

@@ -1,0 +1,228 @@
+//! Sweep experiments: one comparison per value of a simulated machine's cost-model key
+//! (`runner compare --sim-set`), the others fixed, and the aggregate speedup of every series
+//! and processor count against the swept value: `sweep.csv`, one SVG per swept key
+//! (`sweep-KEY.svg`), and an HTML page linking each comparison's report.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+
+use super::catalog::{Experiment, Flags, Swept};
+use super::{command_line, flags_for, plan_of};
+use crate::compare::report::Addendum;
+use crate::compare::svg::{self, Chart, Line, Point, Scale, escape};
+use crate::input_error::input;
+
+/// One point of a sweep: the swept keys' value, a series at a processor count, its aggregate
+/// speedup (summed baseline time over summed parallel time) and efficiency.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The swept keys, comma-separated.
+    pub keys: &'static str,
+    /// Their value.
+    pub value: u64,
+    /// The series label.
+    pub series: String,
+    /// Processors.
+    pub procs: usize,
+    /// Aggregate speedup.
+    pub speedup: f64,
+    /// Aggregate efficiency.
+    pub efficiency: f64,
+}
+
+/// The `--sim-set` flags that give every key of `keys` (comma-separated) the value `value`.
+#[must_use]
+pub fn sim_sets(keys: &str, value: u64) -> Vec<String> {
+    keys.split(',')
+        .map(|k| format!("{}={value}", k.trim()))
+        .collect()
+}
+
+/// The CSV of `rows`.
+#[must_use]
+pub fn csv(rows: &[Row]) -> String {
+    let mut out = String::from("keys,value,series,procs,speedup,efficiency\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "\"{}\",{},{},{},{:.4},{:.4}",
+            r.keys, r.value, r.series, r.procs, r.speedup, r.efficiency
+        );
+    }
+    out
+}
+
+/// The lines of one swept key's chart: one per series and processor count, in the order the
+/// rows first name them, each point a value of the key.
+#[must_use]
+pub fn lines(rows: &[Row], keys: &str) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    for r in rows.iter().filter(|r| r.keys == keys) {
+        let name = format!("{} N={}", r.series, r.procs);
+        let point = Point::bare(r.value as f64, r.speedup);
+        match out.iter_mut().find(|l| l.name == name) {
+            Some(line) => line.points.push(point),
+            None => out.push(Line {
+                name,
+                points: vec![point],
+            }),
+        }
+    }
+    for line in &mut out {
+        line.points.sort_by(|a, b| a.x.total_cmp(&b.x));
+    }
+    out
+}
+
+/// Runs a sweep experiment into `out`.
+///
+/// # Errors
+/// A comparison that fails, or a file that cannot be written.
+pub fn run(
+    exp: &Experiment,
+    args: Flags,
+    quick: Flags,
+    swept: &'static [Swept],
+    out: &Path,
+    is_quick: bool,
+) -> Result<()> {
+    let Some(base) = flags_for(args, quick, &[], is_quick) else {
+        return Err(input(
+            format!("experiment {}", exp.name),
+            "pending: none of its algorithms is registered in this build",
+        ));
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    let mut index = String::new();
+    let total: usize = swept
+        .iter()
+        .map(|w| {
+            if is_quick {
+                w.quick.len()
+            } else {
+                w.values.len()
+            }
+        })
+        .sum();
+    let mut done = 0;
+    for sweep in swept {
+        let values = if is_quick { sweep.quick } else { sweep.values };
+        for &value in values {
+            let mut flags = base.clone();
+            for set in sim_sets(sweep.keys, value) {
+                flags.push(("--sim-set".to_string(), set));
+            }
+            let label = format!("{}-{value}", sweep.keys.replace(',', "+"));
+            let dir = out.join(&label);
+            let command = command_line(&flags, &dir);
+            done += 1;
+            println!("== {} {label} ({done}/{total})\n$ {command}", exp.name);
+            let plan = plan_of(&flags, &dir)?;
+            let addendum = Addendum {
+                title: format!(
+                    "{} ({} = {value}): {}",
+                    exp.name, sweep.keys, exp.reproduces
+                ),
+                html: format!("<p>{}</p>", escape(exp.what)),
+                ..Addendum::default()
+            };
+            let outcome = crate::compare::execute(&plan, &command, &addendum)?;
+            for s in &outcome.summaries {
+                if s.procs > 1 {
+                    rows.push(Row {
+                        keys: sweep.keys,
+                        value,
+                        series: s.series.clone(),
+                        procs: s.procs,
+                        speedup: s.aggregate.speedup,
+                        efficiency: s.aggregate.efficiency,
+                    });
+                }
+            }
+            let _ = write!(
+                index,
+                "<li><a href=\"{label}/report.html\">{} = {value}</a> <code>{}</code></li>",
+                escape(sweep.keys),
+                escape(&command)
+            );
+        }
+    }
+    let write = |name: &str, text: &str| -> Result<()> {
+        let path = out.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    write("sweep.csv", &csv(&rows))?;
+    let mut charts = String::new();
+    for sweep in swept {
+        let title = format!("Speedup vs {}", sweep.keys);
+        let mut chart = Chart::new(&title, sweep.keys, "speedup (summed times)");
+        chart.x_scale = Scale::Log10;
+        let name = format!("sweep-{}.svg", sweep.keys.replace(',', "+"));
+        write(&name, &svg::chart(&chart, &lines(&rows, sweep.keys)))?;
+        let _ = write!(
+            charts,
+            "<h2>{}</h2><p>{}</p><img src=\"{name}\" alt=\"{}\"/>",
+            escape(sweep.keys),
+            escape(sweep.why),
+            escape(&title)
+        );
+    }
+    let html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{name}</title></head>\
+         <body><h1>{name}: {rep}</h1><p>{what}</p>{charts}<h2>Comparisons</h2><ul>{index}</ul>\
+         <p>Data: <a href=\"sweep.csv\">sweep.csv</a></p></body></html>\n",
+        name = escape(exp.name),
+        rep = escape(exp.reproduces),
+        what = escape(exp.what),
+    );
+    write("report.html", &html)?;
+    println!("\n{}", csv(&rows));
+    println!("report: {}", out.join("report.html").display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(keys: &'static str, value: u64, series: &str, procs: usize, speedup: f64) -> Row {
+        Row {
+            keys,
+            value,
+            series: series.to_string(),
+            procs,
+            speedup,
+            efficiency: speedup / procs as f64,
+        }
+    }
+
+    #[test]
+    fn every_key_of_a_sweep_gets_the_value() {
+        assert_eq!(
+            sim_sets("send_overhead_ns, recv_overhead_ns", 7),
+            vec!["send_overhead_ns=7", "recv_overhead_ns=7"]
+        );
+    }
+
+    #[test]
+    fn one_line_per_series_and_count_in_value_order() {
+        let rows = vec![
+            row("ports", 32, "aphid", 16, 9.0),
+            row("ports", 1, "aphid", 16, 3.0),
+            row("ports", 1, "ybw", 64, 2.0),
+            row("node_ns", 5, "aphid", 16, 1.0),
+        ];
+        let l = lines(&rows, "ports");
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0].name, "aphid N=16");
+        assert_eq!(
+            l[0].points.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>(),
+            vec![(1.0, 3.0), (32.0, 9.0)]
+        );
+        let text = csv(&rows);
+        assert_eq!(text.lines().count(), 5);
+        assert!(text.contains("\"ports\",1,ybw,64,2.0000,0.0312"));
+    }
+}
