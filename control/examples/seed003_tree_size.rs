@@ -5,9 +5,10 @@
 //! top node, every eldest child and every other type-1 node) and DMWF's promoted type-1
 //! children (static value at or above the nearest-rank 90th percentile of their siblings').
 //!
-//! With the game's own evaluator and a line ending the game, the counts are those of
-//! `runner search --algo mwf|dmwf --procs 1 --backend sim --unsorted [--sort ec]` (the check
-//! at the start of the output).
+//! With the game's own evaluator and a line ending the game, the counts equal those that
+//! `runner search --algo mwf|dmwf --procs 1 --backend sim --unsorted [--sort ec
+//! --expansion-depth 3 --min-split-depth 2] --json` reports for the same root (`nodes` and
+//! `sort_nodes`; docs/seed003.md lists them for the corner root).
 //!
 //! `cargo run --release -p control --example seed003_tree_size`
 
