@@ -55,7 +55,17 @@ fn check(name: &str) {
     let dir = temp_dir(name);
     let out = dir.join(name);
     run_quick(name, &out);
-    let csv = std::fs::read_to_string(out.join("results.csv")).expect("results.csv");
+    // One comparison writes results.csv in the experiment's folder; variants each in theirs.
+    let csv_path = std::iter::once(out.clone())
+        .chain(
+            std::fs::read_dir(&out)
+                .expect("the experiment's folder")
+                .filter_map(|e| e.ok().map(|e| e.path())),
+        )
+        .map(|d| d.join("results.csv"))
+        .find(|p| p.is_file())
+        .expect("a results.csv");
+    let csv = std::fs::read_to_string(csv_path).expect("results.csv");
     assert!(csv.starts_with("line,series,procs,seed,"), "{name}");
     let json: Value = serde_json::from_str(
         &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
