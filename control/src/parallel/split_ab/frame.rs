@@ -80,7 +80,8 @@ pub(super) struct Frame<G: Game> {
     pub(super) bounds: Bounds,
     /// Task numbers given away and not yet back.
     pub(super) pending: Vec<u32>,
-    /// PVS: search positions waiting for a re-search.
+    /// PVS: search positions whose minimal window failed high, waiting for a full-window
+    /// re-search (the one that leads) or a minimal-window test at the risen alpha (the others).
     pub(super) researches: Vec<u32>,
 }
 
