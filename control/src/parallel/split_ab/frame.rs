@@ -19,6 +19,9 @@ pub(super) enum What {
     /// PVS: search again, with the full window, a child whose minimal-window search failed
     /// high.
     Research,
+    /// PVS: test again, with a minimal window at the frame's current alpha, a child whose
+    /// minimal-window search failed high against an alpha that has risen since.
+    Retest,
 }
 
 /// One thing a frame does for one of its children.
@@ -94,7 +97,7 @@ impl<G: Game> Frame<G> {
                 alpha: self.bounds.alpha_eff(),
                 beta: self.bounds.beta,
             },
-            (What::Child, Some(hi)) => Window {
+            (What::Child | What::Retest, Some(hi)) => Window {
                 alpha: (hi - 1).max(-self.bounds.beta),
                 beta: hi,
             },

@@ -366,8 +366,8 @@ impl<G: Game> AbSearch<G> {
         let mut position = f.position.clone();
         let _ = position.make_move(f.moves[at].0);
         let window = f.window_for(&t);
-        let kind = if t.what == What::Research && f.kind == NodeType::One {
-            // A new principal-variation candidate.
+        let kind = if matches!(t.what, What::Research | What::Retest) && f.kind == NodeType::One {
+            // A new principal-variation candidate (or one tested again).
             NodeType::One
         } else {
             f.child_kind(at)
@@ -418,7 +418,12 @@ impl<G: Game> AbSearch<G> {
         let beta = f.bounds.beta;
         let t = &mut f.tasks[task];
         t.launched = true;
-        if minimal && t.what == What::Child && t.at > 0 && a > -INFINITY && a + 1 < beta {
+        if minimal
+            && matches!(t.what, What::Child | What::Retest)
+            && t.at > 0
+            && a > -INFINITY
+            && a + 1 < beta
+        {
             t.null_hi = Some(-a);
             bump(&self.counters.minimal_windows, 1);
         }
@@ -622,7 +627,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
                     What::Research
                 } else {
                     bump(&self.counters.retests, 1);
-                    What::Child
+                    What::Retest
                 };
                 f.tasks.push(Task::new(at, what, Role::Plain));
                 let task = f.tasks.len() - 1;
