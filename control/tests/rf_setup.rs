@@ -141,3 +141,29 @@ fn the_sorting_depth_bounds_the_sorted_nodes_on_othello6() {
     let mwf = |bound| sort_nodes(&run(ParallelAlgo::Mwf, &pos, 8, 4, config(bound)));
     assert!(mwf(6) < mwf(u32::MAX));
 }
+
+/// DMWF's promoted children (type 1 though not eldest) are sorted under EC sorting, like the
+/// eldest child they are searched beside: on one processor DMWF then looks ahead at other nodes
+/// than MWF and searches another tree, with alpha-beta's value at every processor count. With
+/// no sorting the promotion changes nothing on one processor (the order is the same).
+#[test]
+fn ec_sorting_sorts_dmwf_promoted_children() {
+    let pos = TicTacToe4::start();
+    let ab = {
+        let mut s = Searcher::<TicTacToe4>::new(SearchConfig::unsorted()).unwrap();
+        s.search_window(&pos, 6, -INFINITY, INFINITY, &mut Unlimited)
+            .value
+    };
+    let mwf = run(ParallelAlgo::Mwf, &pos, 6, 1, SearchConfig::unsorted());
+    let dmwf = run(ParallelAlgo::Dmwf, &pos, 6, 1, SearchConfig::unsorted());
+    assert_eq!(mwf.nodes, dmwf.nodes);
+    let ec = sorted(SortRegime::EldestChild);
+    let mwf_ec = run(ParallelAlgo::Mwf, &pos, 6, 1, ec);
+    let dmwf_ec = run(ParallelAlgo::Dmwf, &pos, 6, 1, ec);
+    assert_ne!(sort_nodes(&mwf_ec), sort_nodes(&dmwf_ec));
+    assert_ne!(mwf_ec.nodes, dmwf_ec.nodes);
+    for procs in [1, 2, 5, 12, 20] {
+        let r = run(ParallelAlgo::Dmwf, &pos, 6, procs, ec);
+        assert_eq!(r.value, ab, "x{procs}");
+    }
+}

@@ -21,7 +21,8 @@ pub enum SortRegime {
     TopNode,
     /// PVR: every node on the principal-variation route (type-1 nodes).
     PvRoute,
-    /// EC: the top node and every eldest child.
+    /// EC: the top node and every eldest child, and every other type-1 node (DMWF's promoted
+    /// children, searched at once like an eldest child; MWF's type-1 nodes are all eldest).
     EldestChild,
     /// TT: as EC, and also every type-2 node.
     TypeTwo,
@@ -159,8 +160,10 @@ impl SortConfig {
             SortRegime::None => false,
             SortRegime::TopNode => ply == 0,
             SortRegime::PvRoute => node_type == NodeType::One,
-            SortRegime::EldestChild => ply == 0 || eldest,
-            SortRegime::TypeTwo => ply == 0 || eldest || node_type == NodeType::Two,
+            SortRegime::EldestChild => ply == 0 || eldest || node_type == NodeType::One,
+            SortRegime::TypeTwo => {
+                ply == 0 || eldest || matches!(node_type, NodeType::One | NodeType::Two)
+            }
         }
     }
 }
@@ -363,7 +366,8 @@ mod tests {
             ..SortConfig::default()
         };
         // (ply, type, eldest) of: the root, a PV node, an eldest type-3 node, a later type-2
-        // child of the root, an eldest type-2 child (of a type-3 node), a later type-3 child.
+        // child of the root, an eldest type-2 child (of a type-3 node), a later type-3 child, a
+        // later child of a type-1 node that DMWF made type 1.
         let nodes = [
             (0, One, true),
             (3, One, true),
@@ -371,8 +375,9 @@ mod tests {
             (1, Two, false),
             (3, Two, true),
             (4, Three, false),
+            (2, One, false),
         ];
-        let expect = |regime, sorted: [bool; 6]| {
+        let expect = |regime, sorted: [bool; 7]| {
             for (node, want) in nodes.iter().zip(sorted) {
                 assert_eq!(
                     cfg(regime).applies(node.0, node.1, node.2),
@@ -381,20 +386,23 @@ mod tests {
                 );
             }
         };
-        expect(SortRegime::None, [false; 6]);
+        expect(SortRegime::None, [false; 7]);
         expect(
             SortRegime::TopNode,
-            [true, false, false, false, false, false],
+            [true, false, false, false, false, false, false],
         );
         expect(
             SortRegime::PvRoute,
-            [true, true, false, false, false, false],
+            [true, true, false, false, false, false, true],
         );
         expect(
             SortRegime::EldestChild,
-            [true, true, true, false, true, false],
+            [true, true, true, false, true, false, true],
         );
-        expect(SortRegime::TypeTwo, [true, true, true, true, true, false]);
+        expect(
+            SortRegime::TypeTwo,
+            [true, true, true, true, true, false, true],
+        );
         // The sorting depth bounds the ply of sorted nodes; expansion depth 0 sorts nothing.
         let shallow = SortConfig {
             regime: SortRegime::TypeTwo,

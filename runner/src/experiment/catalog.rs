@@ -74,6 +74,16 @@ impl Against {
             && self.series.iter().any(|(s, _)| *s == p.series)
     }
 
+    /// Every published series of `item` as `series` maps them, for the comparison `variant`.
+    const fn at(item: &'static str, variant: &'static str, series: Labels) -> Against {
+        Against {
+            item,
+            variant,
+            only: &[],
+            series,
+        }
+    }
+
     /// Every published series of `item` as `series` maps them, for the only comparison.
     const fn all(item: &'static str, series: Labels) -> Against {
         Against {
@@ -138,30 +148,24 @@ const RF_MWF_VS_DMWF: Labels = &[
 /// The thesis's APHID rows.
 const APHID: Labels = &[("APHID", "aphid")];
 
-/// Table 6.3's depths (12-15 ply) by our variants (6-9 ply).
+/// Table 6.3's depths (12-14 ply) by our variants on the Origin 2000 (the same depths).
 const T63_AGAINST: &[Against] = &[
     Against {
         item: "table 6.3",
-        variant: "depth6",
+        variant: "origin2000-depth12",
         only: &[("depth", "12")],
         series: APHID,
     },
     Against {
         item: "table 6.3",
-        variant: "depth7",
+        variant: "origin2000-depth13",
         only: &[("depth", "13")],
         series: APHID,
     },
     Against {
         item: "table 6.3",
-        variant: "depth8",
+        variant: "origin2000-depth14",
         only: &[("depth", "14")],
-        series: APHID,
-    },
-    Against {
-        item: "table 6.3",
-        variant: "depth9",
-        only: &[("depth", "15")],
         series: APHID,
     },
 ];
@@ -170,19 +174,19 @@ const T63_AGAINST: &[Against] = &[
 const T68_AGAINST: &[Against] = &[
     Against {
         item: "table 6.8",
-        variant: "local",
+        variant: "origin2000-local",
         only: &[("program", "KEYANO fixed"), ("setting", "local")],
         series: APHID,
     },
     Against {
         item: "table 6.8",
-        variant: "distributed",
+        variant: "origin2000-distributed",
         only: &[("program", "KEYANO fixed"), ("setting", "distributed")],
         series: APHID,
     },
     Against {
         item: "table 6.8",
-        variant: "shared",
+        variant: "origin2000-shared",
         only: &[("program", "KEYANO fixed"), ("setting", "shared")],
         series: APHID,
     },
@@ -556,7 +560,7 @@ pub const ALL: &[Experiment] = &[
             quick: KEYANO_QUICK,
             variants: BOTH_MACHINES,
             published: T61,
-            against: &[Against::all("table 6.1", APHID)],
+            against: &[Against::at("table 6.1", "origin2000", APHID)],
         },
     },
     Experiment {
@@ -579,7 +583,7 @@ pub const ALL: &[Experiment] = &[
             published: T62,
             against: &[Against {
                 item: "table 6.2",
-                variant: "play",
+                variant: "origin2000-play",
                 only: &[],
                 series: APHID,
             }],
@@ -656,8 +660,8 @@ pub const ALL: &[Experiment] = &[
             variants: BOTH_MACHINES,
             published: T64,
             against: &[
-                Against::all("table 6.4", &[("YBWC", "delaysplit")]),
-                Against::all("table 6.1", APHID),
+                Against::at("table 6.4", "origin2000", &[("YBWC", "delaysplit")]),
+                Against::at("table 6.1", "origin2000", APHID),
             ],
         },
     },
@@ -695,7 +699,7 @@ pub const ALL: &[Experiment] = &[
                 ),
             ],
             published: T65,
-            against: &[Against::all("table 6.5", APHID)],
+            against: &[Against::at("table 6.5", "origin2000", APHID)],
         },
     },
     Experiment {
@@ -730,8 +734,8 @@ pub const ALL: &[Experiment] = &[
             ],
             published: T66,
             against: &[
-                Against::all("table 6.6", APHID),
-                Against::all("table 6.7", APHID),
+                Against::at("table 6.6", "origin2000", APHID),
+                Against::at("table 6.7", "origin2000", APHID),
             ],
         },
     },
