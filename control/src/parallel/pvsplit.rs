@@ -8,9 +8,11 @@
 //! (a minimal window cannot narrow); when it fails high, the node re-searches it itself as a new
 //! type-1 node, which splits again (so, unlike the paper's one-level processor tree, every
 //! processor can help with a new principal variation, the improvement Marsland and Popowich
-//! suggest in their conclusion). Below the type-1 nodes nothing splits. The processor tree's
-//! width (`options.split_width`, default 10: seed 003's "PVS10") bounds the pieces of one node
-//! out at once. The engine is [`super::split_ab`].
+//! suggest in their conclusion). When another child's fail high has raised the node's best above
+//! it since, it is first tested again, as a type-1 node too, with a minimal window at that best.
+//! Below the type-1 nodes nothing splits. The processor tree's width (`options.split_width`,
+//! default 10: seed 003's "PVS10") bounds the pieces of one node out at once. The engine is
+//! [`super::split_ab`].
 
 use games::Game;
 

@@ -19,6 +19,9 @@ pub(super) enum What {
     /// PVS: search again, with the full window, a child whose minimal-window search failed
     /// high.
     Research,
+    /// PVS: test again, with a minimal window at the frame's current alpha, a child whose
+    /// minimal-window search failed high against an alpha that has risen since.
+    Retest,
 }
 
 /// One thing a frame does for one of its children.
@@ -80,7 +83,8 @@ pub(super) struct Frame<G: Game> {
     pub(super) bounds: Bounds,
     /// Task numbers given away and not yet back.
     pub(super) pending: Vec<u32>,
-    /// PVS: search positions waiting for a re-search.
+    /// PVS: search positions whose minimal window failed high, waiting for a full-window
+    /// re-search (the one that leads) or a minimal-window test at the risen alpha (the others).
     pub(super) researches: Vec<u32>,
 }
 
@@ -93,7 +97,7 @@ impl<G: Game> Frame<G> {
                 alpha: self.bounds.alpha_eff(),
                 beta: self.bounds.beta,
             },
-            (What::Child, Some(hi)) => Window {
+            (What::Child | What::Retest, Some(hi)) => Window {
                 alpha: (hi - 1).max(-self.bounds.beta),
                 beta: hi,
             },

@@ -197,6 +197,8 @@ pub(crate) struct Counters {
     sort_nodes: AtomicU64,
     minimal_windows: AtomicU64,
     researches: AtomicU64,
+    /// Minimal-window tests of a fail high again at an alpha risen since (PVS).
+    retests: AtomicU64,
     splits_type1: AtomicU64,
     splits_other: AtomicU64,
     type2_waits: AtomicU64,
@@ -227,6 +229,7 @@ impl Counters {
             SplitPolicy::PvSplit => {
                 out.push(("minimal_windows", get(&self.minimal_windows)));
                 out.push(("researches", get(&self.researches)));
+                out.push(("retests", get(&self.retests)));
                 out.push(("widest_split", get(&self.widest)));
             }
             SplitPolicy::Er => {

@@ -366,8 +366,8 @@ impl<G: Game> AbSearch<G> {
         let mut position = f.position.clone();
         let _ = position.make_move(f.moves[at].0);
         let window = f.window_for(&t);
-        let kind = if t.what == What::Research && f.kind == NodeType::One {
-            // A new principal-variation candidate.
+        let kind = if matches!(t.what, What::Research | What::Retest) && f.kind == NodeType::One {
+            // A new principal-variation candidate (or one tested again).
             NodeType::One
         } else {
             f.child_kind(at)
@@ -418,7 +418,12 @@ impl<G: Game> AbSearch<G> {
         let beta = f.bounds.beta;
         let t = &mut f.tasks[task];
         t.launched = true;
-        if minimal && t.what == What::Child && t.at > 0 && a > -INFINITY && a + 1 < beta {
+        if minimal
+            && matches!(t.what, What::Child | What::Retest)
+            && t.at > 0
+            && a > -INFINITY
+            && a + 1 < beta
+        {
             t.null_hi = Some(-a);
             bump(&self.counters.minimal_windows, 1);
         }
@@ -608,10 +613,24 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             let top = self.stack.len() - 1;
             let f = &mut self.stack[top];
             if !f.researches.is_empty() {
-                let at = f.researches.remove(0) as usize;
-                f.tasks.push(Task::new(at, What::Research, Role::Plain));
+                // The child that leads (its fail high gave the frame's best) is re-searched
+                // with the full window first, as sequential PVS does at once; a child whose
+                // fail high is no longer the best (its piece started below an alpha that has
+                // risen since) is tested again with a minimal window at the current alpha.
+                let lead = f
+                    .researches
+                    .iter()
+                    .position(|&at| f.bounds.best_index == Some(f.moves[at as usize].1));
+                let at = f.researches.remove(lead.unwrap_or(0)) as usize;
+                let what = if lead.is_some() {
+                    bump(&self.counters.researches, 1);
+                    What::Research
+                } else {
+                    bump(&self.counters.retests, 1);
+                    What::Retest
+                };
+                f.tasks.push(Task::new(at, what, Role::Plain));
                 let task = f.tasks.len() - 1;
-                bump(&self.counters.researches, 1);
                 nodes += self.launch(task, fx);
                 continue;
             }
