@@ -1,6 +1,8 @@
 //! Results measured under the `shared-memory` preset before the cost model had node kinds,
 //! shared tables and presets as files stay exactly reproducible: the same cells give the same
-//! nodes and the same virtual seconds.
+//! nodes and the same virtual seconds. A change of an algorithm changes its row (delaysplit's
+//! follows the split engine's rule of re-testing a stale fail high with a minimal window before
+//! any full re-search); a change of the cost model must not.
 
 // Not every helper is used here.
 #[allow(dead_code)]
@@ -43,7 +45,7 @@ fn shared_memory_results_are_reproduced_exactly() {
         (col("series"), col("procs"), col("nodes"), col("seconds"));
     // Line 3 of testsets/search/tictactoe4.txt, depth 7, seed 1: (series, nodes, seconds).
     let expected = [
-        ("delaysplit", "65721", "0.322673"),
+        ("delaysplit", "66595", "0.320623"),
         ("lazysmp", "86730", "0.371265"),
         ("mwf", "73638", "0.243003"),
     ];
