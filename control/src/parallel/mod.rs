@@ -434,6 +434,13 @@ impl ParallelAlgo {
             ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
         }
     }
+
+    /// Whether the algorithm runs on the split engine (`split_ab`), so that the engine's
+    /// options (such as `split_tables`) apply to it: all but Lazy SMP and APHID.
+    #[must_use]
+    pub fn on_split_engine(self) -> bool {
+        !matches!(self, ParallelAlgo::LazySmp | ParallelAlgo::Aphid)
+    }
 }
 
 impl FromStr for ParallelAlgo {

@@ -337,16 +337,11 @@ impl Plan {
         let aphid_only = [ParallelAlgo::Aphid];
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
         let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
-        let split_engine = [
-            ParallelAlgo::AlphaBeta,
-            ParallelAlgo::AbDib,
-            ParallelAlgo::DelaySplit,
-            ParallelAlgo::Mwf,
-            ParallelAlgo::Dmwf,
-            ParallelAlgo::TreeSplit,
-            ParallelAlgo::PvSplit,
-            ParallelAlgo::Er,
-        ];
+        let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
+            .iter()
+            .copied()
+            .filter(|a| a.on_split_engine())
+            .collect();
         for (flag, given, family, names) in [
             (
                 "--aphid-config",
