@@ -414,6 +414,14 @@ pub struct ExperimentArgs {
     /// Fewer positions, processors and plies: a run of a minute or two.
     #[arg(long)]
     pub quick: bool,
+    /// Run only these variants (comma-separated; an experiment's variants are its subfolders,
+    /// e.g. `origin2000`), for a long experiment run one machine at a time.
+    #[arg(long, value_delimiter = ',', conflicts_with = "all")]
+    pub variant: Vec<String>,
+    /// Search only the first N positions of the test set (the experiment's own count
+    /// otherwise); the results page names the count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub positions: Option<u32>,
 }
 
 /// Arguments of `runner play`.

@@ -278,3 +278,56 @@ fn all_runs_every_experiment_and_writes_the_results_page() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn variant_and_positions_narrow_a_run_and_are_recorded() {
+    let dir = temp_dir("scope");
+    let out = dir.join("t68");
+    let o = runner(&[
+        "experiment",
+        "thesis-t6.8",
+        "--quick",
+        "--variant",
+        "origin2000-shared",
+        "--positions",
+        "1",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ran: Vec<String> = std::fs::read_dir(&out)
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(ran, ["origin2000-shared"], "only the named variant runs");
+    let verdict: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
+    )
+    .expect("json");
+    let command = verdict["command"].as_str().expect("command");
+    assert!(
+        command.contains("--variant origin2000-shared") && command.contains("--positions 1"),
+        "{command}"
+    );
+    let compare = verdict["compare_commands"][0]
+        .as_str()
+        .expect("compare command");
+    assert!(compare.contains("--positions 1"), "{compare}");
+    let o = runner(&[
+        "experiment",
+        "thesis-t6.8",
+        "--variant",
+        "origin2000",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines().count() == 1 && err.contains("origin2000-local"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

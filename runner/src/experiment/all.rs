@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 
 use super::catalog::{self, Experiment, Kind};
-use super::{flags_for, index, missing_algos, names, run_one};
+use super::{Scope, flags_for, index, missing_algos, names, run_one};
 use crate::input_error::input;
 
 /// Fails with an input error unless `dir` can be created and written to.
@@ -64,7 +64,7 @@ pub fn run(out: Option<&Path>, quick: bool) -> Result<()> {
             );
             continue;
         }
-        if let Err(e) = run_one(exp, &out.join(exp.name), quick) {
+        if let Err(e) = run_one(exp, &out.join(exp.name), &Scope::whole(quick)) {
             eprintln!("error: {}: {e:#}", exp.name);
             failed.push(exp.name);
         }

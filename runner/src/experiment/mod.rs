@@ -74,7 +74,12 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("target/experiments").join(exp.name));
-    run_one(exp, &out, args.quick)?;
+    let scope = Scope {
+        quick: args.quick,
+        variants: args.variant.clone(),
+        positions: args.positions,
+    };
+    run_one(exp, &out, &scope)?;
     // A folder of experiments with a results page gets it rebuilt.
     if let Some(parent) = out.parent().filter(|p| index::is_generated(p)) {
         let page = index::write(parent, &names())?;
@@ -88,23 +93,82 @@ fn names() -> Vec<&'static str> {
     catalog::ALL.iter().map(|e| e.name).collect()
 }
 
+/// What part of an experiment one run covers: all of it by default.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// The experiment's quick flags on top of its own.
+    pub quick: bool,
+    /// Only these variants (all when empty).
+    pub variants: Vec<String>,
+    /// Only the first this many positions of the test set.
+    pub positions: Option<u32>,
+}
+
+impl Scope {
+    /// The whole experiment, quick or not.
+    pub fn whole(quick: bool) -> Self {
+        Self {
+            quick,
+            ..Self::default()
+        }
+    }
+
+    /// Sets `--positions` in a merged flag list when the scope names a count.
+    pub fn apply(&self, merged: &mut Vec<(String, String)>) {
+        if let Some(n) = self.positions {
+            match merged.iter_mut().find(|(k, _)| k == "--positions") {
+                Some(slot) => slot.1 = n.to_string(),
+                None => merged.push(("--positions".to_string(), n.to_string())),
+            }
+        }
+    }
+}
+
 /// The command line that reruns `exp` into `out`.
-fn experiment_command(name: &str, quick: bool, out: &Path) -> String {
-    format!(
-        "runner experiment {name}{} --out {}",
-        if quick { " --quick" } else { "" },
-        out.display()
-    )
+fn experiment_command(name: &str, scope: &Scope, out: &Path) -> String {
+    let mut s = format!("runner experiment {name}");
+    if scope.quick {
+        s.push_str(" --quick");
+    }
+    if !scope.variants.is_empty() {
+        let _ = write!(s, " --variant {}", scope.variants.join(","));
+    }
+    if let Some(n) = scope.positions {
+        let _ = write!(s, " --positions {n}");
+    }
+    let _ = write!(s, " --out {}", out.display());
+    s
+}
+
+/// Fails with an input error unless every variant `scope` names is one of `exp`'s.
+fn check_variants(exp: &Experiment, scope: &Scope) -> Result<()> {
+    let known: Vec<&str> = match &exp.kind {
+        Kind::Compare { variants, .. } => variants.iter().map(|(l, _)| *l).collect(),
+        Kind::Model | Kind::Sweep { .. } => Vec::new(),
+    };
+    for v in &scope.variants {
+        if !known.contains(&v.as_str()) {
+            let fix = if known.is_empty() {
+                format!("{} has no variants; leave --variant out", exp.name)
+            } else {
+                format!("{}'s variants are: {}", exp.name, known.join(", "))
+            };
+            return Err(input(format!("--variant {v}"), fix));
+        }
+    }
+    Ok(())
 }
 
 /// Runs one experiment into `out` and writes its verdict files there.
-pub fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
+pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
+    check_variants(exp, scope)?;
+    let quick = scope.quick;
     let start = Instant::now();
     let mut record = Record {
         experiment: exp.name.to_string(),
         reproduces: exp.reproduces.to_string(),
         what: exp.what.to_string(),
-        command: experiment_command(exp.name, quick, out),
+        command: experiment_command(exp.name, scope, out),
         compare_commands: Vec::new(),
         commit: env!("RUNNER_COMMIT").to_string(),
         preset: None,
@@ -133,7 +197,7 @@ pub fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
                 published,
                 against,
                 out,
-                quick,
+                scope,
             )?;
             if let Some(first) = ran.first() {
                 record.preset = first.preset.clone();
@@ -156,7 +220,7 @@ pub fn run_one(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
             args: flags,
             quick: quick_flags,
             swept,
-        } => sweep::run(exp, flags, quick_flags, swept, out, quick)?,
+        } => sweep::run(exp, flags, quick_flags, swept, out, scope)?,
     }
     record.wall_seconds = start.elapsed().as_secs_f64();
     side_by_side::write(out, &record)
@@ -370,8 +434,9 @@ fn run_compare(
     published: &str,
     against: &[Against],
     out: &Path,
-    is_quick: bool,
+    scope: &Scope,
 ) -> Result<Vec<Ran>> {
+    let is_quick = scope.quick;
     let mut ran = Vec::new();
     let missing = missing_algos(flags);
     let note = if missing.is_empty() {
@@ -386,10 +451,13 @@ fn run_compare(
         eprintln!("note: {note}");
     }
     let one: &[(&str, &[(&str, &str)])] = &[("", &[])];
-    let variants = if variants.is_empty() { one } else { variants };
+    let variants: Vec<_> = if variants.is_empty() { one } else { variants }
+        .iter()
+        .filter(|(label, _)| scope.variants.is_empty() || scope.variants.iter().any(|v| v == label))
+        .collect();
     let mut index = String::new();
     for (i, (label, overrides)) in variants.iter().enumerate() {
-        let Some(merged) = flags_for(flags, quick, overrides, is_quick) else {
+        let Some(mut merged) = flags_for(flags, quick, overrides, is_quick) else {
             return Err(input(
                 format!("experiment {}", exp.name),
                 format!(
@@ -403,6 +471,7 @@ fn run_compare(
         } else {
             out.join(label)
         };
+        scope.apply(&mut merged);
         let command = command_line(&merged, &dir);
         // Each comparison shows its own progress bar with an ETA; this says which of how many.
         println!(

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 
 use super::catalog::{Experiment, Flags, Swept};
-use super::{command_line, flags_for, plan_of};
+use super::{Scope, command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
 use crate::compare::svg::{self, Chart, Line, Point, Scale, escape};
 use crate::input_error::input;
@@ -86,14 +86,16 @@ pub fn run(
     quick: Flags,
     swept: &'static [Swept],
     out: &Path,
-    is_quick: bool,
+    scope: &Scope,
 ) -> Result<()> {
-    let Some(base) = flags_for(args, quick, &[], is_quick) else {
+    let is_quick = scope.quick;
+    let Some(mut base) = flags_for(args, quick, &[], is_quick) else {
         return Err(input(
             format!("experiment {}", exp.name),
             "pending: none of its algorithms is registered in this build",
         ));
     };
+    scope.apply(&mut base);
     let mut rows: Vec<Row> = Vec::new();
     let mut index = String::new();
     let total: usize = swept
