@@ -209,11 +209,44 @@ pub(crate) struct Counters {
     widest: AtomicU64,
 }
 
+/// What one search counted since it last added to the run's [`Counters`].
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    pub(crate) sort_nodes: u64,
+    pub(crate) minimal_windows: u64,
+    pub(crate) researches: u64,
+    pub(crate) retests: u64,
+    pub(crate) splits_type1: u64,
+    pub(crate) splits_other: u64,
+    pub(crate) type2_waits: u64,
+    pub(crate) grandchildren: u64,
+    pub(crate) grand_refuted: u64,
+    pub(crate) e_children: u64,
+}
+
+/// Adds `n` to a counter the processors share; nothing for 0, so that a processor does not
+/// take the counter's cache line from the others for nothing.
 fn bump(c: &AtomicU64, n: u64) {
-    c.fetch_add(n, Ordering::Relaxed);
+    if n > 0 {
+        c.fetch_add(n, Ordering::Relaxed);
+    }
 }
 
 impl Counters {
+    /// Adds what one search counted.
+    pub(crate) fn add(&self, c: &Counts) {
+        bump(&self.sort_nodes, c.sort_nodes);
+        bump(&self.minimal_windows, c.minimal_windows);
+        bump(&self.researches, c.researches);
+        bump(&self.retests, c.retests);
+        bump(&self.splits_type1, c.splits_type1);
+        bump(&self.splits_other, c.splits_other);
+        bump(&self.type2_waits, c.type2_waits);
+        bump(&self.grandchildren, c.grandchildren);
+        bump(&self.grand_refuted, c.grand_refuted);
+        bump(&self.e_children, c.e_children);
+    }
+
     /// The figures that matter for `policy`, by name, for [`ParallelResult::extra`].
     #[must_use]
     pub fn extra(&self, policy: SplitPolicy) -> Vec<(&'static str, f64)> {
