@@ -399,7 +399,7 @@ pub const ALL: &[Experiment] = &[
         kind: Kind::Compare {
             args: &[
                 ("--game", "othello6"),
-                ("--testset", "othello6_roots"),
+                ("--testset", "othello6_seed003"),
                 ("--algos", "abdib,mwf,delaysplit,treesplit,er,pvsplit"),
                 ("--procs", RF_PROCS),
                 ("--depth", "9"),
@@ -525,7 +525,7 @@ pub const ALL: &[Experiment] = &[
         kind: Kind::Compare {
             args: &[
                 ("--game", "othello6"),
-                ("--testset", "othello6_roots"),
+                ("--testset", "othello6_seed003"),
                 ("--algos", "mwf@ec,dmwf@ec"),
                 ("--procs", RF_PROCS),
                 ("--depth", "9"),
