@@ -4,8 +4,9 @@
 //! its row (setup, program, setting, depth, table kind, storage rule, position).
 //!
 //! Values keep the papers' units: overheads in percent, nodes in thousands where the figure
-//! plots thousands. One conversion: seed 004's table 4 prints minutes per position, read as
-//! seconds (times 60) so that every [`Quantity::Seconds`] is in seconds.
+//! plots thousands. Two conversions, so that every [`Quantity::Seconds`] is elapsed seconds per
+//! position: seed 004's table 4 prints minutes per position (times 60), and the thesis prints
+//! seconds summed over its test set (divided by its 20 positions, 24 in chess).
 
 use std::fmt;
 
@@ -32,8 +33,6 @@ pub enum Quantity {
     SortSeconds,
     /// Elapsed seconds per position.
     Seconds,
-    /// Elapsed seconds summed over the test set.
-    TestSetSeconds,
     /// Total overhead, percent (thesis 6.2.6).
     TotalOverhead,
     /// Master overhead, percent.
@@ -66,7 +65,6 @@ impl Quantity {
             Quantity::TotalSeconds => "total_seconds",
             Quantity::SortSeconds => "sort_seconds",
             Quantity::Seconds => "seconds",
-            Quantity::TestSetSeconds => "test_set_seconds",
             Quantity::TotalOverhead => "total_overhead",
             Quantity::MasterOverhead => "master_overhead",
             Quantity::SearchOverhead => "search_overhead",
@@ -90,7 +88,6 @@ impl Quantity {
             Quantity::TotalSeconds => "total time over all processors (s)",
             Quantity::SortSeconds => "sort time (s)",
             Quantity::Seconds => "elapsed time (s)",
-            Quantity::TestSetSeconds => "elapsed time, whole test set (s)",
             Quantity::TotalOverhead => "total overhead (%)",
             Quantity::MasterOverhead => "master overhead (%)",
             Quantity::SearchOverhead => "search overhead (%)",
@@ -264,7 +261,7 @@ const BROCKINGTON: Layout = Layout {
     context: &["program", "setting", "depth"],
     values: &[
         ("speedup", Quantity::Speedup),
-        ("total_time_s", Quantity::TestSetSeconds),
+        ("total_time_s", Quantity::Seconds),
         ("total_overhead_pct", Quantity::TotalOverhead),
         ("master_overhead_pct", Quantity::MasterOverhead),
         ("search_overhead_pct", Quantity::SearchOverhead),
@@ -279,7 +276,13 @@ const BROCKINGTON: Layout = Layout {
         ),
         ("idle_pct", Quantity::Idle),
     ],
-    scale: |_, _| 1.0,
+    // The thesis prints time summed over its test set; per position, to compare with a run
+    // of any number of positions: 24 Bratko-Kopec positions (tables 6.6, 6.7), else 20.
+    scale: |column, table| match (column, table) {
+        ("total_time_s", "6.6" | "6.7") => 1.0 / 24.0,
+        ("total_time_s", _) => 1.0 / 20.0,
+        _ => 1.0,
+    },
 };
 
 const MARSLAND_POPOWICH: Layout = Layout {
@@ -487,6 +490,12 @@ mod tests {
         assert!((y - 109.5).abs() < 1e-12);
         let a = value(&p, "table 6.1", "APHID", Quantity::Speedup, 64);
         assert!((a - 37.44).abs() < 1e-12);
+        // The thesis's test-set totals per position: 53526 s over 20 Othello positions, 71596
+        // s over 24 chess positions.
+        let o = value(&p, "table 6.1", "APHID", Quantity::Seconds, 1);
+        assert!((o - 53526.0 / 20.0).abs() < 1e-9);
+        let c = value(&p, "table 6.7", "APHID", Quantity::Seconds, 1);
+        assert!((c - 71596.0 / 24.0).abs() < 1e-9);
         let row = p
             .iter()
             .find(|x| x.item == "table 6.3" && x.procs == 32 && x.context("depth") == Some("12"))
