@@ -10,7 +10,8 @@
 //! - total seconds: N x mean elapsed seconds per position;
 //! - sort seconds: the mean of the run's `sort_seconds` figure (look-ahead nodes x the cost
 //!   model's static-evaluation cost, summed over processors; simulator runs only);
-//! - seconds: mean elapsed seconds per position;
+//! - seconds: mean elapsed seconds per position; test-set seconds: elapsed seconds summed
+//!   over the positions run (mean over seeds);
 //! - the overheads: the per-position means of compare's figures of the same name, in percent
 //!   (idle: compare's `starvation`; time overhead: compare's `total_overhead`);
 //! - leaf nodes: not counted by the searchers, so no number.
@@ -97,6 +98,16 @@ pub fn value(
         Quantity::TotalSeconds => n * mean_seconds(rows, series, procs)?,
         Quantity::SortSeconds => mean(cells(rows, series, procs).filter_map(|r| r.sort_seconds))?,
         Quantity::Seconds => mean_seconds(rows, series, procs)?,
+        Quantity::TestSetSeconds => {
+            let mut seeds: Vec<u64> = cells(rows, series, procs).map(|r| r.seed).collect();
+            seeds.sort_unstable();
+            seeds.dedup();
+            if seeds.is_empty() {
+                return None;
+            }
+            let sum: f64 = cells(rows, series, procs).map(|r| r.seconds).sum();
+            sum / seeds.len() as f64
+        }
         Quantity::TotalOverhead | Quantity::TimeOverhead => pct("total_overhead")?,
         Quantity::MasterOverhead => pct("master_overhead")?,
         Quantity::SearchOverhead => pct("search_overhead")?,
@@ -179,6 +190,7 @@ mod tests {
         assert!(close(v(Quantity::NodesThousands), 4.0));
         assert!(close(v(Quantity::TotalSeconds), 8.0));
         assert!(close(v(Quantity::Seconds), 2.0));
+        assert!(close(v(Quantity::TestSetSeconds), 4.0));
         assert!(close(v(Quantity::Speedup), 2.5));
         assert!(close(v(Quantity::TotalOverhead), 50.0));
         assert!(close(v(Quantity::TimeOverhead), 50.0));
