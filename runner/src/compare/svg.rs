@@ -439,9 +439,8 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
             }
         }
     }
-    let mut last_px = f64::NEG_INFINITY;
     xticks.sort_by(f64::total_cmp);
-    for x in xticks {
+    for &x in &xticks {
         let (px, _) = map(x, y0);
         let _ = write!(
             out,
@@ -449,15 +448,27 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
             TOP + ph,
             TOP + ph + 4.0,
         );
-        // A label only where it does not run into the one before.
-        if px - last_px >= 22.0 {
+    }
+    // A label only where it does not run into another (its width estimated from its length at
+    // the font's 12 px); the data's own x values are labelled first.
+    let mut placed: Vec<(f64, f64)> = Vec::new();
+    let is_data = |x: f64| xs.iter().any(|d| (d - x).abs() < 1e-9);
+    let order = xticks
+        .iter()
+        .filter(|&&x| is_data(x))
+        .chain(xticks.iter().filter(|&&x| !is_data(x)));
+    for &x in order {
+        let (px, _) = map(x, y0);
+        let text = trim(x);
+        let half = 3.5 * text.chars().count() as f64 + 3.0;
+        let (a, b) = (px - half, px + half);
+        if placed.iter().all(|&(l, r)| b <= l || a >= r) {
             let _ = write!(
                 out,
-                r#"<text x="{px:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                r#"<text x="{px:.1}" y="{:.1}" text-anchor="middle">{text}</text>"#,
                 TOP + ph + 18.0,
-                trim(x)
             );
-            last_px = px;
+            placed.push((a, b));
         }
     }
     let x_note = match xscale {
@@ -874,6 +885,36 @@ mod tests {
         // The log axis runs from 1 to 50 with ticks at 1, 2 and 5 times powers of 10.
         for t in [">1<", ">2<", ">5<", ">10<", ">20<", ">50<"] {
             assert!(svg.contains(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn long_x_labels_on_a_log_axis_do_not_overlap_and_the_data_values_win() {
+        let swept = vec![line("a", &[(2e3, 9.0), (2e4, 8.0), (2e5, 7.0), (2e6, 3.0)])];
+        let mut c = Chart::new("t", "cost", "speedup");
+        c.x_scale = Scale::Log10;
+        let svg = chart(&c, &swept);
+        for t in [">2000<", ">20000<", ">200000<", ">2000000<"] {
+            assert!(svg.contains(t), "{t} missing");
+        }
+        // Every x label's estimated extent (3.5 px a character) is clear of the next one's.
+        let mut spans: Vec<(f64, f64)> = svg
+            .split("<text x=\"")
+            .skip(1)
+            .filter_map(|t| {
+                let (x, rest) = t.split_once('"')?;
+                let label = rest.split('>').nth(1)?.split('<').next()?;
+                let is_x = rest.contains("text-anchor=\"middle\"")
+                    && label.chars().all(|c| c.is_ascii_digit());
+                let x: f64 = x.parse().ok()?;
+                let half = 3.5 * label.len() as f64;
+                is_x.then_some((x - half, x + half))
+            })
+            .collect();
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert!(spans.len() >= 4);
+        for w in spans.windows(2) {
+            assert!(w[0].1 <= w[1].0, "overlapping x labels: {spans:?}");
         }
     }
 
