@@ -342,6 +342,14 @@ impl Plan {
             .copied()
             .filter(|a| a.on_split_engine())
             .collect();
+        let split_engine_names = format!(
+            "split-engine ({})",
+            split_engine
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         for (flag, given, family, names) in [
             (
                 "--aphid-config",
@@ -371,7 +379,7 @@ impl Plan {
                 "--split-tables",
                 args.split_tables.is_some(),
                 &split_engine[..],
-                "split-engine (alphabeta, abdib, delaysplit, mwf, dmwf, treesplit, pvsplit, er)",
+                &split_engine_names,
             ),
         ] {
             if given && !runs(family) {

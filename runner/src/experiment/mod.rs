@@ -116,11 +116,16 @@ impl Scope {
     /// Sets `--positions` in a merged flag list when the scope names a count.
     pub fn apply(&self, merged: &mut Vec<(String, String)>) {
         if let Some(n) = self.positions {
-            match merged.iter_mut().find(|(k, _)| k == "--positions") {
-                Some(slot) => slot.1 = n.to_string(),
-                None => merged.push(("--positions".to_string(), n.to_string())),
-            }
+            set_flag(merged, "--positions", &n.to_string());
         }
+    }
+}
+
+/// Sets flag `key` to `value` in a flag list: in place where the list has it, else appended.
+fn set_flag(merged: &mut Vec<(String, String)>, key: &str, value: &str) {
+    match merged.iter_mut().find(|(k, _)| k == key) {
+        Some(slot) => value.clone_into(&mut slot.1),
+        None => merged.push((key.to_string(), value.to_string())),
     }
 }
 
@@ -285,10 +290,7 @@ pub fn flags_for(
         .collect();
     let extra = if is_quick { quick } else { &[][..] };
     for (k, v) in overrides.iter().chain(extra) {
-        match merged.iter_mut().find(|(mk, _)| mk == k) {
-            Some(slot) => slot.1 = (*v).to_string(),
-            None => merged.push(((*k).to_string(), (*v).to_string())),
-        }
+        set_flag(&mut merged, k, v);
     }
     for (k, v) in &mut merged {
         if k == "--algos" {
