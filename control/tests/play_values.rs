@@ -1,6 +1,6 @@
-//! What the play setting's enhancements (null move, late move reductions, check extensions)
-//! must keep although they may change values: mates found at the right distance, the best
-//! move of easy tactical positions, no effect at all in the research setting, and each
+//! What the play setting's enhancements (null move, late move reductions, check extensions,
+//! ProbCut) must keep although they may change values: mates found at the right distance, the
+//! best move of easy tactical positions, no effect at all in the research setting, and each
 //! switch acting (changing the node count) in the play setting.
 
 use control::search::{Limits, PlayFeatures, SearchConfig, Searcher, Unlimited};
@@ -10,11 +10,12 @@ use games::{Game, checkers::Checkers, othello::Othello8};
 
 /// Every combination of the play features.
 fn all_features() -> Vec<PlayFeatures> {
-    (0..8)
+    (0..16)
         .map(|bits| PlayFeatures {
             null_move: bits & 1 != 0,
             late_move_reductions: bits & 2 != 0,
             check_extensions: bits & 4 != 0,
+            probcut: bits & 8 != 0,
         })
         .collect()
 }

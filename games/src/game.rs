@@ -183,6 +183,12 @@ pub trait Game:
         None
     }
 
+    /// ProbCut's model of this position's search values, for ProbCut in the `play` search
+    /// setting; `None` (the default) where the game has none. See [`crate::probcut`].
+    fn probcut(&self) -> Option<crate::probcut::ProbCut> {
+        None
+    }
+
     /// Counts the leaves of the legal-move tree of exactly `depth` plies (finished games before
     /// `depth` contribute nothing), counting the last ply in bulk. Games override this with a
     /// faster specialised version where it pays; the result must not change.

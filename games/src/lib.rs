@@ -21,6 +21,7 @@ pub mod chess;
 mod game;
 pub mod othello;
 pub mod perft;
+pub mod probcut;
 pub mod registry;
 pub mod replay;
 pub mod score;

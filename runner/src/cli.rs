@@ -216,6 +216,12 @@ pub struct TableSortArgs {
     /// alpha-beta's. Off by default (correct TT sorting).
     #[arg(long)]
     pub tt_sort_bug: bool,
+    /// With --setting play: the enhancements it uses, comma-separated among null-move, lmr,
+    /// check-extensions and probcut (ProbCut with the game's model; 8x8 Othello has one), or
+    /// none; default null-move,lmr,check-extensions. Thesis table 6.2's variable-depth
+    /// Othello is probcut alone.
+    #[arg(long)]
+    pub play_features: Option<String>,
 }
 
 /// Arguments of `runner solve`.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use control::search::{
-    Algorithm, Limits, MAX_DEPTH, SearchConfig, Searcher, Setting, SortRegime, TtMode,
-    tt::MAX_TT_MIB,
+    Algorithm, Limits, MAX_DEPTH, PlayFeatures, SearchConfig, Searcher, Setting, SortRegime,
+    TtMode, tt::MAX_TT_MIB,
 };
 use games::{Game, GameId, GameInfo, GameVisitor, score};
 use serde_json::{Value, json};
@@ -156,6 +156,15 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
     config.sorting.sorting_depth = f.sort_depth.unwrap_or(u32::MAX);
     // Checked against the regimes by the caller (a comparison's series may name tt).
     config.sorting.type_two_bug = f.tt_sort_bug;
+    if let Some(list) = &f.play_features {
+        if !config.play_enhancements() {
+            return Err(input(
+                "--play-features",
+                "chooses the play setting's enhancements; add --setting play or drop the flag",
+            ));
+        }
+        config.play_features = parse_play_features(list)?;
+    }
     if f.unsorted {
         if t.tt_mode.is_some_and(|m| m != TtMode::Off.name()) {
             return Err(input(
@@ -166,6 +175,43 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
         *config = config.make_unsorted();
     }
     Ok(())
+}
+
+/// The play setting's enhancements named in `list` (`none` for none).
+fn parse_play_features(list: &str) -> Result<PlayFeatures> {
+    let mut f = PlayFeatures {
+        null_move: false,
+        late_move_reductions: false,
+        check_extensions: false,
+        probcut: false,
+    };
+    if list.trim() == "none" {
+        return Ok(f);
+    }
+    for name in list.split(',').map(str::trim) {
+        let on = match name {
+            "null-move" => &mut f.null_move,
+            "lmr" => &mut f.late_move_reductions,
+            "check-extensions" => &mut f.check_extensions,
+            "probcut" => &mut f.probcut,
+            _ => {
+                return Err(input(
+                    "--play-features",
+                    format!(
+                        "unknown enhancement '{name}'; use a comma-separated list of null-move, lmr, check-extensions and probcut, or none"
+                    ),
+                ));
+            }
+        };
+        if *on {
+            return Err(input(
+                "--play-features",
+                format!("'{name}' is named twice; name each enhancement once"),
+            ));
+        }
+        *on = true;
+    }
+    Ok(f)
 }
 
 /// Checks the depth, time and node limits.
@@ -282,6 +328,8 @@ impl GameVisitor for SearchVisitor<'_> {
                 "tt_probes": stats.tt_probes,
                 "tt_hits": stats.tt_hits,
                 "tt_cutoffs": stats.tt_cutoffs,
+                "probcut_checks": stats.probcut_checks,
+                "probcut_cuts": stats.probcut_cuts,
                 "seconds": seconds,
                 "nodes_per_second": nps,
                 "stopped": result.stopped,

@@ -421,14 +421,25 @@ fn mpi_comparisons_check_their_flags_before_starting_mpi() {
     );
 }
 
-/// Thesis table 6.2's mechanism: `--setting play` (variable depth) runs, records the setting
-/// in results.json and never calls a differing value wrong; `--aphid-tt` reaches APHID; bad
-/// values of both flags exit 2 naming the flag.
+/// Thesis table 6.2's mechanism: `--setting play` (variable depth) runs against the sequential
+/// program (`--baseline lazysmp`), records the setting and its enhancements in results.json and
+/// never calls a differing value wrong; `--aphid-tt` reaches APHID; split-engine algorithms,
+/// which have none of the play setting's reductions, are refused in it; bad values of the flags
+/// exit 2 naming the flag.
 #[test]
 fn the_play_setting_and_aphids_table_flag() {
     let dir = temp_dir("play");
     let mut args = compare_args("aphid", &dir);
-    args.extend(["--setting", "play", "--aphid-tt", "shared"]);
+    args.extend([
+        "--setting",
+        "play",
+        "--play-features",
+        "lmr,probcut",
+        "--baseline",
+        "lazysmp",
+        "--aphid-tt",
+        "shared",
+    ]);
     let out = runner(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -443,9 +454,56 @@ fn the_play_setting_and_aphids_table_flag() {
     let text = json.to_string();
     assert!(text.contains("\"setting\":\"play\""), "{text}");
     assert!(text.contains("\"aphid_tt\":\"shared\""), "{text}");
+    assert!(text.contains("probcut: true"), "{text}");
     fails_with(
         &["compare", "--setting", "blitz", "--depth", "2"],
         "--setting",
+    );
+    fails_with(
+        &[
+            "compare",
+            "--setting",
+            "play",
+            "--algos",
+            "aphid",
+            "--depth",
+            "2",
+        ],
+        "--baseline",
+    );
+    fails_with(
+        &[
+            "compare",
+            "--setting",
+            "play",
+            "--algos",
+            "aphid,ybw",
+            "--baseline",
+            "lazysmp",
+            "--depth",
+            "2",
+        ],
+        "--algos",
+    );
+    fails_with(
+        &["compare", "--play-features", "probcut", "--depth", "2"],
+        "--play-features",
+    );
+    fails_with(
+        &[
+            "compare",
+            "--setting",
+            "play",
+            "--play-features",
+            "probcut,futility",
+            "--baseline",
+            "lazysmp",
+            "--algos",
+            "aphid",
+            "--depth",
+            "2",
+        ],
+        "--play-features",
     );
     fails_with(
         &["compare", "--aphid-tt", "everywhere", "--depth", "2"],

@@ -5,10 +5,11 @@
 //!
 //! In the research setting nothing depends on the window except which subtrees are cut off, so
 //! the value inside the root window is the minimax value of the fixed-depth tree (quiescence
-//! included). The play setting adds null-move pruning, late move reductions and check
-//! extensions.
+//! included). The play setting adds null-move pruning, late move reductions, check extensions
+//! and, where the game has a model for it, ProbCut.
 
 use games::Game;
+use games::probcut::ProbCut;
 use games::score::{INFINITY, is_decisive};
 
 use super::context::SearchContext;
@@ -85,6 +86,13 @@ impl<G: Game> Searcher<G> {
         }
 
         let in_check = play && pos.in_check();
+
+        // ProbCut (play setting): a shallow search predicts that this node leaves the window.
+        if play && features.probcut && ply > 0 && !in_check {
+            if let Some(v) = self.probcut(pos, depth, alpha, beta, ply, ctx) {
+                return v;
+            }
+        }
 
         // Null move (play setting): if passing still fails high, so will a real move.
         if play
@@ -251,5 +259,61 @@ impl<G: Game> Searcher<G> {
             ctx.stored(hash, &entry);
         }
         best
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// ProbCut at a node of `depth` plies left (Buro 1995; `games::probcut`): where the game's
+    /// model checks this height, a null-window search of the model's shallow depth around the
+    /// bound that predicts a fail high (then a fail low) decides the node without the deep
+    /// search. Returns the window bound when it cuts, `Some(0)` when stopped, `None` otherwise.
+    /// Decisive windows are not cut (the model speaks of evaluations, not of won games).
+    fn probcut(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        ctx: &mut dyn SearchContext,
+    ) -> Option<i32> {
+        let model: ProbCut = pos.probcut()?;
+        if depth != model.height as i32
+            || model.shallow >= model.height
+            || is_decisive(alpha)
+            || is_decisive(beta)
+        {
+            return None;
+        }
+        self.stats.probcut_checks += 1;
+        let shallow = model.shallow as i32;
+        let node = NodeInfo {
+            kind: NodeType::Three,
+            eldest: false,
+            null_ok: false,
+        };
+        let high = model.high_bound(beta);
+        if !is_decisive(high) {
+            let v = self.alphabeta(pos, shallow, high - 1, high, ply, node, ctx);
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= high {
+                self.stats.probcut_cuts += 1;
+                return Some(beta);
+            }
+        }
+        let low = model.low_bound(alpha);
+        if !is_decisive(low) {
+            let v = self.alphabeta(pos, shallow, low, low + 1, ply, node, ctx);
+            if self.stopped {
+                return Some(0);
+            }
+            if v <= low {
+                self.stats.probcut_cuts += 1;
+                return Some(alpha);
+            }
+        }
+        None
     }
 }

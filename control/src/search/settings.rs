@@ -129,7 +129,7 @@ pub struct SearchConfig {
     pub play_features: PlayFeatures,
 }
 
-/// The enhancements of the play setting, each switchable (all on by default). The research
+/// The enhancements of the play setting, each switchable (all but ProbCut on by default). The research
 /// setting uses none of them whatever these say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayFeatures {
@@ -141,6 +141,9 @@ pub struct PlayFeatures {
     pub late_move_reductions: bool,
     /// Check extensions (one ply when a move gives check, up to twice the nominal depth).
     pub check_extensions: bool,
+    /// ProbCut (Buro 1995) with the game's model ([`games::Game::probcut`]; games without one
+    /// are unaffected): off by default, the variable-depth Othello search of thesis table 6.2.
+    pub probcut: bool,
 }
 
 impl Default for PlayFeatures {
@@ -149,6 +152,7 @@ impl Default for PlayFeatures {
             null_move: true,
             late_move_reductions: true,
             check_extensions: true,
+            probcut: false,
         }
     }
 }
@@ -222,7 +226,9 @@ impl SearchConfig {
         }
     }
 
-    pub(crate) fn play_enhancements(&self) -> bool {
+    /// Whether the play setting's enhancements ([`SearchConfig::play_features`]) apply.
+    #[must_use]
+    pub fn play_enhancements(&self) -> bool {
         self.setting == Setting::Play
     }
 }

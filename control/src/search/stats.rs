@@ -39,6 +39,11 @@ pub struct SearchStats {
     pub tt_hits: u64,
     /// Hits whose value ended the node without searching it.
     pub tt_cutoffs: u64,
+    /// ProbCut checks made (play setting with ProbCut; each costs one or two shallow searches,
+    /// whose nodes are counted as any other).
+    pub probcut_checks: u64,
+    /// ProbCut checks that decided their node without the deep search.
+    pub probcut_cuts: u64,
     /// Interior nodes that failed high (a child's value reached beta): move-ordering quality.
     pub cut_nodes: u64,
     /// Children searched at those nodes, the one that cut included (thesis seed 001, 6.3.1:
@@ -110,6 +115,8 @@ impl SearchStats {
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
+        self.probcut_checks += other.probcut_checks;
+        self.probcut_cuts += other.probcut_cuts;
         self.sort_nodes += other.sort_nodes;
         self.sort_time += other.sort_time;
         self.iterations.extend(other.iterations.iter().cloned());

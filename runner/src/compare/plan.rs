@@ -8,7 +8,7 @@ use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::{AphidOptions, TtSharing};
 use control::parallel::split_ab::SplitTables;
-use control::search::{MAX_DEPTH, SearchConfig, Setting, SortRegime};
+use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
 use serde_json::{Value, json};
@@ -312,6 +312,25 @@ impl Plan {
             return Err(input("--positions", "give at least 1"));
         }
         let config = search_config(args)?;
+        if config.play_enhancements() {
+            // The play setting's reductions live in the sequential searcher; the split
+            // engine's frames search every child to the full depth.
+            let names = std::iter::once(baseline).chain(series.iter().map(|s| s.algo));
+            if let Some(algo) = names.into_iter().find(|a| a.on_split_engine()) {
+                let flag = if algo == baseline && !series.iter().any(|s| s.algo == algo) {
+                    "--baseline"
+                } else {
+                    "--algos"
+                };
+                return Err(input(
+                    flag,
+                    format!(
+                        "{} runs on the split engine, whose frames have none of the play setting's reductions (only its leaf searches would), so it would search another tree; in the play setting compare aphid and lazysmp, with --baseline lazysmp (on one processor the sequential iterative deepening)",
+                        algo.name()
+                    ),
+                ));
+            }
+        }
         if args.table_sort.tt_sort_bug
             && config.sorting.regime != SortRegime::TypeTwo
             && !series.iter().any(|s| s.sort == Some(SortRegime::TypeTwo))
@@ -477,6 +496,9 @@ impl Plan {
         }
         if config.setting != Setting::Research {
             fingerprint["setting"] = json!(config.setting.name());
+        }
+        if config.play_enhancements() && config.play_features != PlayFeatures::default() {
+            fingerprint["play_features"] = json!(format!("{:?}", config.play_features));
         }
         let out = args.out.clone().unwrap_or_else(|| {
             // The build is part of the name: after a rebuild the default folder is a new one
