@@ -331,3 +331,53 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Table 6.4's experiment ranks YBW (table 6.4) against APHID (table 6.1) as the thesis's
+/// figure 6.4 does: one view holding both series' speedups, with a Kendall tau, and its own
+/// plot; the published tables are not repeated for it.
+#[test]
+fn a_view_ranks_series_of_two_tables_together() {
+    let dir = temp_dir("view");
+    let o = runner(&[
+        "experiment",
+        "thesis-t6.4",
+        "--quick",
+        "--variant",
+        "origin2000",
+        "--positions",
+        "1",
+        "--out",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let verdict: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("verdict.json")).expect("verdict.json"),
+    )
+    .expect("json");
+    let view: Vec<&Value> = verdict["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .filter(|v| v["item"] == "figure 6.4")
+        .collect();
+    assert_eq!(view.len(), 1, "{view:?}");
+    assert_eq!(view[0]["quantity"], "speedup");
+    assert!(view[0]["kendall_tau"].as_f64().is_some(), "{view:?}");
+    let series: std::collections::BTreeSet<&str> = verdict["comparisons"]
+        .as_array()
+        .expect("comparisons")
+        .iter()
+        .filter(|c| c["item"] == "figure 6.4")
+        .filter_map(|c| c["series"].as_str())
+        .collect();
+    assert_eq!(series.len(), 2, "{series:?}");
+    assert!(dir.join("figure-6.4.svg").exists());
+    let report = std::fs::read_to_string(dir.join("origin2000").join("report.html"))
+        .expect("the comparison's report");
+    assert_eq!(
+        report.matches("<caption>table 6.4: speedup").count(),
+        1,
+        "the view repeats a published table"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

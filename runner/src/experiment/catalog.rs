@@ -3,6 +3,8 @@
 //! published numbers of `testsets/published` it is held against, under which of our series
 //! labels ([`Against`]; the numbers themselves are read by `published.rs`).
 
+use super::published::Quantity;
+
 /// Flags as (flag, value) pairs; an empty value is a switch.
 pub type Flags = &'static [(&'static str, &'static str)];
 
@@ -62,6 +64,10 @@ pub struct Against {
     pub only: Flags,
     /// Published series to our labels.
     pub series: Labels,
+    /// A view across items: the selected numbers of this quantity shown and ranked under
+    /// another name beside another item's (figure 6.4 plots table 6.4's YBW speedups with
+    /// table 6.1's APHID ones); `None` for the item itself.
+    pub view: Option<(&'static str, Quantity)>,
 }
 
 impl Against {
@@ -72,6 +78,7 @@ impl Against {
         p.item == self.item
             && self.only.iter().all(|(c, v)| p.context(c) == Some(*v))
             && self.series.iter().any(|(s, _)| *s == p.series)
+            && self.view.is_none_or(|(_, q)| p.quantity == q)
     }
 
     /// Every published series of `item` as `series` maps them, for the comparison `variant`.
@@ -81,6 +88,25 @@ impl Against {
             variant,
             only: &[],
             series,
+            view: None,
+        }
+    }
+
+    /// `quantity` of `item`'s `series`, for the comparison `variant`, shown and ranked as
+    /// `view` beside the other items' numbers of that view.
+    const fn view(
+        view: &'static str,
+        quantity: Quantity,
+        item: &'static str,
+        variant: &'static str,
+        series: Labels,
+    ) -> Against {
+        Against {
+            item,
+            variant,
+            only: &[],
+            series,
+            view: Some((view, quantity)),
         }
     }
 
@@ -91,6 +117,7 @@ impl Against {
             variant: "",
             only: &[],
             series,
+            view: None,
         }
     }
 }
@@ -155,18 +182,21 @@ const T63_AGAINST: &[Against] = &[
         variant: "origin2000-depth12",
         only: &[("depth", "12")],
         series: APHID,
+        view: None,
     },
     Against {
         item: "table 6.3",
         variant: "origin2000-depth13",
         only: &[("depth", "13")],
         series: APHID,
+        view: None,
     },
     Against {
         item: "table 6.3",
         variant: "origin2000-depth14",
         only: &[("depth", "14")],
         series: APHID,
+        view: None,
     },
 ];
 
@@ -177,18 +207,21 @@ const T68_AGAINST: &[Against] = &[
         variant: "origin2000-local",
         only: &[("program", "KEYANO fixed"), ("setting", "local")],
         series: APHID,
+        view: None,
     },
     Against {
         item: "table 6.8",
         variant: "origin2000-distributed",
         only: &[("program", "KEYANO fixed"), ("setting", "distributed")],
         series: APHID,
+        view: None,
     },
     Against {
         item: "table 6.8",
         variant: "origin2000-shared",
         only: &[("program", "KEYANO fixed"), ("setting", "shared")],
         series: APHID,
+        view: None,
     },
 ];
 
@@ -285,24 +318,28 @@ const MP_T3_AGAINST: &[Against] = &[
         variant: "global-all",
         only: &[("tt", "global"), ("storage", "all"), ("position", "mean")],
         series: PV_SPLITTING,
+        view: None,
     },
     Against {
         item: "seed 004 table 3",
         variant: "global-gt2",
         only: &[("tt", "global"), ("storage", "gt2"), ("position", "mean")],
         series: PV_SPLITTING,
+        view: None,
     },
     Against {
         item: "seed 004 table 3",
         variant: "local-all",
         only: &[("tt", "local"), ("storage", "all"), ("position", "mean")],
         series: PV_SPLITTING,
+        view: None,
     },
     Against {
         item: "seed 004 table 3",
         variant: "local-gt2",
         only: &[("tt", "local"), ("storage", "gt2"), ("position", "mean")],
         series: PV_SPLITTING,
+        view: None,
     },
 ];
 
@@ -480,12 +517,14 @@ pub const ALL: &[Experiment] = &[
                     variant: "paper-bug",
                     only: &[],
                     series: RF_TT_VS_EC,
+                    view: None,
                 },
                 Against {
                     item: "figure 12",
                     variant: "paper-bug",
                     only: &[],
                     series: RF_TT_VS_EC,
+                    view: None,
                 },
             ],
         },
@@ -671,6 +710,21 @@ pub const ALL: &[Experiment] = &[
             against: &[
                 Against::at("table 6.4", "origin2000", &[("YBWC", "delaysplit")]),
                 Against::at("table 6.1", "origin2000", APHID),
+                // The thesis's figure 6.4 plots both speedups: the ranking per N.
+                Against::view(
+                    "figure 6.4",
+                    Quantity::Speedup,
+                    "table 6.4",
+                    "origin2000",
+                    &[("YBWC", "delaysplit")],
+                ),
+                Against::view(
+                    "figure 6.4",
+                    Quantity::Speedup,
+                    "table 6.1",
+                    "origin2000",
+                    APHID,
+                ),
             ],
         },
     },
@@ -822,6 +876,7 @@ pub const ALL: &[Experiment] = &[
                 variant: "",
                 only: &[("position", "mean")],
                 series: PV_SPLITTING,
+                view: None,
             }],
         },
     },
@@ -878,6 +933,7 @@ pub const ALL: &[Experiment] = &[
                 variant: "",
                 only: &[("position", "mean")],
                 series: PV_SPLITTING,
+                view: None,
             }],
         },
     },

@@ -351,7 +351,11 @@ struct Ran {
 fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
     let points = published::all().context("reading the built-in published numbers")?;
     let mut lines: Vec<Line> = Vec::new();
-    for a in against.iter().filter(|a| a.variant == variant) {
+    // A view re-presents numbers its items already show.
+    for a in against
+        .iter()
+        .filter(|a| a.variant == variant && a.view.is_none())
+    {
         for p in points
             .iter()
             .filter(|p| p.quantity == Quantity::Speedup && a.selects(p))
@@ -373,7 +377,10 @@ fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
 /// The published numbers `against` maps for `variant` as HTML: a paragraph naming the items,
 /// then per item and quantity a table of the series (columns) by processors (rows).
 fn against_html(against: &[Against], variant: &str) -> Result<String> {
-    let mine: Vec<&Against> = against.iter().filter(|a| a.variant == variant).collect();
+    let mine: Vec<&Against> = against
+        .iter()
+        .filter(|a| a.variant == variant && a.view.is_none())
+        .collect();
     if mine.is_empty() {
         return Ok(String::new());
     }

@@ -136,7 +136,9 @@ pub fn curves(points: &[Point], against: &Against, outcome: &Outcome) -> Vec<Cur
         }) {
             Some(c) => c.points.push((p.procs, p.value, ours)),
             None => out.push(Curve {
-                item: p.item.clone(),
+                item: against
+                    .view
+                    .map_or_else(|| p.item.clone(), |(view, _)| view.to_string()),
                 quantity: p.quantity,
                 series,
                 published_series,
