@@ -5,8 +5,8 @@
 //! - the published numbers: every `.tsv` file of `testsets/published` becomes one entry of
 //!   `$OUT_DIR/published.rs` the same way (read by `src/experiment/published.rs`);
 //! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`) and the source
-//!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files differ from it),
-//!   for the reports' environment block.
+//!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files other than the
+//!   generated `docs/results` differ from it), for the reports' environment block.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -85,7 +85,16 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn record_commit() {
     let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(head) => match git(&["status", "--porcelain", "--untracked-files=no"]) {
+        // The generated results pages are left out: experiments rewrite them while they
+        // run, and the binary does not read them.
+        Some(head) => match git(&[
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ":/",
+            ":(top,exclude)docs/results",
+        ]) {
             Some(s) if !s.is_empty() => format!("{head}+changes"),
             _ => head,
         },
