@@ -163,6 +163,9 @@ fn the_mechanisms_run_on_an_othello_middle_game() {
         assert!(f.leaves > 8, "{f:?}");
         assert!(f.master.passes > 1, "{f:?}");
         assert!(f.slave_required_nodes > 0, "{f:?}");
+        // Every slave got work, the last one before the search ended.
+        let startup = f.master.startup_ns.expect("every slave received a piece");
+        assert!(startup > 0 && (startup as f64) < r.seconds * 1e9, "{f:?}");
         assert_eq!(f.master_processors, 1, "{f:?}");
         assert!(f.geometry.is_some_and(|g| g.master_depth == 2), "{f:?}");
         assert!(r.total.dib.problems_received > 0);

@@ -88,6 +88,9 @@ impl AphidFigures {
             ("aphid_pass_nodes", m.pass_nodes as f64),
             ("aphid_proven_cuts", m.proven_cuts as f64),
         ];
+        if let Some(t) = m.startup_ns {
+            v.push(("aphid_startup_s", t as f64 / 1e9));
+        }
         if let Some(g) = self.geometry {
             v.push(("aphid_master_depth", f64::from(g.master_depth)));
             v.push(("aphid_granularity", f64::from(g.granularity)));

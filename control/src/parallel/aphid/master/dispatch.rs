@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use dib::Context;
+use dib::{Context, Nanos};
 use games::Game;
 
 use crate::parallel::aphid::balance::{self, Load, Piece};
@@ -33,9 +33,6 @@ impl<G: Game> Master<G> {
             row.master.priority = priority.get(&id).copied().unwrap_or(0);
             row.master.touched = row.master.priority > 0;
             if let Some(owner) = row.master.owner {
-                if let Some(info) = self.slaves.get_mut(owner - 1) {
-                    info.last_sent = ctx.now();
-                }
                 let msg = Msg::Assign {
                     epoch,
                     leaf: id,
@@ -43,6 +40,7 @@ impl<G: Game> Master<G> {
                     priority: row.master.priority,
                     bad: None,
                 };
+                self.sent_to(owner, ctx.now());
                 ctx.send(owner, msg);
             }
         }
@@ -74,9 +72,7 @@ impl<G: Game> Master<G> {
             };
             self.pending_bad.insert(id, bad);
             self.stats.bad_bounds += 1;
-            if let Some(info) = self.slaves.get_mut(owner - 1) {
-                info.last_sent = ctx.now();
-            }
+            self.sent_to(owner, ctx.now());
             ctx.send(
                 owner,
                 Msg::BadBound {
@@ -97,10 +93,23 @@ impl<G: Game> Master<G> {
         }
     }
 
-    fn assign(&mut self, id: LeafId, to: usize, ctx: &mut dyn Context<Msg>) {
-        if let Some(info) = self.slaves.get_mut(to - 1) {
-            info.last_sent = ctx.now();
+    /// Notes work sent to slave `to` at `now`; the first piece of the last slave to receive
+    /// one ends the start-up.
+    fn sent_to(&mut self, to: usize, now: Nanos) {
+        let Some(info) = self.slaves.get_mut(to - 1) else {
+            return;
+        };
+        info.last_sent = now;
+        if !info.started {
+            info.started = true;
+            if self.slaves.iter().all(|s| s.started) {
+                self.stats.startup_ns = Some(now);
+            }
         }
+    }
+
+    fn assign(&mut self, id: LeafId, to: usize, ctx: &mut dyn Context<Msg>) {
+        self.sent_to(to, ctx.now());
         if let Some(row) = self.table.row(id) {
             ctx.send(
                 to,

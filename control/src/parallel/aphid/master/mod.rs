@@ -73,6 +73,10 @@ pub struct MasterStats {
     pub deaths: u64,
     /// Reports received.
     pub reports: u64,
+    /// When the last slave received its first piece of work (the master's start-up, thesis
+    /// 6.3.1), in nanoseconds of the backend's clock from the search's start; `None` when
+    /// some slave never received one.
+    pub startup_ns: Option<Nanos>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -80,6 +84,8 @@ struct SlaveInfo {
     last_heard: Nanos,
     /// When the master last sent it work (an assignment or a bad bound).
     last_sent: Nanos,
+    /// Whether it has been sent any work.
+    started: bool,
     last_resend: Nanos,
     backoff: u32,
     dead: bool,
