@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use control::search::{
-    Algorithm, Limits, MAX_DEPTH, PlayFeatures, SearchConfig, Searcher, Setting, SortRegime,
-    TtMode, tt::MAX_TT_MIB,
+    Algorithm, Limits, MAX_DEPTH, PlayFeature, PlayFeatures, SearchConfig, Searcher, Setting,
+    SortRegime, TtMode, tt::MAX_TT_MIB,
 };
 use games::{Game, GameId, GameInfo, GameVisitor, score};
 use serde_json::{Value, json};
@@ -179,30 +179,18 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
 
 /// The play setting's enhancements named in `list` (`none` for none).
 fn parse_play_features(list: &str) -> Result<PlayFeatures> {
-    let mut f = PlayFeatures {
-        null_move: false,
-        late_move_reductions: false,
-        check_extensions: false,
-        probcut: false,
-    };
+    let mut f = PlayFeatures::NONE;
     if list.trim() == "none" {
         return Ok(f);
     }
     for name in list.split(',').map(str::trim) {
-        let on = match name {
-            "null-move" => &mut f.null_move,
-            "lmr" => &mut f.late_move_reductions,
-            "check-extensions" => &mut f.check_extensions,
-            "probcut" => &mut f.probcut,
-            _ => {
-                return Err(input(
-                    "--play-features",
-                    format!(
-                        "unknown enhancement '{name}'; use a comma-separated list of null-move, lmr, check-extensions and probcut, or none"
-                    ),
-                ));
-            }
-        };
+        let feature: PlayFeature = name.parse().map_err(|e| {
+            input(
+                "--play-features",
+                format!("{e} (a comma-separated list of them), or none"),
+            )
+        })?;
+        let on = f.switch(feature);
         if *on {
             return Err(input(
                 "--play-features",

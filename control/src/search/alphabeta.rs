@@ -9,7 +9,6 @@
 //! and, where the game has a model for it, ProbCut.
 
 use games::Game;
-use games::probcut::ProbCut;
 use games::score::{INFINITY, is_decisive};
 
 use super::context::SearchContext;
@@ -277,7 +276,7 @@ impl<G: Game> Searcher<G> {
         ply: usize,
         ctx: &mut dyn SearchContext,
     ) -> Option<i32> {
-        let model: ProbCut = pos.probcut()?;
+        let model = pos.probcut()?;
         if depth != model.height as i32
             || model.shallow >= model.height
             || is_decisive(alpha)

@@ -25,7 +25,9 @@ pub use iterative::{Progress, SearchResult};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY};
 pub use minimax::{minimax_value, minimax_value_within};
 pub use searcher::{SearchError, Searcher, WindowResult};
-pub use settings::{Algorithm, PlayFeatures, SearchConfig, Setting, TtMode, UnknownName};
+pub use settings::{
+    Algorithm, PlayFeature, PlayFeatures, SearchConfig, Setting, TtMode, UnknownName,
+};
 pub use solve::{Solution, solve};
 pub use sorting::{SortConfig, SortRegime};
 pub use stats::{IterationStats, KindTally, SearchStats};

@@ -146,6 +146,40 @@ pub struct PlayFeatures {
     pub probcut: bool,
 }
 
+named_enum! {
+    /// One switch of [`PlayFeatures`], by its command-line name.
+    PlayFeature, "play feature", {
+        /// [`PlayFeatures::null_move`].
+        NullMove => "null-move",
+        /// [`PlayFeatures::late_move_reductions`].
+        LateMoveReductions => "lmr",
+        /// [`PlayFeatures::check_extensions`].
+        CheckExtensions => "check-extensions",
+        /// [`PlayFeatures::probcut`].
+        ProbCut => "probcut",
+    }
+}
+
+impl PlayFeatures {
+    /// Every enhancement off.
+    pub const NONE: PlayFeatures = PlayFeatures {
+        null_move: false,
+        late_move_reductions: false,
+        check_extensions: false,
+        probcut: false,
+    };
+
+    /// The switch of `feature`.
+    pub fn switch(&mut self, feature: PlayFeature) -> &mut bool {
+        match feature {
+            PlayFeature::NullMove => &mut self.null_move,
+            PlayFeature::LateMoveReductions => &mut self.late_move_reductions,
+            PlayFeature::CheckExtensions => &mut self.check_extensions,
+            PlayFeature::ProbCut => &mut self.probcut,
+        }
+    }
+}
+
 impl Default for PlayFeatures {
     fn default() -> Self {
         PlayFeatures {

@@ -81,15 +81,33 @@ impl Against {
             && self.view.is_none_or(|(_, q)| p.quantity == q)
     }
 
-    /// Every published series of `item` as `series` maps them, for the comparison `variant`.
-    const fn at(item: &'static str, variant: &'static str, series: Labels) -> Against {
+    /// The rows of `item` with the context values `only`, as `series` maps them, for the
+    /// comparison `variant`.
+    const fn rows(
+        item: &'static str,
+        variant: &'static str,
+        only: Flags,
+        series: Labels,
+    ) -> Against {
         Against {
             item,
             variant,
-            only: &[],
+            only,
             series,
             view: None,
         }
+    }
+
+    /// Every published series of `item` as `series` maps them, for the comparison `variant`.
+    const fn at(item: &'static str, variant: &'static str, series: Labels) -> Against {
+        Against::rows(item, variant, &[], series)
+    }
+
+    /// Whether this mapping shows its item's own published numbers in the comparison
+    /// `variant` (a view re-presents numbers its items already show).
+    #[must_use]
+    pub fn shows_published_in(&self, variant: &str) -> bool {
+        self.variant == variant && self.view.is_none()
     }
 
     /// `quantity` of `item`'s `series`, for the comparison `variant`, shown and ranked as
@@ -112,13 +130,7 @@ impl Against {
 
     /// Every published series of `item` as `series` maps them, for the only comparison.
     const fn all(item: &'static str, series: Labels) -> Against {
-        Against {
-            item,
-            variant: "",
-            only: &[],
-            series,
-            view: None,
-        }
+        Against::rows(item, "", &[], series)
     }
 }
 
@@ -177,52 +189,31 @@ const APHID: Labels = &[("APHID", "aphid")];
 
 /// Table 6.3's depths (12-14 ply) by our variants on the Origin 2000 (the same depths).
 const T63_AGAINST: &[Against] = &[
-    Against {
-        item: "table 6.3",
-        variant: "origin2000-depth12",
-        only: &[("depth", "12")],
-        series: APHID,
-        view: None,
-    },
-    Against {
-        item: "table 6.3",
-        variant: "origin2000-depth13",
-        only: &[("depth", "13")],
-        series: APHID,
-        view: None,
-    },
-    Against {
-        item: "table 6.3",
-        variant: "origin2000-depth14",
-        only: &[("depth", "14")],
-        series: APHID,
-        view: None,
-    },
+    Against::rows("table 6.3", "origin2000-depth12", &[("depth", "12")], APHID),
+    Against::rows("table 6.3", "origin2000-depth13", &[("depth", "13")], APHID),
+    Against::rows("table 6.3", "origin2000-depth14", &[("depth", "14")], APHID),
 ];
 
 /// Table 6.8's Othello (fixed depth) row by table configuration.
 const T68_AGAINST: &[Against] = &[
-    Against {
-        item: "table 6.8",
-        variant: "origin2000-local",
-        only: &[("program", "KEYANO fixed"), ("setting", "local")],
-        series: APHID,
-        view: None,
-    },
-    Against {
-        item: "table 6.8",
-        variant: "origin2000-distributed",
-        only: &[("program", "KEYANO fixed"), ("setting", "distributed")],
-        series: APHID,
-        view: None,
-    },
-    Against {
-        item: "table 6.8",
-        variant: "origin2000-shared",
-        only: &[("program", "KEYANO fixed"), ("setting", "shared")],
-        series: APHID,
-        view: None,
-    },
+    Against::rows(
+        "table 6.8",
+        "origin2000-local",
+        &[("program", "KEYANO fixed"), ("setting", "local")],
+        APHID,
+    ),
+    Against::rows(
+        "table 6.8",
+        "origin2000-distributed",
+        &[("program", "KEYANO fixed"), ("setting", "distributed")],
+        APHID,
+    ),
+    Against::rows(
+        "table 6.8",
+        "origin2000-shared",
+        &[("program", "KEYANO fixed"), ("setting", "shared")],
+        APHID,
+    ),
 ];
 
 /// Thesis tables 6.1 and 6.2 (and the base of 6.3 and 6.4): APHID on the Othello middle-game
@@ -313,34 +304,30 @@ const PV_SPLITTING: Labels = &[("PV splitting", "pvsplit")];
 
 /// Table 3's four arrangements by our variants (means over the positions).
 const MP_T3_AGAINST: &[Against] = &[
-    Against {
-        item: "seed 004 table 3",
-        variant: "global-all",
-        only: &[("tt", "global"), ("storage", "all"), ("position", "mean")],
-        series: PV_SPLITTING,
-        view: None,
-    },
-    Against {
-        item: "seed 004 table 3",
-        variant: "global-gt2",
-        only: &[("tt", "global"), ("storage", "gt2"), ("position", "mean")],
-        series: PV_SPLITTING,
-        view: None,
-    },
-    Against {
-        item: "seed 004 table 3",
-        variant: "local-all",
-        only: &[("tt", "local"), ("storage", "all"), ("position", "mean")],
-        series: PV_SPLITTING,
-        view: None,
-    },
-    Against {
-        item: "seed 004 table 3",
-        variant: "local-gt2",
-        only: &[("tt", "local"), ("storage", "gt2"), ("position", "mean")],
-        series: PV_SPLITTING,
-        view: None,
-    },
+    Against::rows(
+        "seed 004 table 3",
+        "global-all",
+        &[("tt", "global"), ("storage", "all"), ("position", "mean")],
+        PV_SPLITTING,
+    ),
+    Against::rows(
+        "seed 004 table 3",
+        "global-gt2",
+        &[("tt", "global"), ("storage", "gt2"), ("position", "mean")],
+        PV_SPLITTING,
+    ),
+    Against::rows(
+        "seed 004 table 3",
+        "local-all",
+        &[("tt", "local"), ("storage", "all"), ("position", "mean")],
+        PV_SPLITTING,
+    ),
+    Against::rows(
+        "seed 004 table 3",
+        "local-gt2",
+        &[("tt", "local"), ("storage", "gt2"), ("position", "mean")],
+        PV_SPLITTING,
+    ),
 ];
 
 const MP_QUICK: Flags = &[("--depth", "4"), ("--positions", "2")];
@@ -512,20 +499,8 @@ pub const ALL: &[Experiment] = &[
             variants: &[("paper-bug", &[("--tt-sort-bug", "")]), ("correct", &[])],
             published: RF_FIG11,
             against: &[
-                Against {
-                    item: "figure 11",
-                    variant: "paper-bug",
-                    only: &[],
-                    series: RF_TT_VS_EC,
-                    view: None,
-                },
-                Against {
-                    item: "figure 12",
-                    variant: "paper-bug",
-                    only: &[],
-                    series: RF_TT_VS_EC,
-                    view: None,
-                },
+                Against::at("figure 11", "paper-bug", RF_TT_VS_EC),
+                Against::at("figure 12", "paper-bug", RF_TT_VS_EC),
             ],
         },
     },
@@ -871,13 +846,12 @@ pub const ALL: &[Experiment] = &[
             quick: MP_QUICK,
             variants: &[],
             published: MP_T2,
-            against: &[Against {
-                item: "seed 004 table 2",
-                variant: "",
-                only: &[("position", "mean")],
-                series: PV_SPLITTING,
-                view: None,
-            }],
+            against: &[Against::rows(
+                "seed 004 table 2",
+                "",
+                &[("position", "mean")],
+                PV_SPLITTING,
+            )],
         },
     },
     Experiment {
@@ -928,13 +902,12 @@ pub const ALL: &[Experiment] = &[
             quick: MP_QUICK,
             variants: &[],
             published: MP_T4,
-            against: &[Against {
-                item: "seed 004 table 4",
-                variant: "",
-                only: &[("position", "mean")],
-                series: PV_SPLITTING,
-                view: None,
-            }],
+            against: &[Against::rows(
+                "seed 004 table 4",
+                "",
+                &[("position", "mean")],
+                PV_SPLITTING,
+            )],
         },
     },
     Experiment {

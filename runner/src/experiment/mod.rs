@@ -351,11 +351,7 @@ struct Ran {
 fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
     let points = published::all().context("reading the built-in published numbers")?;
     let mut lines: Vec<Line> = Vec::new();
-    // A view re-presents numbers its items already show.
-    for a in against
-        .iter()
-        .filter(|a| a.variant == variant && a.view.is_none())
-    {
+    for a in against.iter().filter(|a| a.shows_published_in(variant)) {
         for p in points
             .iter()
             .filter(|p| p.quantity == Quantity::Speedup && a.selects(p))
@@ -379,7 +375,7 @@ fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
 fn against_html(against: &[Against], variant: &str) -> Result<String> {
     let mine: Vec<&Against> = against
         .iter()
-        .filter(|a| a.variant == variant && a.view.is_none())
+        .filter(|a| a.shows_published_in(variant))
         .collect();
     if mine.is_empty() {
         return Ok(String::new());
