@@ -288,7 +288,7 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
         "thesis-t6.8",
         "--quick",
         "--variant",
-        "origin2000-shared",
+        "othello-shared",
         "--positions",
         "1",
         "--out",
@@ -301,14 +301,14 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
         .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(ran, ["origin2000-shared"], "only the named variant runs");
+    assert_eq!(ran, ["othello-shared"], "only the named variant runs");
     let verdict: Value = serde_json::from_str(
         &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
     )
     .expect("json");
     let command = verdict["command"].as_str().expect("command");
     assert!(
-        command.contains("--variant origin2000-shared") && command.contains("--positions 1"),
+        command.contains("--variant othello-shared") && command.contains("--positions 1"),
         "{command}"
     );
     let compare = verdict["compare_commands"][0]
@@ -326,7 +326,7 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.lines().count() == 1 && err.contains("origin2000-local"),
+        err.lines().count() == 1 && err.contains("checkers-local"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

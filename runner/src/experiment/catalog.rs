@@ -194,25 +194,169 @@ const T63_AGAINST: &[Against] = &[
     Against::rows("table 6.3", "origin2000-depth14", &[("depth", "14")], APHID),
 ];
 
-/// Table 6.8's Othello (fixed depth) row by table configuration.
-const T68_AGAINST: &[Against] = &[
-    Against::rows(
-        "table 6.8",
-        "origin2000-local",
-        &[("program", "KEYANO fixed"), ("setting", "local")],
-        APHID,
+/// Table 6.8's rows by program and table arrangement: each row against its variant, and each
+/// program's three arrangements as a view of their own, ranked among themselves (the question
+/// of the table is the order of the arrangements per program).
+macro_rules! t68_against {
+    ($(($variant:literal, $program:literal, $setting:literal, $view:literal)),* $(,)?) => {
+        &[$(
+            Against::rows(
+                "table 6.8",
+                $variant,
+                &[("program", $program), ("setting", $setting)],
+                APHID,
+            ),
+            Against {
+                item: "table 6.8",
+                variant: $variant,
+                only: &[("program", $program), ("setting", $setting)],
+                series: APHID,
+                view: Some(($view, Quantity::Speedup)),
+            },
+        )*]
+    };
+}
+
+const T68_AGAINST: &[Against] = t68_against![
+    (
+        "othello-local",
+        "KEYANO fixed",
+        "local",
+        "table 6.8, Othello"
     ),
-    Against::rows(
-        "table 6.8",
-        "origin2000-distributed",
-        &[("program", "KEYANO fixed"), ("setting", "distributed")],
-        APHID,
+    (
+        "othello-distributed",
+        "KEYANO fixed",
+        "distributed",
+        "table 6.8, Othello"
     ),
-    Against::rows(
-        "table 6.8",
-        "origin2000-shared",
-        &[("program", "KEYANO fixed"), ("setting", "shared")],
-        APHID,
+    (
+        "othello-shared",
+        "KEYANO fixed",
+        "shared",
+        "table 6.8, Othello"
+    ),
+    (
+        "othello-probcut-local",
+        "KEYANO variable",
+        "local",
+        "table 6.8, Othello with ProbCut"
+    ),
+    (
+        "othello-probcut-distributed",
+        "KEYANO variable",
+        "distributed",
+        "table 6.8, Othello with ProbCut"
+    ),
+    (
+        "othello-probcut-shared",
+        "KEYANO variable",
+        "shared",
+        "table 6.8, Othello with ProbCut"
+    ),
+    ("checkers-local", "CHINOOK", "local", "table 6.8, checkers"),
+    (
+        "checkers-distributed",
+        "CHINOOK",
+        "distributed",
+        "table 6.8, checkers"
+    ),
+    (
+        "checkers-shared",
+        "CHINOOK",
+        "shared",
+        "table 6.8, checkers"
+    ),
+    (
+        "chess-local",
+        "THETURK",
+        "local",
+        "table 6.8, chess (TheTurk)"
+    ),
+    (
+        "chess-distributed",
+        "THETURK",
+        "distributed",
+        "table 6.8, chess (TheTurk)"
+    ),
+    (
+        "chess-shared",
+        "THETURK",
+        "shared",
+        "table 6.8, chess (TheTurk)"
+    ),
+    (
+        "chess-local",
+        "CRAFTY",
+        "local",
+        "table 6.8, chess (Crafty)"
+    ),
+    (
+        "chess-distributed",
+        "CRAFTY",
+        "distributed",
+        "table 6.8, chess (Crafty)"
+    ),
+    (
+        "chess-shared",
+        "CRAFTY",
+        "shared",
+        "table 6.8, chess (Crafty)"
+    ),
+];
+
+/// Table 6.8's variants: each row of ours (the game and its size, as in tables 6.1, 6.2, 6.5
+/// and 6.6) with each table arrangement (`ROW-local`, `ROW-distributed`, `ROW-shared`), on the
+/// thesis's machine.
+macro_rules! t68_variants {
+    ($(($row:literal, [$($flag:expr),* $(,)?])),* $(,)?) => {
+        &[$(
+            (
+                concat!($row, "-local"),
+                &[$($flag,)* ("--aphid-tt", "local"), ("--sim-preset", "origin2000")],
+            ),
+            (
+                concat!($row, "-distributed"),
+                &[$($flag,)* ("--aphid-tt", "distributed"), ("--sim-preset", "origin2000")],
+            ),
+            (
+                concat!($row, "-shared"),
+                &[$($flag,)* ("--aphid-tt", "shared"), ("--sim-preset", "origin2000")],
+            ),
+        )*]
+    };
+}
+
+const T68_VARIANTS: &[(&str, Flags)] = t68_variants![
+    // Table 6.1's fixed 15 plies (the experiment's own flags).
+    ("othello", []),
+    // Table 6.2's variable depth: ProbCut at 16 plies against the sequential program.
+    (
+        "othello-probcut",
+        [
+            ("--baseline", "lazysmp"),
+            ("--setting", "play"),
+            ("--play-features", "probcut"),
+            ("--depth", "16"),
+        ]
+    ),
+    // Table 6.5's size: 150 virtual s a position.
+    (
+        "checkers",
+        [
+            ("--game", "checkers"),
+            ("--testset", "checkers"),
+            ("--time-ms", "150000"),
+        ]
+    ),
+    // Tables 6.6 and 6.7's size: 10 virtual s a position.
+    (
+        "chess",
+        [
+            ("--game", "chess"),
+            ("--testset", "bratko_kopec"),
+            ("--time-ms", "10000"),
+        ]
     ),
 ];
 
@@ -780,50 +924,20 @@ pub const ALL: &[Experiment] = &[
     Experiment {
         name: "thesis-t6.8",
         reproduces: "thesis table 6.8",
-        what: "APHID with local, distributed and shared transposition tables on 16 processors",
+        what: "APHID with local, distributed and shared transposition tables on 16 processors, in every row of the thesis's table our games carry: fixed-depth Othello, Othello with ProbCut, checkers, chess",
         kind: Kind::Compare {
             args: &[
                 ("--game", "othello"),
                 ("--testset", "othello_midgame"),
                 ("--algos", "aphid"),
                 ("--procs", "1,16"),
-                // The thesis's 15 plies: about 2 hours for the six comparisons here.
+                // The thesis's 15 plies (the fixed-depth Othello row; the others replace it).
                 ("--depth", "15"),
                 ("--backend", "sim"),
             ],
-            quick: &[("--depth", "6"), ("--positions", "3")],
-            variants: &[
-                (
-                    "origin2000-local",
-                    &[("--aphid-tt", "local"), ("--sim-preset", "origin2000")],
-                ),
-                (
-                    "origin2000-distributed",
-                    &[
-                        ("--aphid-tt", "distributed"),
-                        ("--sim-preset", "origin2000"),
-                    ],
-                ),
-                (
-                    "origin2000-shared",
-                    &[("--aphid-tt", "shared"), ("--sim-preset", "origin2000")],
-                ),
-                (
-                    "shared-memory-local",
-                    &[("--aphid-tt", "local"), ("--sim-preset", "shared-memory")],
-                ),
-                (
-                    "shared-memory-distributed",
-                    &[
-                        ("--aphid-tt", "distributed"),
-                        ("--sim-preset", "shared-memory"),
-                    ],
-                ),
-                (
-                    "shared-memory-shared",
-                    &[("--aphid-tt", "shared"), ("--sim-preset", "shared-memory")],
-                ),
-            ],
+            // Every row at depth 5 on 2 positions (the depth replaces a row's --time-ms).
+            quick: &[("--depth", "5"), ("--positions", "2")],
+            variants: T68_VARIANTS,
             published: T68,
             against: T68_AGAINST,
         },
@@ -998,6 +1112,29 @@ mod tests {
                 assert!(found, "{}: no published series '{theirs}'", e.name);
             }
         }
+    }
+
+    /// A quick run's depth replaces a variant's time per position (and the other way round):
+    /// `runner compare` takes one of the two.
+    #[test]
+    fn a_depth_replaces_a_time_limit() {
+        let flags = flags_for(
+            &[("--depth", "15"), ("--procs", "1,16")],
+            &[("--depth", "5")],
+            &[("--game", "checkers"), ("--time-ms", "150000")],
+            true,
+        )
+        .expect("flags");
+        let has = |k: &str| flags.iter().any(|(f, _)| f == k);
+        assert!(has("--depth") && !has("--time-ms"), "{flags:?}");
+        let flags = flags_for(
+            &[("--depth", "15")],
+            &[("--depth", "5")],
+            &[("--time-ms", "150000")],
+            false,
+        )
+        .expect("flags");
+        assert_eq!(flags, [("--time-ms".to_string(), "150000".to_string())]);
     }
 
     #[test]

@@ -69,15 +69,15 @@ pub fn verdict_line(v: &Verdict) -> String {
 /// The file name stem of an item's plots: "figure 5" is `figure-5`.
 #[must_use]
 pub fn slug(item: &str) -> String {
-    item.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
+    let mut out = String::new();
+    for c in item.chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
 }
 
 /// The items of `record` in order of first appearance.
@@ -193,4 +193,16 @@ pub fn write(out: &Path, record: &Record) -> Result<()> {
         println!("  not compared: {n}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug;
+
+    #[test]
+    fn slugs_keep_letters_digits_and_dots_and_join_the_rest_with_one_hyphen() {
+        assert_eq!(slug("figure 5"), "figure-5");
+        assert_eq!(slug("table 6.1"), "table-6.1");
+        assert_eq!(slug("table 6.8, chess (Crafty)"), "table-6.8-chess-crafty");
+    }
 }
