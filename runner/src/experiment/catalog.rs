@@ -149,6 +149,16 @@ pub struct Experiment {
 const RF_PROCS: &str = "1,2,4,8,12,16,20";
 const THESIS_PROCS: &str = "1,8,16,32,64";
 
+/// The thesis's transposition table: 2^24 entries of 16 bytes, the largest power of two that
+/// kept table and program below its 400 MB limit (section 6.2.3; the `origin2000` preset's
+/// `max_table_entries`), one per process with local tables. A 16 MiB table fills at these
+/// depths and costs APHID speedup (THESIS.md, "The table's size").
+const THESIS_TABLE: (&str, &str) = ("--tt-mb", "256");
+
+/// Under `--quick` the tables stay at the default's size (a quick run fills no table, and
+/// sixteen local tables of 256 MiB would cost a test gigabytes).
+const QUICK_TABLE: (&str, &str) = ("--tt-mb", "16");
+
 /// Seed 003 figures 5-7: the paper's algorithms by our labels.
 const RF_ALGOS: Labels = &[
     ("alphabeta", "abdib"),
@@ -371,6 +381,7 @@ const KEYANO_APHID: Flags = &[
     // scale"); about 2 hours for both machines here.
     ("--depth", "15"),
     ("--aphid-tt", "shared"),
+    THESIS_TABLE,
 ];
 
 /// The thesis's machine and the round-number machine every earlier result used, side by side.
@@ -384,6 +395,7 @@ const KEYANO_QUICK: Flags = &[
     ("--depth", "5"),
     ("--procs", "1,8,16"),
     ("--positions", "3"),
+    QUICK_TABLE,
 ];
 
 const RF_FIG5: &str = "Seed 003 section 4 (Sequent Symmetry, unsorted 4x4 tic-tac-toe tree of depth 9, fanout at most 15): \
@@ -742,11 +754,13 @@ pub const ALL: &[Experiment] = &[
                 // 16 (THESIS.md, "Table 6.2").
                 ("--depth", "16"),
                 ("--aphid-tt", "shared"),
+                THESIS_TABLE,
             ],
             quick: &[
                 ("--depth", "9"),
                 ("--procs", "1,8,16"),
                 ("--positions", "2"),
+                QUICK_TABLE,
             ],
             variants: &[
                 ("origin2000", &[("--sim-preset", "origin2000")]),
@@ -767,11 +781,13 @@ pub const ALL: &[Experiment] = &[
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
                 ("--aphid-tt", "shared"),
+                THESIS_TABLE,
             ],
             quick: &[
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
                 ("--depth", "5"),
+                QUICK_TABLE,
             ],
             // The thesis's 12-14 plies (its tree sizes at the same depths); 15 is table 6.1's
             // depth, out of reach here (THESIS.md).
@@ -822,6 +838,7 @@ pub const ALL: &[Experiment] = &[
                 // YBW splits down to 2 plies from the leaves here, as the thesis's did below
                 // its minimum granularity; the default of 5 is tuned for 2 processors.
                 ("--min-split-depth", "2"),
+                THESIS_TABLE,
             ],
             quick: KEYANO_QUICK,
             variants: BOTH_MACHINES,
@@ -865,11 +882,13 @@ pub const ALL: &[Experiment] = &[
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
+                THESIS_TABLE,
             ],
             quick: &[
                 ("--time-ms", "20"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
+                QUICK_TABLE,
             ],
             // The shared-memory machine's nodes cost 10 us against 7.7: the same node counts
             // take 1.3 times the virtual time.
@@ -901,11 +920,13 @@ pub const ALL: &[Experiment] = &[
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
+                THESIS_TABLE,
             ],
             quick: &[
                 ("--time-ms", "20"),
                 ("--procs", "1,8,16"),
                 ("--positions", "3"),
+                QUICK_TABLE,
             ],
             variants: &[
                 ("origin2000", &[("--sim-preset", "origin2000")]),
@@ -934,9 +955,10 @@ pub const ALL: &[Experiment] = &[
                 // The thesis's 15 plies (the fixed-depth Othello row; the others replace it).
                 ("--depth", "15"),
                 ("--backend", "sim"),
+                THESIS_TABLE,
             ],
             // Every row at depth 5 on 2 positions (the depth replaces a row's --time-ms).
-            quick: &[("--depth", "5"), ("--positions", "2")],
+            quick: &[("--depth", "5"), ("--positions", "2"), QUICK_TABLE],
             variants: T68_VARIANTS,
             published: T68,
             against: T68_AGAINST,
@@ -1038,8 +1060,9 @@ pub const ALL: &[Experiment] = &[
                 ("--sim-preset", "origin2000"),
                 ("--aphid-tt", "shared"),
                 ("--min-split-depth", "2"),
+                THESIS_TABLE,
             ],
-            quick: &[("--depth", "8"), ("--positions", "3")],
+            quick: &[("--depth", "8"), ("--positions", "3"), QUICK_TABLE],
             swept: SWEPT,
         },
     },
@@ -1112,6 +1135,47 @@ mod tests {
                 assert!(found, "{}: no published series '{theirs}'", e.name);
             }
         }
+    }
+
+    /// Every full run on the thesis's machine asks for the thesis's table, the largest the
+    /// `origin2000` preset allows: a smaller one fills at the thesis's depths and changes the
+    /// speedups it is compared with.
+    #[test]
+    fn the_thesis_machine_runs_with_the_thesis_table() {
+        let cap = dib::CostModel::preset("origin2000")
+            .expect("the preset")
+            .max_table_mib(control::search::TT_ENTRY_BYTES)
+            .expect("a table limit");
+        let mut checked = 0;
+        for e in ALL {
+            let (args, variants) = match &e.kind {
+                Kind::Compare { args, variants, .. } => (*args, *variants),
+                Kind::Sweep { args, .. } => (*args, &[][..]),
+                Kind::Model => continue,
+            };
+            let one: &[(&str, Flags)] = &[("", &[])];
+            let vs = if variants.is_empty() { one } else { variants };
+            for (label, over) in vs {
+                let Some(flags) = flags_for(args, &[], over, false) else {
+                    continue;
+                };
+                let value = |k: &str| flags.iter().find(|(f, _)| f == k).map(|(_, v)| v.clone());
+                if value("--sim-preset").as_deref() != Some("origin2000") {
+                    continue;
+                }
+                assert_eq!(
+                    value("--tt-mb"),
+                    Some(cap.to_string()),
+                    "{} {label}",
+                    e.name
+                );
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 20,
+            "{checked} comparisons on the thesis's machine"
+        );
     }
 
     /// A quick run's depth replaces a variant's time per position (and the other way round):
