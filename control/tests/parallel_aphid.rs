@@ -451,3 +451,40 @@ fn bad_bound_options_keep_the_value() {
     }
     assert!(requests > 0, "no bad bound was asked for");
 }
+
+/// Bratko-Kopec 1 (`Qd1+`): black mates in 5 plies, so from depth 5 the hypothetical root
+/// value is decisive. The slaves' windows stay centred on it (on each leaf's distance to the
+/// end), and APHID on 8 processors searches a few times sequential alpha-beta's nodes (about
+/// 1.4), not the exact value of every leaf it touches (31 and 143 times at depths 6 and 7).
+#[test]
+fn a_forced_mate_keeps_the_slaves_windows_narrow() {
+    use games::chess::Chess;
+    let pos = Chess::parse_position("1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1")
+        .expect("a valid FEN");
+    let aphid = AphidOptions {
+        tt: TtSharing::Shared,
+        ..AphidOptions::default()
+    };
+    for depth in [6, 7] {
+        let seq = search(
+            ParallelAlgo::AlphaBeta,
+            &pos,
+            &options(depth, 1, sim(1, ""), aphid.clone()),
+        )
+        .expect("a result");
+        assert_eq!(seq.value, games::score::win_in(5));
+        let r = search(
+            ParallelAlgo::Aphid,
+            &pos,
+            &options(depth, 8, sim(1, ""), aphid.clone()),
+        )
+        .expect("a result");
+        assert_eq!(r.value, seq.value, "depth {depth}");
+        assert!(
+            r.nodes <= 4 * seq.nodes,
+            "depth {depth}: {} nodes against sequential {}",
+            r.nodes,
+            seq.nodes
+        );
+    }
+}

@@ -6,7 +6,7 @@
 //! first; when every touched leaf has reached the required depth, the same order one ply
 //! beyond it (speculative run-ahead to the next iteration). Untouched leaves (priority 0) are
 //! not searched. The window is centred on the master's hypothetical root value, turned to
-//! the leaf's side, twice as wide for speculative searches.
+//! the leaf's side and scale (decisive values too), twice as wide for speculative searches.
 //!
 //! While searching, the slave reads its inbox at every poll of the sequential search; a
 //! speculative search is abandoned when required work arrives. (On the simulator a slice is

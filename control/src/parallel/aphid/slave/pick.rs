@@ -2,7 +2,7 @@
 //! next, to what depth and with what window (the order is in the module docs of `slave`).
 
 use games::Game;
-use games::score::{INFINITY, is_decisive};
+use games::score::INFINITY;
 
 use crate::search::tt::value_to_tt;
 
@@ -21,11 +21,10 @@ impl<G: Game> SlaveState<G> {
             .all(|l| l.bad.is_none() && (l.priority == 0 || l.searched >= self.required(l)))
     }
 
-    /// The window centred on the root value `hyp`, on `ply`'s side and scale.
+    /// The window centred on the root value `hyp`, on `ply`'s side and scale. A decisive
+    /// `hyp` is centred too, on the leaf's distance to the end: an unbounded window there
+    /// would make every required search find the leaf's exact value.
     fn window_at(&self, hyp: i32, ply: u32, width: i32) -> (i32, i32) {
-        if is_decisive(hyp) {
-            return (-INFINITY, INFINITY);
-        }
         let centre = value_to_tt(if ply % 2 == 0 { hyp } else { -hyp }, ply as usize);
         (
             centre.saturating_sub(width).max(-INFINITY),

@@ -58,6 +58,32 @@ fn required_and_run_ahead_windows() {
     assert_eq!(window(&s, 3), (-30 - 2 * w, -30 + 2 * w), "the other side");
 }
 
+/// A decisive hypothetical value is centred on too, moved to the leaf's distance to the end:
+/// a mate in 5 plies from the root is a loss in 2 at a leaf 3 plies down; the window stays
+/// within the score range.
+#[test]
+fn decisive_hypotheses_keep_a_window_on_the_leafs_scale() {
+    use games::score::{INFINITY, loss_in, win_in};
+    let mut s = state(10, &[(1, 22, 5)]);
+    s.epoch.hypothesis = win_in(5);
+    let w = s.window;
+    let pick = |s: &SlaveState<TicTacToe3>| {
+        let x = s.pick().expect("work");
+        (x.alpha, x.beta)
+    };
+    assert_eq!(
+        pick(&s),
+        (win_in(1) - w, INFINITY),
+        "4 plies down: a win in 1"
+    );
+    s.leaves.get_mut(&1).expect("leaf").ply = 3;
+    assert_eq!(
+        pick(&s),
+        (-INFINITY, loss_in(2) + w),
+        "3 plies down: a loss in 2"
+    );
+}
+
 /// In the last iteration an untouched leaf below its required depth goes before run-ahead
 /// (not as required work); before it, run-ahead goes first; and never with the option off.
 #[test]
