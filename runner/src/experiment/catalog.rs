@@ -110,21 +110,12 @@ impl Against {
         self.variant == variant && self.view.is_none()
     }
 
-    /// `quantity` of `item`'s `series`, for the comparison `variant`, shown and ranked as
-    /// `view` beside the other items' numbers of that view.
-    const fn view(
-        view: &'static str,
-        quantity: Quantity,
-        item: &'static str,
-        variant: &'static str,
-        series: Labels,
-    ) -> Against {
+    /// This mapping's numbers of `quantity` shown and ranked as `view`, beside the other
+    /// mappings' numbers of that view.
+    const fn viewed(self, view: &'static str, quantity: Quantity) -> Against {
         Against {
-            item,
-            variant,
-            only: &[],
-            series,
             view: Some((view, quantity)),
+            ..self
         }
     }
 
@@ -216,13 +207,13 @@ macro_rules! t68_against {
                 &[("program", $program), ("setting", $setting)],
                 APHID,
             ),
-            Against {
-                item: "table 6.8",
-                variant: $variant,
-                only: &[("program", $program), ("setting", $setting)],
-                series: APHID,
-                view: Some(($view, Quantity::Speedup)),
-            },
+            Against::rows(
+                "table 6.8",
+                $variant,
+                &[("program", $program), ("setting", $setting)],
+                APHID,
+            )
+            .viewed($view, Quantity::Speedup),
         )*]
     };
 }
@@ -847,20 +838,10 @@ pub const ALL: &[Experiment] = &[
                 Against::at("table 6.4", "origin2000", &[("YBWC", "delaysplit")]),
                 Against::at("table 6.1", "origin2000", APHID),
                 // The thesis's figure 6.4 plots both speedups: the ranking per N.
-                Against::view(
-                    "figure 6.4",
-                    Quantity::Speedup,
-                    "table 6.4",
-                    "origin2000",
-                    &[("YBWC", "delaysplit")],
-                ),
-                Against::view(
-                    "figure 6.4",
-                    Quantity::Speedup,
-                    "table 6.1",
-                    "origin2000",
-                    APHID,
-                ),
+                Against::at("table 6.4", "origin2000", &[("YBWC", "delaysplit")])
+                    .viewed("figure 6.4", Quantity::Speedup),
+                Against::at("table 6.1", "origin2000", APHID)
+                    .viewed("figure 6.4", Quantity::Speedup),
             ],
         },
     },

@@ -121,17 +121,16 @@ impl Scope {
     }
 }
 
-/// `runner compare`'s flags that exclude each other: a fixed depth or a time per position.
-const LIMIT_ALTERNATIVES: &[(&str, &str)] = &[("--depth", "--time-ms")];
-
 /// Sets flag `key` to `value` in a flag list: in place where the list has it, else appended.
+/// A depth and a time per position exclude each other in `runner compare`: setting one drops
+/// the other (a quick run's `--depth` replaces a variant's `--time-ms`).
 fn set_flag(merged: &mut Vec<(String, String)>, key: &str, value: &str) {
-    // A depth and a time limit are alternatives: setting one replaces the other (a quick run's
-    // `--depth` replaces a variant's `--time-ms`).
-    if let Some(other) = LIMIT_ALTERNATIVES
-        .iter()
-        .find_map(|(a, b)| (*a == key).then_some(*b).or((*b == key).then_some(*a)))
-    {
+    let excluded = match key {
+        "--depth" => Some("--time-ms"),
+        "--time-ms" => Some("--depth"),
+        _ => None,
+    };
+    if let Some(other) = excluded {
         merged.retain(|(k, _)| k != other);
     }
     match merged.iter_mut().find(|(k, _)| k == key) {
