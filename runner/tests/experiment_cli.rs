@@ -315,6 +315,27 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
         .as_str()
         .expect("compare command");
     assert!(compare.contains("--positions 1"), "{compare}");
+    // The cells' cost is the run's; a resumed run computes nothing and reports the same cost.
+    let cost = verdict["cost"].clone();
+    assert!(cost["seconds"].as_f64().is_some_and(|s| s > 0.0), "{cost}");
+    assert_eq!(cost["untimed"], 0, "{cost}");
+    let o = runner(&[
+        "experiment",
+        "thesis-t6.8",
+        "--quick",
+        "--variant",
+        "othello-shared",
+        "--positions",
+        "1",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let resumed: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
+    )
+    .expect("json");
+    assert_eq!(resumed["cost"], cost, "a resumed run keeps the cells' cost");
     let o = runner(&[
         "experiment",
         "thesis-t6.8",

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context as _, Result, anyhow};
 use control::parallel::{self, ParallelAlgo, ParallelOptions, ParallelResult};
-use control::search::MAX_DEPTH;
+use control::search::{MAX_DEPTH, SearchContext as _};
 use games::{Game, GameInfo, GameVisitor};
 use indicatif::ProgressBar;
 
@@ -16,6 +16,7 @@ use super::plan::{Plan, Series};
 use super::ranks::Ranks;
 use super::store::{Key, Record, Store, key};
 use crate::testset::{TestSet, read_positions};
+use crate::wall_clock::WallClock;
 
 /// The positions of the plan's test set as (line, text) pairs.
 pub type Positions = Vec<(usize, String)>;
@@ -104,7 +105,10 @@ impl GameVisitor for Visitor<'_, '_> {
             }
             // Rank 0 has the baseline (stored, or its depth chosen there alone, warmed up);
             // every rank needs its depth.
+            let preparing = WallClock::start();
             let depth = ranks.on_root(|| prepare(plan, disk(store)?, line, root, &bar))?;
+            // Choosing the baseline's depth is part of computing the baseline.
+            let mut prepared = Some(preparing.elapsed().as_secs_f64());
             // The timed runs: each repeat runs the missing baseline and every missing cell
             // once, in its own order ([`schedule`]); the last repeat completes each cell, which
             // is stored at once.
@@ -116,7 +120,11 @@ impl GameVisitor for Visitor<'_, '_> {
             let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
             for (rep, at) in schedule(jobs.len(), plan.repeat) {
                 let job = jobs[at];
-                let mut keep = |rec: Record| -> Result<()> {
+                let clock = WallClock::start();
+                let mut keep = |mut rec: Record| -> Result<()> {
+                    let extra = if job.is_none() { prepared.take() } else { None };
+                    rec.host_seconds =
+                        Some(clock.elapsed().as_secs_f64() + extra.unwrap_or_default());
                     let k = rec.key();
                     let list = samples.entry(k.clone()).or_default();
                     list.push(rec);
@@ -186,12 +194,14 @@ pub fn schedule(jobs: usize, repeat: usize) -> Vec<(usize, usize)> {
 }
 
 /// One cell from its repeats: the record of the repeat at the lower median time, with
-/// `seconds` the median of all of them and `times` every repeat's seconds in the order run.
+/// `seconds` the median of all of them, `times` every repeat's seconds in the order run and
+/// `host_seconds` their costs here summed (`None` when any repeat's is unknown).
 ///
 /// # Errors
 /// None repeats (an internal error).
 pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
     let times: Vec<f64> = repeats.iter().map(|r| r.seconds).collect();
+    let repeats_host: Vec<Option<f64>> = repeats.iter().map(|r| r.host_seconds).collect();
     let mut order: Vec<usize> = (0..repeats.len()).collect();
     order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
     let at = *order
@@ -201,8 +211,10 @@ pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
         .into_iter()
         .nth(at)
         .ok_or_else(|| anyhow!("internal error: a cell without repeats"))?;
+    let host: Option<Vec<f64>> = repeats_host.into_iter().collect();
     cell.seconds = super::metrics::median(&times);
     cell.times = times;
+    cell.host_seconds = host.map(|h| h.iter().sum());
     Ok(cell)
 }
 
@@ -345,6 +357,7 @@ fn record<M>(
             .collect::<BTreeMap<_, _>>(),
         aphid: r.aphid.clone(),
         times: vec![r.seconds],
+        host_seconds: None,
     }
 }
 
@@ -399,6 +412,7 @@ mod tests {
             extra: BTreeMap::new(),
             aphid: None,
             times: vec![seconds],
+            host_seconds: Some(seconds / 10.0),
         }
     }
 
@@ -409,6 +423,14 @@ mod tests {
         assert_eq!(cell.seconds, 2.5);
         assert_eq!(cell.nodes, 20, "the lower median's record");
         assert_eq!(cell.times, vec![3.0, 1.0, 2.0, 9.0]);
+        assert!(
+            (cell.host_seconds.unwrap() - 1.5).abs() < 1e-12,
+            "every repeat's time here is the cell's cost"
+        );
+        let mut untimed = rec(4.0, 40);
+        untimed.host_seconds = None;
+        let cell = median_record(vec![rec(3.0, 30), untimed]).unwrap();
+        assert_eq!(cell.host_seconds, None, "a repeat of unknown cost: unknown");
         assert!(median_record(Vec::new()).is_err());
     }
 }

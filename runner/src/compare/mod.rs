@@ -35,6 +35,8 @@ pub struct Outcome {
     pub rows: Vec<analysis::Row>,
     /// The report's path.
     pub report: PathBuf,
+    /// What its cells cost here, over every run that computed them.
+    pub cost: store::Cost,
 }
 
 /// Runs `runner compare`. With `--backend mpi` every rank of the launch runs this: MPI starts
@@ -174,9 +176,11 @@ pub fn execute_on(
         warnings: &warnings,
     })?;
     println!("\nreport: {}", report.display());
+    let cost = store::Cost::of(store.cells.values().filter(|r| lines.contains(&r.line)));
     Ok(Some(Outcome {
         summaries,
         rows,
         report,
+        cost,
     }))
 }

@@ -59,6 +59,45 @@ pub struct Record {
     /// before repeats existed.
     #[serde(default)]
     pub times: Vec<f64>,
+    /// Wall-clock seconds this machine spent computing the cell: every repeat together, and
+    /// for a baseline also the choice of its depth. `None` in cells written before it was kept.
+    /// A resumed cell keeps the time of the run that computed it, so the cells' sum is what a
+    /// whole comparison costs here however many runs it took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_seconds: Option<f64>,
+}
+
+/// What computing cells cost on this machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    /// Wall-clock seconds, summed over the cells with a recorded time.
+    pub seconds: f64,
+    /// Cells.
+    pub cells: usize,
+    /// Cells without a recorded time (computed by a build that did not keep it).
+    pub untimed: usize,
+}
+
+impl Cost {
+    /// The cost of `cells`.
+    pub fn of<'a>(cells: impl IntoIterator<Item = &'a Record>) -> Cost {
+        let mut c = Cost::default();
+        for r in cells {
+            c.cells += 1;
+            match r.host_seconds {
+                Some(s) => c.seconds += s,
+                None => c.untimed += 1,
+            }
+        }
+        c
+    }
+
+    /// Adds `other`'s cells.
+    pub fn add(&mut self, other: Cost) {
+        self.seconds += other.seconds;
+        self.cells += other.cells;
+        self.untimed += other.untimed;
+    }
 }
 
 /// Identifies a cell.
@@ -219,6 +258,7 @@ mod tests {
             extra: BTreeMap::new(),
             aphid: None,
             times: vec![0.5],
+            host_seconds: Some(0.25),
         }
     }
 
@@ -244,6 +284,37 @@ mod tests {
         drop(s);
         assert_eq!(Store::open(&dir, &fp).unwrap().cells.len(), 3);
         assert!(Store::open(&dir, &serde_json::json!({"a": 2})).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_resumed_cell_keeps_what_it_cost_and_old_cells_count_as_untimed() {
+        let dir = std::env::temp_dir().join(format!("runner-store-cost-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fp = serde_json::json!({"a": 1});
+        let mut s = Store::open(&dir, &fp).unwrap();
+        s.add(record(1)).unwrap();
+        drop(s);
+        // A line of a build that kept no time.
+        let mut old = serde_json::to_value(record(2)).unwrap();
+        old.as_object_mut().unwrap().remove("host_seconds");
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join("cells.jsonl"))
+            .unwrap();
+        writeln!(f, "{old}").unwrap();
+        drop(f);
+        let mut s = Store::open(&dir, &fp).unwrap();
+        let mut third = record(3);
+        third.host_seconds = Some(2.0);
+        s.add(third).unwrap();
+        let cost = Cost::of(s.cells.values());
+        assert_eq!(cost.cells, 3);
+        assert_eq!(cost.untimed, 1);
+        assert!((cost.seconds - 2.25).abs() < 1e-12, "{cost:?}");
+        let mut twice = cost;
+        twice.add(cost);
+        assert_eq!((twice.cells, twice.untimed), (6, 2));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -36,6 +36,7 @@ use serde_json::json;
 use crate::cli::{CompareArgs, ExperimentArgs};
 use crate::compare::plan::Plan;
 use crate::compare::report::Addendum;
+use crate::compare::store::Cost;
 use crate::compare::svg::{Line, Point, escape};
 use crate::compare::{self, Outcome, table};
 use crate::input_error::input;
@@ -190,12 +191,13 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
         seeds: Vec::new(),
         quick,
         wall_seconds: 0.0,
+        cost: None,
         svgs: Vec::new(),
         not_compared: Vec::new(),
         comparisons: Vec::new(),
         verdicts: Vec::new(),
     };
-    match &exp.kind {
+    let cost = match &exp.kind {
         Kind::Model => model_report::run(exp, out, quick)?,
         Kind::Compare {
             args: flags,
@@ -230,14 +232,20 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
             record.verdicts = verdict::verdicts(&record.comparisons);
             record.not_compared = verdict::not_compared(&curves);
             record.svgs = overlay::write(out, &curves)?;
+            let mut cost = Cost::default();
+            for r in &ran {
+                cost.add(r.outcome.cost);
+            }
+            cost
         }
         Kind::Sweep {
             args: flags,
             quick: quick_flags,
             swept,
         } => sweep::run(exp, flags, quick_flags, swept, out, scope)?,
-    }
+    };
     record.wall_seconds = start.elapsed().as_secs_f64();
+    record.cost = Some(cost);
     side_by_side::write(out, &record)
 }
 

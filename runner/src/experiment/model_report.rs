@@ -13,6 +13,7 @@ use super::catalog::Experiment;
 use super::model::{Point, Sync, Tree, curve, efficiency_at};
 use super::{command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
+use crate::compare::store::Cost;
 use crate::compare::svg::{self, Chart, Line, escape};
 use crate::compare::{self, table};
 
@@ -61,8 +62,8 @@ fn line(label: String, points: &[Point]) -> Line {
     }
 }
 
-/// Runs the experiment into `out`.
-pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
+/// Runs the experiment into `out`; returns what its simulated comparison's cells cost here.
+pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Cost> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let max = 1e9;
     let mut figures = Vec::new();
@@ -172,6 +173,7 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
         ("--tt", "off"),
     ];
     let quick_flags: &[(&str, &str)] = &[("--procs", "1,4,16")];
+    let mut cost = Cost::default();
     let _ = write!(html, "<h2>Simulated runs on synthetic trees</h2>");
     match flags_for(&flags, quick_flags, &[], quick) {
         Some(mut merged) => {
@@ -187,6 +189,7 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
                 published: Vec::new(),
             };
             let outcome = compare::execute(&plan, &command, &addendum)?;
+            cost.add(outcome.cost);
             let missing = super::missing_algos(&flags);
             let _ = write!(
                 html,
@@ -217,5 +220,5 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<()> {
     let report = out.join("report.html");
     std::fs::write(&report, html).with_context(|| format!("writing {}", report.display()))?;
     println!("report: {}", report.display());
-    Ok(())
+    Ok(cost)
 }

@@ -11,6 +11,7 @@ use anyhow::{Context as _, Result};
 use super::catalog::{Experiment, Flags, Swept};
 use super::{Scope, command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
+use crate::compare::store::Cost;
 use crate::compare::svg::{self, Chart, Line, Point, Scale, escape};
 use crate::input_error::input;
 
@@ -76,7 +77,7 @@ pub fn lines(rows: &[Row], keys: &str) -> Vec<Line> {
     out
 }
 
-/// Runs a sweep experiment into `out`.
+/// Runs a sweep experiment into `out`; returns what its comparisons' cells cost here.
 ///
 /// # Errors
 /// A comparison that fails, or a file that cannot be written.
@@ -87,7 +88,7 @@ pub fn run(
     swept: &'static [Swept],
     out: &Path,
     scope: &Scope,
-) -> Result<()> {
+) -> Result<Cost> {
     let is_quick = scope.quick;
     let Some(mut base) = flags_for(args, quick, &[], is_quick) else {
         return Err(input(
@@ -109,6 +110,7 @@ pub fn run(
         })
         .sum();
     let mut done = 0;
+    let mut cost = Cost::default();
     for sweep in swept {
         let values = if is_quick { sweep.quick } else { sweep.values };
         for &value in values {
@@ -131,6 +133,7 @@ pub fn run(
                 ..Addendum::default()
             };
             let outcome = crate::compare::execute(&plan, &command, &addendum)?;
+            cost.add(outcome.cost);
             for s in &outcome.summaries {
                 if s.procs > 1 {
                     rows.push(Row {
@@ -182,7 +185,7 @@ pub fn run(
     write("report.html", &html)?;
     println!("\n{}", csv(&rows));
     println!("report: {}", out.join("report.html").display());
-    Ok(())
+    Ok(cost)
 }
 
 #[cfg(test)]

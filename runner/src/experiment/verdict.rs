@@ -11,6 +11,7 @@ use super::catalog::Against;
 use super::ours;
 use super::published::{Point, Quantity};
 use crate::compare::Outcome;
+use crate::compare::store::Cost;
 
 /// One published curve beside ours: every published point of one series and quantity, and
 /// our value at each of its processor counts (`None` where we did not run or measure it).
@@ -88,8 +89,13 @@ pub struct Record {
     pub seeds: Vec<u64>,
     /// Whether it ran with `--quick`.
     pub quick: bool,
-    /// Wall-clock seconds the run took.
+    /// Wall-clock seconds this run took (a resumed cell costs it nothing).
     pub wall_seconds: f64,
+    /// What the cells of its comparisons cost here, summed over the runs that computed them:
+    /// the wall time of a whole run, however many runs assembled it. `None` in verdicts of
+    /// builds that did not keep it.
+    #[serde(default)]
+    pub cost: Option<Cost>,
     /// The overlay plots written beside it (file names).
     pub svgs: Vec<String>,
     /// Published curves with no number of ours (why, one line each).
