@@ -283,18 +283,21 @@ fn all_runs_every_experiment_and_writes_the_results_page() {
 fn variant_and_positions_narrow_a_run_and_are_recorded() {
     let dir = temp_dir("scope");
     let out = dir.join("t68");
-    let o = runner(&[
-        "experiment",
-        "thesis-t6.8",
-        "--quick",
-        "--variant",
-        "othello-shared",
-        "--positions",
-        "1",
-        "--out",
-        out.to_str().expect("utf-8"),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let scoped = || {
+        let o = runner(&[
+            "experiment",
+            "thesis-t6.8",
+            "--quick",
+            "--variant",
+            "othello-shared",
+            "--positions",
+            "1",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    scoped();
     let ran: Vec<String> = std::fs::read_dir(&out)
         .expect("the folder")
         .filter_map(Result::ok)
@@ -302,10 +305,13 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(ran, ["othello-shared"], "only the named variant runs");
-    let verdict: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
-    )
-    .expect("json");
+    let verdict_of = || -> Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
+        )
+        .expect("json")
+    };
+    let verdict = verdict_of();
     let command = verdict["command"].as_str().expect("command");
     assert!(
         command.contains("--variant othello-shared") && command.contains("--positions 1"),
@@ -319,23 +325,12 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
     let cost = verdict["cost"].clone();
     assert!(cost["seconds"].as_f64().is_some_and(|s| s > 0.0), "{cost}");
     assert_eq!(cost["untimed"], 0, "{cost}");
-    let o = runner(&[
-        "experiment",
-        "thesis-t6.8",
-        "--quick",
-        "--variant",
-        "othello-shared",
-        "--positions",
-        "1",
-        "--out",
-        out.to_str().expect("utf-8"),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let resumed: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
-    )
-    .expect("json");
-    assert_eq!(resumed["cost"], cost, "a resumed run keeps the cells' cost");
+    scoped();
+    assert_eq!(
+        verdict_of()["cost"],
+        cost,
+        "a resumed run keeps the cells' cost"
+    );
     let o = runner(&[
         "experiment",
         "thesis-t6.8",
