@@ -428,6 +428,11 @@ pub struct ExperimentArgs {
     /// otherwise); the results page names the count.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub positions: Option<u32>,
+    /// Compute nothing: rebuild the pages (reports, plots, verdict) from the comparisons'
+    /// finished cells, also from cells another build of runner computed, which the page then
+    /// names; an error when a cell is missing. For a change to the pages alone.
+    #[arg(long, conflicts_with = "all")]
+    pub assemble: bool,
 }
 
 /// Arguments of `runner play`.

@@ -279,22 +279,29 @@ fn all_runs_every_experiment_and_writes_the_results_page() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `thesis-t6.8 --quick`, its shared-table Othello row alone on one position, into `out`.
+fn quick_shared_othello(out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "experiment",
+        "thesis-t6.8",
+        "--quick",
+        "--variant",
+        "othello-shared",
+        "--positions",
+        "1",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    args.extend_from_slice(extra);
+    runner(&args)
+}
+
 #[test]
 fn variant_and_positions_narrow_a_run_and_are_recorded() {
     let dir = temp_dir("scope");
     let out = dir.join("t68");
     let scoped = || {
-        let o = runner(&[
-            "experiment",
-            "thesis-t6.8",
-            "--quick",
-            "--variant",
-            "othello-shared",
-            "--positions",
-            "1",
-            "--out",
-            out.to_str().expect("utf-8"),
-        ]);
+        let o = quick_shared_othello(&out, &[]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     };
     scoped();
@@ -345,6 +352,65 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
         err.lines().count() == 1 && err.contains("checkers-local"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--assemble` rebuilds an experiment's pages from finished cells of another build, naming
+/// it, and computes nothing: another build's folder is otherwise refused, and a missing cell
+/// is an error.
+#[test]
+fn assemble_builds_the_pages_from_another_builds_cells_and_computes_nothing() {
+    let dir = temp_dir("assemble");
+    let out = dir.join("t68");
+    let run =
+        |assemble: bool| quick_shared_othello(&out, if assemble { &["--assemble"] } else { &[] });
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(2), "nothing to assemble yet");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--assemble"));
+    assert!(run(false).status.success());
+    let cells = out.join("othello-shared").join("cells.jsonl");
+    let verdict_of = || -> Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join("verdict.json")).expect("read"))
+            .expect("json")
+    };
+    let computed = verdict_of();
+    // The cells now belong to another build.
+    let stamp = out.join("othello-shared").join("build.txt");
+    std::fs::write(&stamp, "0123456789abcdef\n").expect("stamp");
+    let o = run(false);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines().count() == 1 && err.contains("--assemble"),
+        "{err}"
+    );
+    let before = std::fs::read_to_string(&cells).expect("cells");
+    let o = run(true);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&cells).expect("cells"), before);
+    assert_eq!(
+        std::fs::read_to_string(&stamp).expect("stamp").trim(),
+        "0123456789abcdef",
+        "the folder still names the build that computed it"
+    );
+    let assembled = verdict_of();
+    assert_eq!(assembled["cells_built_by"][0], "0123456789abcdef");
+    assert_eq!(assembled["comparisons"], computed["comparisons"]);
+    assert_eq!(assembled["cost"], computed["cost"]);
+    assert!(
+        assembled["command"]
+            .as_str()
+            .is_some_and(|c| c.contains("--assemble"))
+    );
+    let page = std::fs::read_to_string(out.join("published_vs_ours.md")).expect("page");
+    assert!(page.contains("another build of runner (build.txt: 0123456789abcdef)"));
+    // A missing cell is not computed but named.
+    let kept: Vec<&str> = before.lines().skip(1).collect();
+    std::fs::write(&cells, kept.join("\n") + "\n").expect("cut");
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not computed yet"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

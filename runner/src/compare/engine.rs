@@ -15,6 +15,7 @@ use indicatif::ProgressBar;
 use super::plan::{Plan, Series};
 use super::ranks::Ranks;
 use super::store::{Key, Record, Store, key};
+use crate::input_error::input;
 use crate::testset::{TestSet, read_positions};
 use crate::wall_clock::WallClock;
 
@@ -92,6 +93,14 @@ impl GameVisitor for Visitor<'_, '_> {
         }
         let total = positions.len() * (1 + plan.series.len() * plan.procs.len() * plan.seeds.len());
         let missing: usize = todo.iter().map(|(b, c)| usize::from(*b) + c.len()).sum();
+        if plan.assemble && missing > 0 {
+            return Err(input(
+                format!("--assemble ({})", plan.out.display()),
+                format!(
+                    "{missing} of {total} cells are not computed yet; run without --assemble to compute them"
+                ),
+            ));
+        }
         super::interrupt::tally(total - missing, total);
         let bar = if ranks.is_root() {
             crate::progress::bar(runs, "runs", false)

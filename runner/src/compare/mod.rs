@@ -37,6 +37,8 @@ pub struct Outcome {
     pub report: PathBuf,
     /// What its cells cost here, over every run that computed them.
     pub cost: store::Cost,
+    /// The build that computed its cells ([`store::build_id`] unless assembled).
+    pub built_by: String,
 }
 
 /// Runs `runner compare`. With `--backend mpi` every rank of the launch runs this: MPI starts
@@ -87,7 +89,11 @@ pub fn execute_on(
     let mut store: Option<Store> = None;
     // Rank 0 decides what is resumed; every rank skips the same cells.
     let done: Vec<Key> = ranks.on_root(|| {
-        let s = Store::open(&plan.out, &plan.fingerprint)?;
+        let s = if plan.assemble {
+            Store::open_to_assemble(&plan.out, &plan.fingerprint)?
+        } else {
+            Store::open(&plan.out, &plan.fingerprint)?
+        };
         if s.resumed > 0 {
             eprintln!(
                 "resuming: {} finished cells in {}",
@@ -182,5 +188,6 @@ pub fn execute_on(
         rows,
         report,
         cost,
+        built_by: store.built_by.clone(),
     }))
 }

@@ -83,6 +83,9 @@ pub struct Plan {
     pub out: PathBuf,
     /// Print per-position lines.
     pub per_position: bool,
+    /// Compute nothing: report the finished cells as they are, whichever build computed them
+    /// (`runner experiment --assemble`); an error when a cell is missing.
+    pub assemble: bool,
     /// What changes a cell's result, as JSON (stored beside the cells).
     pub fingerprint: Value,
     /// APHID's options for the aphid series (`--aphid-config`, then `--aphid-tt`).
@@ -530,6 +533,7 @@ impl Plan {
             baseline,
             out,
             per_position: args.per_position,
+            assemble: false,
             fingerprint,
             aphid,
             split_tables,

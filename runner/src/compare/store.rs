@@ -121,6 +121,9 @@ pub struct Store {
     pub cells: BTreeMap<Key, Record>,
     /// How many were read back from an earlier run.
     pub resumed: usize,
+    /// The build that computed the cells: this one, or under [`Store::open_to_assemble`] the
+    /// one `build.txt` names.
+    pub built_by: String,
     file: File,
     path: PathBuf,
 }
@@ -130,6 +133,25 @@ impl Store {
     /// cut short by an interruption is ignored.
     pub fn open(dir: &Path, fingerprint: &Value) -> Result<Store> {
         Store::open_built(dir, fingerprint, &build_id())
+    }
+
+    /// Opens `dir`'s finished cells to assemble a report from them alone, whichever build
+    /// computed them (`built_by` names it): nothing is computed into it, so nothing is mixed.
+    /// The folder must exist with the same fingerprint.
+    pub fn open_to_assemble(dir: &Path, fingerprint: &Value) -> Result<Store> {
+        let settings = dir.join("settings.json");
+        if !settings.exists() {
+            return Err(input(
+                format!("--out {}", dir.display()),
+                "holds no finished cells to assemble; run without --assemble to compute them",
+            ));
+        }
+        let stamp = std::fs::read_to_string(dir.join("build.txt")).unwrap_or_default();
+        let build = match stamp.trim() {
+            "" => "unknown".to_string(),
+            b => b.to_string(),
+        };
+        Store::open_built(dir, fingerprint, &build)
     }
 
     /// [`Store::open`] for the build named `build`.
@@ -168,7 +190,8 @@ impl Store {
                     format!("--out {}", dir.display()),
                     format!(
                         "holds cells computed by another build of runner ({}, this is {build}); \
-                         delete the folder (or use another --out) to compute them again with this build",
+                         delete the folder (or use another --out) to compute them again with this build \
+                         (`runner experiment --assemble` builds a page from them as they are)",
                         old.trim()
                     ),
                 ));
@@ -205,6 +228,7 @@ impl Store {
         Ok(Store {
             cells,
             resumed,
+            built_by: build.to_string(),
             file,
             path,
         })

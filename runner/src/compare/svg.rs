@@ -362,7 +362,13 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
             .chain(&c.published)
             .map(|l| l.name.as_str()),
     );
-    header(&mut out, c.title, width, HEIGHT);
+    // The plot keeps its size; a legend longer than the plot lengthens the chart below it.
+    let rows = lines.len()
+        + c.dashed.iter().filter(|l| !l.points.is_empty()).count()
+        + usize::from(c.reference.is_some())
+        + c.published.len();
+    let height = HEIGHT.max(TOP + 18.0 * rows as f64 + 8.0);
+    header(&mut out, c.title, width, height);
     let all: Vec<&Point> = lines
         .iter()
         .chain(&c.published)
@@ -916,6 +922,28 @@ mod tests {
         for w in spans.windows(2) {
             assert!(w[0].1 <= w[1].0, "overlapping x labels: {spans:?}");
         }
+    }
+
+    #[test]
+    fn a_long_legend_lengthens_the_chart_and_stays_inside_it() {
+        let lines: Vec<Line> = (0..15)
+            .map(|i| line(&format!("series {i}"), &[(16.0, f64::from(i))]))
+            .collect();
+        let mut c = Chart::new("t", "processors", "speedup");
+        c.dashed = (0..15)
+            .map(|i| line(&format!("paper {i}"), &[(16.0, f64::from(i))]))
+            .collect();
+        let svg = chart(&c, &lines);
+        let height = attrs(&svg, "svg", "height")[0];
+        assert!(height > HEIGHT, "30 legend rows need more than {HEIGHT}");
+        let ys = attrs(&svg, "text", "y");
+        assert!(ys.len() >= 30);
+        for y in ys {
+            assert!(y <= height - 4.0, "text at {y} outside {height}");
+        }
+        // A short legend keeps the standard height.
+        let svg = chart(&Chart::new("t", "x", "y"), &lines[..3]);
+        assert_eq!(attrs(&svg, "svg", "height")[0], HEIGHT);
     }
 
     #[test]

@@ -93,6 +93,13 @@ pub fn page(records: &[Record]) -> String {
             num(r.wall_seconds),
             n = r.experiment
         );
+        if !r.cells_built_by.is_empty() {
+            let _ = writeln!(
+                out,
+                "- cells computed by another build of runner (build.txt: {}); this commit assembled the page from them (`--assemble`)",
+                r.cells_built_by.join(", ")
+            );
+        }
         if !r.compare_commands.is_empty() {
             out.push_str("- comparisons run:\n");
         }
@@ -162,6 +169,7 @@ mod tests {
                 cells: 4,
                 untimed: 0,
             }),
+            cells_built_by: Vec::new(),
             svgs: vec!["figure-5.svg".into()],
             not_compared: Vec::new(),
             verdicts: verdicts(&comparisons),

@@ -79,6 +79,7 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         quick: args.quick,
         variants: args.variant.clone(),
         positions: args.positions,
+        assemble: args.assemble,
     };
     run_one(exp, &out, &scope)?;
     // A folder of experiments with a results page gets it rebuilt.
@@ -94,6 +95,28 @@ fn names() -> Vec<&'static str> {
     catalog::ALL.iter().map(|e| e.name).collect()
 }
 
+/// Where an experiment's numbers come from: what its comparisons' cells cost here, and the
+/// builds other than this one that computed some of them (`--assemble`).
+#[derive(Clone, Debug, Default)]
+pub struct Provenance {
+    /// The cells' cost, summed over the comparisons.
+    pub cost: Cost,
+    /// Other builds' ids ([`compare::store::build_id`]), each once.
+    pub other_builds: Vec<String>,
+}
+
+impl Provenance {
+    /// Adds one comparison's cells.
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.cost.add(outcome.cost);
+        if outcome.built_by != compare::store::build_id()
+            && !self.other_builds.contains(&outcome.built_by)
+        {
+            self.other_builds.push(outcome.built_by.clone());
+        }
+    }
+}
+
 /// What part of an experiment one run covers: all of it by default.
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
@@ -103,6 +126,8 @@ pub struct Scope {
     pub variants: Vec<String>,
     /// Only the first this many positions of the test set.
     pub positions: Option<u32>,
+    /// Compute nothing: the pages from the finished cells, of whichever build.
+    pub assemble: bool,
 }
 
 impl Scope {
@@ -152,6 +177,9 @@ fn experiment_command(name: &str, scope: &Scope, out: &Path) -> String {
     if let Some(n) = scope.positions {
         let _ = write!(s, " --positions {n}");
     }
+    if scope.assemble {
+        s.push_str(" --assemble");
+    }
     let _ = write!(s, " --out {}", out.display());
     s
 }
@@ -192,12 +220,22 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
         quick,
         wall_seconds: 0.0,
         cost: None,
+        cells_built_by: Vec::new(),
         svgs: Vec::new(),
         not_compared: Vec::new(),
         comparisons: Vec::new(),
         verdicts: Vec::new(),
     };
-    let cost = match &exp.kind {
+    if scope.assemble && matches!(exp.kind, Kind::Model) {
+        return Err(input(
+            "--assemble",
+            format!(
+                "{} computes its model's curves on every run; leave --assemble out",
+                exp.name
+            ),
+        ));
+    }
+    let provenance = match &exp.kind {
         Kind::Model => model_report::run(exp, out, quick)?,
         Kind::Compare {
             args: flags,
@@ -232,11 +270,11 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
             record.verdicts = verdict::verdicts(&record.comparisons);
             record.not_compared = verdict::not_compared(&curves);
             record.svgs = overlay::write(out, &curves)?;
-            let mut cost = Cost::default();
+            let mut provenance = Provenance::default();
             for r in &ran {
-                cost.add(r.outcome.cost);
+                provenance.add(&r.outcome);
             }
-            cost
+            provenance
         }
         Kind::Sweep {
             args: flags,
@@ -245,7 +283,8 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
         } => sweep::run(exp, flags, quick_flags, swept, out, scope)?,
     };
     record.wall_seconds = start.elapsed().as_secs_f64();
-    record.cost = Some(cost);
+    record.cost = Some(provenance.cost);
+    record.cells_built_by = provenance.other_builds;
     side_by_side::write(out, &record)
 }
 
@@ -503,7 +542,8 @@ fn run_compare(
             i + 1,
             variants.len()
         );
-        let plan = plan_of(&merged, &dir)?;
+        let mut plan = plan_of(&merged, &dir)?;
+        plan.assemble = scope.assemble;
         let addendum = Addendum {
             title: format!(
                 "{}{}: {}",

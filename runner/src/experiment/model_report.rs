@@ -11,9 +11,8 @@ use serde_json::json;
 
 use super::catalog::Experiment;
 use super::model::{Point, Sync, Tree, curve, efficiency_at};
-use super::{command_line, flags_for, plan_of};
+use super::{Provenance, command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
-use crate::compare::store::Cost;
 use crate::compare::svg::{self, Chart, Line, escape};
 use crate::compare::{self, table};
 
@@ -62,8 +61,8 @@ fn line(label: String, points: &[Point]) -> Line {
     }
 }
 
-/// Runs the experiment into `out`; returns what its simulated comparison's cells cost here.
-pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Cost> {
+/// Runs the experiment into `out`; returns where its simulated comparison's numbers come from.
+pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Provenance> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let max = 1e9;
     let mut figures = Vec::new();
@@ -173,7 +172,7 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Cost> {
         ("--tt", "off"),
     ];
     let quick_flags: &[(&str, &str)] = &[("--procs", "1,4,16")];
-    let mut cost = Cost::default();
+    let mut provenance = Provenance::default();
     let _ = write!(html, "<h2>Simulated runs on synthetic trees</h2>");
     match flags_for(&flags, quick_flags, &[], quick) {
         Some(mut merged) => {
@@ -189,7 +188,7 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Cost> {
                 published: Vec::new(),
             };
             let outcome = compare::execute(&plan, &command, &addendum)?;
-            cost.add(outcome.cost);
+            provenance.add(&outcome);
             let missing = super::missing_algos(&flags);
             let _ = write!(
                 html,
@@ -220,5 +219,5 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Cost> {
     let report = out.join("report.html");
     std::fs::write(&report, html).with_context(|| format!("writing {}", report.display()))?;
     println!("report: {}", report.display());
-    Ok(cost)
+    Ok(provenance)
 }

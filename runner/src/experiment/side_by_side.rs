@@ -164,6 +164,13 @@ pub fn page(record: &Record) -> String {
         "# {}: {}, published against ours\n\n{}\n\n`{}` (commit {})\n\n",
         record.experiment, record.reproduces, record.what, record.command, record.commit
     );
+    if !record.cells_built_by.is_empty() {
+        let _ = writeln!(
+            out,
+            "Cells computed by another build of runner (build.txt: {}), assembled here.\n",
+            record.cells_built_by.join(", ")
+        );
+    }
     out.push_str(&sections(record, "##", ""));
     out
 }

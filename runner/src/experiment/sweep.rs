@@ -9,9 +9,8 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 
 use super::catalog::{Experiment, Flags, Swept};
-use super::{Scope, command_line, flags_for, plan_of};
+use super::{Provenance, Scope, command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
-use crate::compare::store::Cost;
 use crate::compare::svg::{self, Chart, Line, Point, Scale, escape};
 use crate::input_error::input;
 
@@ -77,7 +76,7 @@ pub fn lines(rows: &[Row], keys: &str) -> Vec<Line> {
     out
 }
 
-/// Runs a sweep experiment into `out`; returns what its comparisons' cells cost here.
+/// Runs a sweep experiment into `out`; returns where its comparisons' numbers come from.
 ///
 /// # Errors
 /// A comparison that fails, or a file that cannot be written.
@@ -88,7 +87,7 @@ pub fn run(
     swept: &'static [Swept],
     out: &Path,
     scope: &Scope,
-) -> Result<Cost> {
+) -> Result<Provenance> {
     let is_quick = scope.quick;
     let Some(mut base) = flags_for(args, quick, &[], is_quick) else {
         return Err(input(
@@ -110,7 +109,7 @@ pub fn run(
         })
         .sum();
     let mut done = 0;
-    let mut cost = Cost::default();
+    let mut provenance = Provenance::default();
     for sweep in swept {
         let values = if is_quick { sweep.quick } else { sweep.values };
         for &value in values {
@@ -123,7 +122,8 @@ pub fn run(
             let command = command_line(&flags, &dir);
             done += 1;
             println!("== {} {label} ({done}/{total})\n$ {command}", exp.name);
-            let plan = plan_of(&flags, &dir)?;
+            let mut plan = plan_of(&flags, &dir)?;
+            plan.assemble = scope.assemble;
             let addendum = Addendum {
                 title: format!(
                     "{} ({} = {value}): {}",
@@ -133,7 +133,7 @@ pub fn run(
                 ..Addendum::default()
             };
             let outcome = crate::compare::execute(&plan, &command, &addendum)?;
-            cost.add(outcome.cost);
+            provenance.add(&outcome);
             for s in &outcome.summaries {
                 if s.procs > 1 {
                     rows.push(Row {
@@ -185,7 +185,7 @@ pub fn run(
     write("report.html", &html)?;
     println!("\n{}", csv(&rows));
     println!("report: {}", out.join("report.html").display());
-    Ok(cost)
+    Ok(provenance)
 }
 
 #[cfg(test)]

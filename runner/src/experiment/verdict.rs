@@ -96,6 +96,11 @@ pub struct Record {
     /// builds that did not keep it.
     #[serde(default)]
     pub cost: Option<Cost>,
+    /// Builds of runner other than the one that wrote this verdict which computed cells of its
+    /// comparisons (`build.txt`'s id), when the page was assembled from them
+    /// (`runner experiment --assemble`); empty when this build computed every cell.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells_built_by: Vec<String>,
     /// The overlay plots written beside it (file names).
     pub svgs: Vec<String>,
     /// Published curves with no number of ours (why, one line each).
