@@ -532,7 +532,17 @@ pub fn chart(c: &Chart<'_>, lines: &[Line]) -> String {
     };
     for (i, l) in c.dashed.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let path = path_of(l);
+        let mut path = path_of(l);
+        // A curve of one point (one processor count) is a short level dash through it.
+        if let [only] = l.points.as_slice() {
+            if path.len() == 1 {
+                let (px, py) = map(only.x, only.y);
+                path = vec![
+                    format!("{:.1},{py:.1}", px - 14.0),
+                    format!("{:.1},{py:.1}", px + 14.0),
+                ];
+            }
+        }
         if !path.is_empty() {
             let _ = write!(
                 out,
@@ -941,6 +951,24 @@ mod tests {
         for y in ys {
             assert!(y <= height - 4.0, "text at {y} outside {height}");
         }
+        // A curve of the paper's at one processor count is drawn: a level dash through it.
+        let dash = svg
+            .split("<polyline class=\"published-curve\" points=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .expect("a dashed curve");
+        let ends: Vec<(f64, f64)> = dash
+            .split(' ')
+            .filter_map(|p| {
+                let (x, y) = p.split_once(',')?;
+                Some((x.parse().ok()?, y.parse().ok()?))
+            })
+            .collect();
+        assert_eq!(ends.len(), 2, "{dash}");
+        assert!(
+            ends[1].0 - ends[0].0 > 10.0 && ends[0].1 == ends[1].1,
+            "{dash}"
+        );
         // A short legend keeps the standard height.
         let svg = chart(&Chart::new("t", "x", "y"), &lines[..3]);
         assert_eq!(attrs(&svg, "svg", "height")[0], HEIGHT);
