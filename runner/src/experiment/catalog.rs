@@ -859,7 +859,7 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", THESIS_PROCS),
                 // Per position, the smallest depth whose sequential search takes 400 virtual s
                 // on the Origin 2000 (the thesis also searched its checkers positions to
-                // different depths, 23-29 plies, 2928 s on average): 19-22 plies here. The
+                // different depths, 23-29 plies, 2928 s on average): 20-23 plies here. The
                 // thesis's size (about 22 plies on every position) would take several hours
                 // (THESIS.md).
                 ("--time-ms", "400000"),
@@ -900,7 +900,7 @@ pub const ALL: &[Experiment] = &[
                 // Per position, the smallest depth whose sequential search takes 100 virtual s
                 // on the Origin 2000 (the thesis searched 11-12 plies by position, 2983-5819 s
                 // on average; about 12 plies here, days of wall time for the whole table):
-                // 9-11 plies here (THESIS.md).
+                // 9-13 plies here (THESIS.md).
                 ("--time-ms", "100000"),
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
