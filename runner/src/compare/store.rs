@@ -312,6 +312,24 @@ mod tests {
     }
 
     #[test]
+    fn a_resumed_cell_reads_back_bit_for_bit() {
+        let dir = std::env::temp_dir().join(format!("runner-store-bits-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fp = serde_json::json!({"a": 1});
+        let mut s = Store::open(&dir, &fp).unwrap();
+        let mut r = record(1);
+        // A time whose shortest decimal form parses 1 ULP off without exact float parsing.
+        r.seconds = 14.038908000000001;
+        r.times = vec![r.seconds, 1.0 / 3.0, 0.1 + 0.2];
+        s.add(r.clone()).unwrap();
+        drop(s);
+        let back = Store::open(&dir, &fp).unwrap().cells[&r.key()].clone();
+        assert_eq!(back.seconds.to_bits(), r.seconds.to_bits());
+        assert_eq!(back, r);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_resumed_cell_keeps_what_it_cost_and_old_cells_count_as_untimed() {
         let dir = std::env::temp_dir().join(format!("runner-store-cost-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
