@@ -210,7 +210,7 @@ pub fn schedule(jobs: usize, repeat: usize) -> Vec<(usize, usize)> {
 /// None repeats (an internal error).
 pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
     let times: Vec<f64> = repeats.iter().map(|r| r.seconds).collect();
-    let repeats_host: Vec<Option<f64>> = repeats.iter().map(|r| r.host_seconds).collect();
+    let host: Option<f64> = repeats.iter().map(|r| r.host_seconds).sum();
     let mut order: Vec<usize> = (0..repeats.len()).collect();
     order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
     let at = *order
@@ -220,10 +220,9 @@ pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
         .into_iter()
         .nth(at)
         .ok_or_else(|| anyhow!("internal error: a cell without repeats"))?;
-    let host: Option<Vec<f64>> = repeats_host.into_iter().collect();
     cell.seconds = super::metrics::median(&times);
     cell.times = times;
-    cell.host_seconds = host.map(|h| h.iter().sum());
+    cell.host_seconds = host;
     Ok(cell)
 }
 

@@ -182,7 +182,13 @@ pub fn execute_on(
         warnings: &warnings,
     })?;
     println!("\nreport: {}", report.display());
-    let cost = store::Cost::of(store.cells.values().filter(|r| lines.contains(&r.line)));
+    // The plan's own cells: a folder may also hold cells of other processor counts or seeds.
+    let cost = store::Cost::of(
+        lines
+            .iter()
+            .flat_map(|&line| plan.keys(line))
+            .filter_map(|k| store.cells.get(&k)),
+    );
     Ok(Some(Outcome {
         summaries,
         rows,

@@ -20,6 +20,8 @@ use crate::parallel_search::read_aphid_config;
 use crate::search::{TableAndSorting, apply_table_and_sorting};
 use crate::testset::TestSet;
 
+use super::store::{Key, key};
+
 /// The depth used when neither --depth nor --time-ms is given.
 pub const DEFAULT_DEPTH: u32 = 7;
 
@@ -603,6 +605,20 @@ impl Plan {
     /// Whether times are virtual (simulator).
     pub fn virtual_time(&self) -> bool {
         self.backend == "sim"
+    }
+
+    /// The cells of the position on `line`: its baseline, then every series on every
+    /// processor count with every seed.
+    pub fn keys(&self, line: usize) -> Vec<Key> {
+        let mut keys = vec![key("baseline", line, self.baseline.name(), 1, 1)];
+        for s in &self.series {
+            for &n in &self.procs {
+                for &seed in &self.seeds {
+                    keys.push(key("run", line, &s.label, n, seed));
+                }
+            }
+        }
+        keys
     }
 }
 
