@@ -1,6 +1,7 @@
 //! What a processor charges: nodes of each kind and table probes ([`Work`]).
 //!
 //! The simulator prices each kind with its own cost ([`crate::CostModel`]): a full search node,
+//! a horizon leaf,
 //! a quiescence node, a static-evaluation node (a sorting look-ahead leaf that is only
 //! evaluated), control overhead (a node of an APHID master pass, a split), a frame of the split
 //! engine (an interior node kept on its explicit stack), a probe of the processor's own table, and a probe of a table shared by several processors, whose cost grows
@@ -11,8 +12,13 @@ use serde::{Deserialize, Serialize};
 /// Work done by a processor since its last charge, by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Work {
-    /// Full search nodes (interior nodes and horizon leaves).
+    /// Full search nodes (interior nodes, and horizon leaves not counted in `horizon`).
     pub search: u64,
+    /// Horizon leaves: nodes reached with no depth left, where the static evaluation or the
+    /// quiescence search starts (counted apart so that a machine known by its time per leaf
+    /// can be charged per leaf).
+    #[serde(default)]
+    pub horizon: u64,
     /// Quiescence nodes (below the horizon).
     pub quiescence: u64,
     /// Static-evaluation nodes: positions only generated and evaluated (sorting look-ahead).
@@ -35,6 +41,7 @@ impl Work {
     pub const fn search(nodes: u64) -> Work {
         Work {
             search: nodes,
+            horizon: 0,
             quiescence: 0,
             static_eval: 0,
             control: 0,
@@ -47,7 +54,7 @@ impl Work {
     /// Nodes of every kind (the node count of the accounting); probes are not nodes.
     #[must_use]
     pub const fn nodes(&self) -> u64 {
-        self.search + self.quiescence + self.static_eval + self.control + self.frames
+        self.search + self.horizon + self.quiescence + self.static_eval + self.control + self.frames
     }
 
     /// Whether nothing was done.
@@ -59,6 +66,7 @@ impl Work {
     /// Adds `other` to this.
     pub fn add(&mut self, other: &Work) {
         self.search += other.search;
+        self.horizon += other.horizon;
         self.quiescence += other.quiescence;
         self.static_eval += other.static_eval;
         self.control += other.control;
@@ -76,6 +84,7 @@ mod tests {
     fn nodes_count_every_kind_but_probes() {
         let mut w = Work::search(5);
         w.add(&Work {
+            horizon: 6,
             quiescence: 3,
             static_eval: 2,
             control: 1,
@@ -84,7 +93,7 @@ mod tests {
             shared_probes: 9,
             ..Work::default()
         });
-        assert_eq!(w.nodes(), 15);
+        assert_eq!(w.nodes(), 21);
         assert_eq!(w.frames, 4);
         assert_eq!(w.table_probes, 7);
         assert!(!w.is_empty());

@@ -55,7 +55,8 @@ impl DibConfig {
             .copied()
             .max()
             .unwrap_or(100);
-        let node_ns = cost.node_ns * u64::from(slowest.max(100)) / 100;
+        let node = cost.node_ns.max(cost.horizon_ns.unwrap_or(0));
+        let node_ns = node * u64::from(slowest.max(100)) / 100;
         let quantum_ns = match cost.notice {
             None => node_ns * quantum,
             Some(Notice::Poll { every_ns }) => every_ns,

@@ -216,6 +216,12 @@ pub struct TableSortArgs {
     /// alpha-beta's. Off by default (correct TT sorting).
     #[arg(long)]
     pub tt_sort_bug: bool,
+    /// Marsland and Popowich's refutation table (seed 004): each iteration of iterative
+    /// deepening searches the root's moves sorted by the last iteration's values and tries,
+    /// below each, the line the last iteration searched first; the parallel algorithms hand
+    /// every piece its line. Off by default; the mp-* experiments turn it on.
+    #[arg(long)]
+    pub refutation_table: bool,
     /// With --setting play: the enhancements it uses, comma-separated among null-move, lmr,
     /// check-extensions and probcut (ProbCut with the game's model; 8x8 Othello has one), or
     /// none; default null-move,lmr,check-extensions. Thesis table 6.2's variable-depth

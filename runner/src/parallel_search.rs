@@ -258,6 +258,7 @@ impl GameVisitor for Visitor<'_> {
                 "pv_completed_sequentially": completed,
                 "tree": TREE_NOTE,
                 "nodes": r.nodes,
+                "horizon_leaves": r.horizon_leaves,
                 "seconds": r.seconds,
                 "nodes_per_second": nps,
                 "stopped": false,

@@ -172,8 +172,15 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
                 "--unsorted searches without a table; drop the flag or give off",
             ));
         }
+        if f.refutation_table {
+            return Err(input(
+                "--refutation-table",
+                "orders moves, and --unsorted searches in generation order; drop one of them",
+            ));
+        }
         *config = config.make_unsorted();
     }
+    config.refutation_table = f.refutation_table;
     Ok(())
 }
 
@@ -310,6 +317,7 @@ impl GameVisitor for SearchVisitor<'_> {
                 "nodes": nodes,
                 "interior_nodes": stats.interior,
                 "leaf_nodes": stats.leaves,
+                "horizon_leaves": stats.horizon,
                 "quiescence_nodes": stats.quiescence,
                 "sort_nodes": stats.sort_nodes,
                 "sort_seconds": stats.sort_time.as_secs_f64(),

@@ -359,6 +359,7 @@ fn mwf_wait_reaches_the_comparison_and_its_fingerprint() {
                 "5",
                 "--mwf-wait",
                 wait,
+                "--unsorted",
                 "--out",
                 dir.to_str().expect("utf-8 temp path"),
             ],

@@ -2,7 +2,7 @@
 //! splitting: the window a
 //! problem carries, the bounds of a frame of the explicit stack, the node type on the wire, the
 //! conversions around the sequential leaf search, the frames' move order (the game's hints, a
-//! sorting regime's look-ahead, the table move, the frames' killers and the history), the
+//! sorting regime's look-ahead, the table move, the killers and the history), the
 //! frames' table probe and store, and the pool of leaf searchers. `split_ab/README.md` describes how
 //! the engine uses these.
 
@@ -15,7 +15,10 @@ use games::score::INFINITY;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::ParallelError;
+use crate::search::RefutationTable;
 use crate::search::limits::MAX_PLY;
+use crate::search::ordering::select_next;
+use crate::search::refutation::{LINE_KEY, rank_key};
 use crate::search::sorting::NodeType;
 use crate::search::tt::{Bound, TtEntry, value_from_tt, value_to_tt};
 use crate::search::{SearchConfig, Searcher, TranspositionTable, TtMode, Unlimited};
@@ -147,12 +150,7 @@ impl Bounds {
 /// The transposition table of a run: sized by the configuration, empty (and never used by a
 /// search) when the table is off.
 pub(super) fn new_table(config: &SearchConfig) -> Result<Arc<TranspositionTable>, ParallelError> {
-    let mib = if config.tt_mode == TtMode::Off {
-        0
-    } else {
-        config.tt_mib
-    };
-    let table = TranspositionTable::new(mib).map_err(crate::search::SearchError::from)?;
+    let table = TranspositionTable::for_config(config).map_err(crate::search::SearchError::from)?;
     Ok(Arc::new(table))
 }
 
@@ -227,75 +225,52 @@ pub(super) fn sorted_by_expansion<G: Game>(
     )
 }
 
-/// The engine's order of `moves` (the moves of `pos`) with move ordering on: the table's move
-/// first, then by the sequential search's key (the game's hint and the history of `searcher`)
-/// with the frames' `killers` of this ply ranked between hint and history, as in the
-/// sequential search's keys. Generation indices, stable for equal keys.
+/// What a frame tries before the normal move order: the table move, and with the refutation
+/// table on, the run root's table order or the line's move.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct First<'a> {
+    /// The transposition table's move (generation index).
+    pub(super) tt_move: Option<u32>,
+    /// The run root's refutation table (the root's moves in its order, before everything).
+    pub(super) table: Option<&'a RefutationTable>,
+    /// The refutation line's move at this node (after the table move).
+    pub(super) line_move: Option<u16>,
+}
+
+/// The order of `moves` (the moves of `pos`, a frame at `ply` from the run's root): what
+/// `first` names, then by the sequential search's key (the game's hint, the killers of `ply`
+/// and the history of `searcher`, whose leaf searches keep their killers by ply from the
+/// run's root too), picked as the sequential search picks them (repeated selection of the
+/// largest key, ties to the earliest). Generation indices.
 pub(super) fn keyed_order<G: Game>(
     searcher: &Searcher<G>,
     pos: &G,
     moves: &[G::Move],
-    tt_move: Option<u32>,
-    killers: [Option<G::Move>; 2],
+    first: First<'_>,
+    ply: u32,
 ) -> Vec<u32> {
-    let keys: Vec<i64> = moves
+    let mut order: Vec<(i64, u16)> = moves
         .iter()
         .enumerate()
         .map(|(i, &mv)| {
-            if tt_move == Some(i as u32) {
+            let i = i as u16;
+            let rank = first.table.and_then(|t| t.rank(i));
+            let key = if let Some(rank) = rank {
+                rank_key(rank)
+            } else if first.tt_move == Some(u32::from(i)) {
                 i64::MAX
+            } else if first.line_move == Some(i) {
+                LINE_KEY
             } else {
-                // The killers of the last ply are never set, so this is the hint and the
-                // history (killers of the leaf searches' plies do not belong to the frames'
-                // plies).
-                let killer = if killers[0] == Some(mv) {
-                    2
-                } else {
-                    i64::from(killers[1] == Some(mv))
-                };
-                searcher.tables.key(pos, mv, MAX_PLY) + (killer << 26)
-            }
+                searcher.tables.key(pos, mv, (ply as usize).min(MAX_PLY))
+            };
+            (key, i)
         })
         .collect();
-    let mut order: Vec<u32> = (0..moves.len() as u32).collect();
-    order.sort_by_key(|&i| Reverse(keys[i as usize]));
-    order
-}
-
-/// The frames' killer moves by ply from the run's root (the leaf searchers' killers count
-/// plies from their own roots, so the frames keep theirs apart), shared by every processor.
-pub(super) struct FrameKillers<M> {
-    by_ply: Mutex<Vec<[Option<M>; 2]>>,
-}
-
-impl<M: Copy + PartialEq> FrameKillers<M> {
-    /// No killers yet, at any ply up to [`MAX_PLY`].
-    pub(super) fn new() -> Self {
-        FrameKillers {
-            by_ply: Mutex::new(vec![[None; 2]; MAX_PLY + 1]),
-        }
+    for i in 0..order.len() {
+        select_next(&mut order, i);
     }
-
-    /// The killers of `ply`.
-    pub(super) fn at(&self, ply: u32) -> [Option<M>; 2] {
-        self.by_ply
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(ply as usize)
-            .copied()
-            .unwrap_or([None; 2])
-    }
-
-    /// Records `mv` as the newest killer of `ply`.
-    pub(super) fn record(&self, ply: u32, mv: M) {
-        let mut by_ply = self.by_ply.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(k) = by_ply.get_mut(ply as usize) {
-            if k[0] != Some(mv) {
-                k[1] = k[0];
-                k[0] = Some(mv);
-            }
-        }
-    }
+    order.into_iter().map(|(_, i)| u32::from(i)).collect()
 }
 
 /// The leaf searchers of a run, kept between the searches of one run and between the runs of
@@ -396,7 +371,7 @@ impl<G: Game> Drop for PooledSearcher<G> {
 }
 
 /// Whether a frame with `depth` plies left probes and stores the table.
-pub(super) fn uses_table(config: &SearchConfig, depth: u32) -> bool {
+pub(crate) fn uses_table(config: &SearchConfig, depth: u32) -> bool {
     config.move_ordering && config.tt_mode != TtMode::Off && depth >= config.tt_min_depth
 }
 

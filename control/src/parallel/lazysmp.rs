@@ -297,8 +297,8 @@ pub fn search<G: Game>(
     // Over MPI this process's table is its rank's alone; its mailbox collects what the others
     // need (inline, so it sees the searches' stores).
     let exchange = matches!(options.backend, Backend::Mpi { .. });
-    let table =
-        TranspositionTable::new(options.search.tt_mib).map_err(crate::search::SearchError::from)?;
+    let table = TranspositionTable::for_config(&options.search)
+        .map_err(crate::search::SearchError::from)?;
     table.new_generation();
     let setup = Setup {
         root: root.clone(),
@@ -389,6 +389,7 @@ fn finish<G: Game>(
         best_move,
         pv,
         nodes: total.backend.nodes,
+        horizon_leaves: None,
         seconds: outcome.elapsed_ns as f64 / 1e9,
         backend: options.backend.name(),
         procs: options.procs,

@@ -59,18 +59,20 @@ pub struct ParallelOptions {
 }
 
 /// The work of `nodes` nodes a searcher visited (quiescence included, look-ahead not) split
-/// by the kinds its counters saw since the last charge (`new`): quiescence nodes apart, the
-/// look-ahead nodes as static evaluations, the table probes as shared-table probes when the
+/// by the kinds its counters saw since the last charge (`new`): horizon leaves and quiescence
+/// nodes apart, the look-ahead nodes as static evaluations, the table probes as shared-table probes when the
 /// searcher's table is shared by the processors.
 pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: bool) -> dib::Work {
     let quiescence = new.quiescence.min(nodes);
+    let horizon = new.horizon.min(nodes - quiescence);
     let (table_probes, shared_probes) = if shared_table {
         (0, new.tt_probes)
     } else {
         (new.tt_probes, 0)
     };
     dib::Work {
-        search: nodes - quiescence,
+        search: nodes - quiescence - horizon,
+        horizon,
         quiescence,
         static_eval: new.sort_nodes,
         control: 0,
@@ -115,8 +117,10 @@ impl ParallelOptions {
     }
 
     /// The options as the simulated machine runs game `G`: the cost model's node costs for
-    /// `G` (its `[games.NAME]` section) and the table no larger than the machine had room for
-    /// (`max_table_entries`). `None` when nothing changes (not simulated, or nothing applies).
+    /// `G` (its `[games.NAME]` section) and each table no larger than the machine had room
+    /// for (`max_table_entries`; with the split engine's local tables, `local_table_entries`
+    /// where the preset gives it). `None` when nothing changes (not simulated, or nothing
+    /// applies).
     #[must_use]
     pub fn fitted_to<G: Game>(&self) -> Option<ParallelOptions> {
         let Backend::Sim(config) = &self.backend else {
@@ -126,9 +130,16 @@ impl ParallelOptions {
         let game_costs = games::GameId::of::<G>()
             .filter(|id| cost.games.contains_key(id.name()))
             .map(|id| cost.for_game(id.name()));
-        let table_cap = cost
-            .max_table_mib(crate::search::TT_ENTRY_BYTES)
-            .filter(|&cap| cap < self.search.tt_mib);
+        let room = match self.split_tables {
+            split_ab::SplitTables::Local => cost.local_table_entries.or(cost.max_table_entries),
+            split_ab::SplitTables::Global => cost.max_table_entries,
+        };
+        let table_cap = room
+            .map(|e| usize::try_from(e).unwrap_or(usize::MAX))
+            .filter(|&cap| self.search.tt_entries.is_none_or(|e| cap < e))
+            .filter(|&cap| {
+                cap < (self.search.tt_mib << 20) / crate::search::TT_ENTRY_BYTES as usize
+            });
         if game_costs.is_none() && table_cap.is_none() {
             return None;
         }
@@ -139,13 +150,13 @@ impl ParallelOptions {
             }
         }
         if let Some(cap) = table_cap {
-            fitted.search.tt_mib = cap;
+            fitted.search.tt_entries = Some(cap);
         }
         Some(fitted)
     }
 
     /// The runtime settings a run of `algo` with these options gets on the threads backend:
-    /// `dib` when given, else the engine setting's (delay splitting and alpha-beta with move
+    /// `dib` when given, else the engine setting's (the split engine's algorithms with move
     /// ordering, see `deepening`), else the threads backend's defaults. A simulation that
     /// predicts a threads run uses them, so that both answer requests after the same number of
     /// nodes and wait as long before asking again.
@@ -155,8 +166,7 @@ impl ParallelOptions {
             backend: Backend::Threads { seed: 0 },
             ..self.clone()
         };
-        let engine = matches!(algo, ParallelAlgo::AlphaBeta | ParallelAlgo::DelaySplit)
-            && self.search.move_ordering;
+        let engine = algo.on_split_engine() && self.search.move_ordering;
         let config = if engine {
             deepening::engine_dib_config(&threads)
         } else {
@@ -188,6 +198,10 @@ pub struct ParallelResult<M> {
     pub pv: Vec<M>,
     /// Nodes searched by all processors together (real nodes, also on the simulator).
     pub nodes: u64,
+    /// Of them, the horizon leaves (nodes with no depth left, where evaluation or quiescence
+    /// starts), where the algorithm counts them (the split engine); `None` elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub horizon_leaves: Option<u64>,
     /// Seconds: virtual on the simulator, wall clock on threads.
     pub seconds: f64,
     /// The backend's name.
@@ -485,6 +499,7 @@ where
         best_move: pv.first().copied(),
         pv,
         nodes: report.total.backend.nodes,
+        horizon_leaves: None,
         seconds: report.seconds(),
         backend: report.backend,
         procs: report.procs,
@@ -509,12 +524,14 @@ mod tests {
         // The simulator's own defaults differ (a shorter quantum, a retry after one round
         // trip); the threads run's are what the prediction needs.
         assert_ne!(sim.default_config(), DibConfig::for_threads());
-        let mwf = on_sim(ParallelAlgo::Mwf);
+        // Lazy SMP has no split engine: the backend's defaults.
+        let lazy = on_sim(ParallelAlgo::LazySmp);
         assert_eq!(
-            mwf.threads_dib_config(ParallelAlgo::Mwf),
+            lazy.threads_dib_config(ParallelAlgo::LazySmp),
             DibConfig::for_threads()
         );
-        // Delay splitting in the engine setting looks at its inbox more often on threads.
+        // The split engine's algorithms in the engine setting look at their inbox more often
+        // on threads.
         let ybw = on_sim(ParallelAlgo::DelaySplit).threads_dib_config(ParallelAlgo::DelaySplit);
         assert!(ybw.quantum < DibConfig::for_threads().quantum, "{ybw:?}");
         assert_eq!(ybw.retry_delay_ns, DibConfig::for_threads().retry_delay_ns);
@@ -528,7 +545,7 @@ mod tests {
             quantum: 77,
             ..DibConfig::for_threads()
         };
-        let mut set = mwf;
+        let mut set = on_sim(ParallelAlgo::Mwf);
         set.dib = Some(given);
         assert_eq!(set.threads_dib_config(ParallelAlgo::Mwf), given);
     }

@@ -14,6 +14,7 @@ use games::score::{INFINITY, is_decisive};
 use super::context::SearchContext;
 use super::limits::MAX_PLY;
 use super::ordering::select_next;
+use super::refutation::{LINE_KEY, rank_key};
 use super::searcher::{NodeInfo, Searcher};
 use super::settings::{Algorithm, TtMode};
 use super::sorting::NodeType;
@@ -34,6 +35,10 @@ impl<G: Game> Searcher<G> {
         ctx: &mut dyn SearchContext,
     ) -> i32 {
         self.pv_clear(ply);
+        let refute = self.config.refutation_table;
+        if refute {
+            self.refute.lines[ply].clear();
+        }
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         if self.enter(ctx) {
             return 0;
@@ -141,16 +146,36 @@ impl<G: Game> Searcher<G> {
             self.sort_by_expansion(pos, &buf.moves, &mut buf.order, expansion, ply, ctx);
         } else {
             buf.order.clear();
+            // The refutation table: the root's moves in the last iteration's order, and the
+            // line's move first at a node on the line.
+            let root_table = if refute && ply == 0 && self.place.is_none() {
+                self.refute.table.as_ref()
+            } else {
+                None
+            };
+            let line_move = if refute {
+                self.refute.line_move(ply)
+            } else {
+                None
+            };
             for (i, &mv) in buf.moves.iter().enumerate() {
+                let rank = root_table.and_then(|t| t.rank(i as u16));
                 let key = if !self.config.move_ordering {
                     0
+                } else if let Some(rank) = rank {
+                    rank_key(rank)
                 } else if tt_move == Some(i as u16) {
                     i64::MAX
+                } else if line_move == Some(i as u16) {
+                    LINE_KEY
                 } else {
-                    self.tables.key(pos, mv, ply)
+                    self.tables.key(pos, mv, self.killer_ply(ply))
                 };
                 buf.order.push((key, i as u16));
             }
+        }
+        if refute && ply == 0 && self.place.is_none() {
+            self.refute.children.clear();
         }
 
         let pvs = self.config.algorithm == Algorithm::Pvs;
@@ -171,6 +196,9 @@ impl<G: Game> Searcher<G> {
                 eldest: i == 0,
                 null_ok: true,
             };
+            if refute {
+                self.follow_into(ply, index);
+            }
             let undo = pos.make_move(mv);
             let mut new_depth = depth - 1;
             let mut reduction = 0;
@@ -217,6 +245,9 @@ impl<G: Game> Searcher<G> {
                 self.plies[ply] = buf;
                 return 0;
             }
+            if refute {
+                self.keep_line(ply, index, v, best);
+            }
             if v > best {
                 best = v;
                 if v > alpha {
@@ -227,7 +258,7 @@ impl<G: Game> Searcher<G> {
                         self.stats.cut_nodes += 1;
                         self.stats.cut_children += i as u64 + 1;
                         if self.config.move_ordering {
-                            self.tables.cutoff(pos, mv, ply, depth);
+                            self.tables.cutoff(pos, mv, self.killer_ply(ply), depth);
                         }
                         break;
                     }
@@ -314,5 +345,40 @@ impl<G: Game> Searcher<G> {
             }
         }
         None
+    }
+
+    /// The refutation table, before the child `index` of the node at `ply` is searched: below
+    /// the sequential root, the child follows the line the last iteration searched under it;
+    /// elsewhere it is on the line when its parent is and `index` is the line's move.
+    fn follow_into(&mut self, ply: usize, index: u16) {
+        let r = &mut self.refute;
+        if ply == 0 && self.place.is_none() {
+            r.follow.clear();
+            if let Some(t) = &r.table {
+                r.follow.extend_from_slice(t.line(index));
+            }
+            r.base = 1;
+            r.on_line[1] = !r.follow.is_empty();
+        } else if ply + 1 < r.on_line.len() {
+            r.on_line[ply + 1] = r.line_move(ply) == Some(index);
+        }
+    }
+
+    /// The refutation table, after the child `index` of the node at `ply` returned `v`: the
+    /// node's line is that child's when `v` beats the best so far (`best`); the sequential
+    /// root keeps every child's value and line.
+    fn keep_line(&mut self, ply: usize, index: u16, v: i32, best: i32) {
+        let r = &mut self.refute;
+        if ply == 0 && self.place.is_none() {
+            let line = r.lines.get(1).cloned().unwrap_or_default();
+            r.children.push((index, v, line));
+        }
+        if v > best && ply + 1 < r.lines.len() {
+            let (head, tail) = r.lines.split_at_mut(ply + 1);
+            let line = &mut head[ply];
+            line.clear();
+            line.push(index);
+            line.extend_from_slice(&tail[0]);
+        }
     }
 }

@@ -13,6 +13,7 @@ use games::score::{INFINITY, WIN_THRESHOLD, is_decisive, plies_to_end};
 
 use super::context::SearchContext;
 use super::limits::{Limits, MAX_DEPTH};
+use super::refutation::RefutationTable;
 use super::searcher::Searcher;
 use super::stats::{IterationStats, SearchStats};
 
@@ -91,6 +92,7 @@ impl<G: Game> Searcher<G> {
             };
         }
 
+        self.refute.table = None;
         let mut last: Option<(i32, Vec<G::Move>, u32)> = None;
         let mut previous_nodes = None;
         for depth in 1..=max_depth {
@@ -107,6 +109,11 @@ impl<G: Game> Searcher<G> {
             };
             if self.stopped {
                 break;
+            }
+            if self.config.refutation_table {
+                // The next iteration's order and lines (the refutation table).
+                let children = std::mem::take(&mut self.refute.children);
+                self.refute.table = Some(RefutationTable::from_children(children));
             }
             let nodes = self.stats.nodes() - nodes_before;
             self.stats.iterations.push(IterationStats {

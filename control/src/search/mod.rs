@@ -11,8 +11,9 @@ pub mod context;
 pub mod iterative;
 pub mod limits;
 pub mod minimax;
-mod ordering;
+pub(crate) mod ordering;
 mod quiescence;
+pub mod refutation;
 pub mod searcher;
 pub mod settings;
 pub mod solve;
@@ -24,6 +25,7 @@ pub use context::{Abortable, NodeClock, POLL_INTERVAL, SearchContext, Signal, Un
 pub use iterative::{Progress, SearchResult};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY};
 pub use minimax::{minimax_value, minimax_value_within};
+pub use refutation::RefutationTable;
 pub use searcher::{SearchError, Searcher, WindowResult};
 pub use settings::{
     Algorithm, PlayFeature, PlayFeatures, SearchConfig, Setting, TtMode, UnknownName,

@@ -100,19 +100,14 @@ impl<G: Game> OrderingTables<G> {
         (hint << 32) + (killer << 26) + history
     }
 
-    /// Records that `mv` caused a cutoff at `ply` with `depth` plies left.
+    /// Records that `mv` caused a cutoff at `ply` with `depth` plies left: the newest killer
+    /// of `ply`, and history.
     pub(crate) fn cutoff(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32) {
         let killers = &mut self.killers[ply];
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        self.history_cutoff(pos, mv, depth);
-    }
-
-    /// Records a cutoff by `mv` with `depth` plies left in the history alone (a node whose
-    /// killers are kept elsewhere: the parallel searches' frames above the leaf searches).
-    pub(crate) fn history_cutoff(&mut self, pos: &G, mv: G::Move, depth: i32) {
         let slot = pos.side_to_move().index() * HISTORY_SLOTS + history_slot(&mv);
         let bonus = depth.clamp(1, 64);
         self.history[slot] += bonus * bonus;

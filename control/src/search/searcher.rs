@@ -10,6 +10,7 @@ use games::Game;
 use super::context::{POLL_INTERVAL, SearchContext, Signal};
 use super::limits::{Limits, MAX_DEPTH, MAX_PLY};
 use super::ordering::OrderingTables;
+use super::refutation::RefutationTable;
 use super::settings::{Algorithm, SearchConfig, TtMode};
 use super::sorting::NodeType;
 use super::stats::SearchStats;
@@ -104,6 +105,44 @@ pub struct Searcher<G: Game> {
     pub(crate) root_depth: i32,
     /// The root's place in a larger tree (sorting regimes); `None`: the root is the tree's root.
     pub(crate) place: Option<TreePlace>,
+    /// The refutation table's state (`SearchConfig::refutation_table`).
+    pub(crate) refute: RefuteState,
+}
+
+/// What the refutation table needs while searching (see `refutation`).
+#[derive(Debug, Default)]
+pub(crate) struct RefuteState {
+    /// The last completed iteration's table (the sequential root orders by it).
+    pub(crate) table: Option<RefutationTable>,
+    /// The root's children of the running root search: (move, value, line below it).
+    pub(crate) children: Vec<(u16, i32, Vec<u16>)>,
+    /// The best line found at each ply (the node's best move, then its child's line).
+    pub(crate) lines: Vec<Vec<u16>>,
+    /// The line being followed: its move at ply `p` is `follow[p - base]`.
+    pub(crate) follow: Vec<u16>,
+    pub(crate) base: usize,
+    /// Whether the node at each ply is on the followed line.
+    pub(crate) on_line: Vec<bool>,
+}
+
+impl RefuteState {
+    fn new() -> RefuteState {
+        RefuteState {
+            lines: vec![Vec::new(); MAX_PLY + 2],
+            on_line: vec![false; MAX_PLY + 2],
+            ..RefuteState::default()
+        }
+    }
+
+    /// The line's move at the node at `ply`, when that node is on the line.
+    #[inline]
+    pub(crate) fn line_move(&self, ply: usize) -> Option<u16> {
+        if self.on_line[ply] && ply >= self.base {
+            self.follow.get(ply - self.base).copied()
+        } else {
+            None
+        }
+    }
 }
 
 impl<G: Game> std::fmt::Debug for Searcher<G> {
@@ -117,18 +156,13 @@ impl<G: Game> std::fmt::Debug for Searcher<G> {
 }
 
 impl<G: Game> Searcher<G> {
-    /// A searcher with its own transposition table of `config.tt_mib` MiB (none when the
-    /// table is off).
+    /// A searcher with its own transposition table of `config.tt_mib` MiB, or `tt_entries`
+    /// entries (none when the table is off; [`TranspositionTable::for_config`]).
     ///
     /// # Errors
     /// When the table cannot be built (too large).
     pub fn new(config: SearchConfig) -> Result<Self, SearchError> {
-        let mib = if config.tt_mode == TtMode::Off {
-            0
-        } else {
-            config.tt_mib
-        };
-        let tt = Arc::new(TranspositionTable::new(mib)?);
+        let tt = Arc::new(TranspositionTable::for_config(&config)?);
         Ok(Self::with_table(config, tt))
     }
 
@@ -160,6 +194,7 @@ impl<G: Game> Searcher<G> {
             stopped: false,
             root_depth: 0,
             place: None,
+            refute: RefuteState::new(),
         }
     }
 
@@ -330,21 +365,45 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// [`Searcher::search_window`] for a node at `place` in a larger tree: the sorting regimes
-    /// count plies from the tree's root and start from the node's type and eldest flag.
+    /// [`Searcher::search_window`] with the window `(alpha, beta)` for a node at `place` in a
+    /// larger tree: the sorting regimes
+    /// count plies from the tree's root and start from the node's type and eldest flag; with
+    /// the refutation table on, the search follows `line` (this node's move first, then the
+    /// next node's, as long as the moves searched are the line's) and
+    /// [`Searcher::best_line`] gives the line it found.
     pub(crate) fn search_window_at(
         &mut self,
         pos: &G,
         depth: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
         place: TreePlace,
+        line: &[u16],
         ctx: &mut dyn SearchContext,
     ) -> WindowResult<G::Move> {
         self.place = Some(place);
+        if self.config.refutation_table {
+            self.refute.follow.clear();
+            self.refute.follow.extend_from_slice(line);
+            self.refute.base = 0;
+            self.refute.on_line[0] = !line.is_empty();
+        }
         let r = self.search_window(pos, depth, alpha, beta, ctx);
         self.place = None;
         r
+    }
+
+    /// The best line the last search found from its root (the refutation table's line:
+    /// the root's best move first); empty when the table is off.
+    pub(crate) fn best_line(&self) -> &[u16] {
+        &self.refute.lines[0]
+    }
+
+    /// The ply whose killers a node `ply` plies below this search's root uses: plies from the
+    /// whole tree's root (a parallel leaf search shares its killers with the frames above it,
+    /// as one sequential search would), at most [`MAX_PLY`].
+    #[inline]
+    pub(crate) fn killer_ply(&self, ply: usize) -> usize {
+        self.sort_ply(ply).min(MAX_PLY)
     }
 
     /// The sorting-regime ply of a node `ply` plies below this search's root.

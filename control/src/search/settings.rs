@@ -114,6 +114,9 @@ pub struct SearchConfig {
     pub tt_mode: TtMode,
     /// Transposition-table size in MiB (ignored when `tt_mode` is off).
     pub tt_mib: usize,
+    /// At most this many table entries, when fewer than `tt_mib` holds (the table a modelled
+    /// machine had room for: `dib::CostModel::max_table_entries`); `None`: `tt_mib` alone.
+    pub tt_entries: Option<usize>,
     /// Nodes with fewer plies left than this neither probe nor store the table (frontier nodes
     /// are many, and a probe costs a cache miss). 1 uses the table at every interior node.
     pub tt_min_depth: u32,
@@ -125,6 +128,11 @@ pub struct SearchConfig {
     /// Iterative deepening's aspiration window half-width around the previous value;
     /// `None` searches every iteration with a full window.
     pub aspiration: Option<i32>,
+    /// Marsland and Popowich's refutation table: each iteration searches the root's moves
+    /// sorted by the last iteration's values and follows, below each, the line the last
+    /// iteration searched first (`refutation`). Off by default; seed 004's experiments turn
+    /// it on.
+    pub refutation_table: bool,
     /// Which enhancements the play setting uses (ignored in the research setting).
     pub play_features: PlayFeatures,
 }
@@ -200,10 +208,12 @@ impl SearchConfig {
             setting: Setting::Research,
             tt_mode: TtMode::ExactDepth,
             tt_mib: 16,
+            tt_entries: None,
             tt_min_depth: 2,
             move_ordering: true,
             sorting: SortConfig::default(),
             aspiration: Some(50),
+            refutation_table: false,
             play_features: PlayFeatures::default(),
         }
     }

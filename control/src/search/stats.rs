@@ -63,9 +63,11 @@ pub struct SearchStats {
 }
 
 /// The counters that split a search's nodes into the kinds a runtime charges differently
-/// (`dib::Work`): quiescence nodes, look-ahead (sorting) nodes, table probes.
+/// (`dib::Work`): horizon leaves, quiescence nodes, look-ahead (sorting) nodes, table probes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KindTally {
+    /// Horizon leaves.
+    pub horizon: u64,
     /// Quiescence nodes.
     pub quiescence: u64,
     /// Look-ahead nodes of the sorting regimes.
@@ -81,6 +83,7 @@ impl KindTally {
     pub fn since(self, now: KindTally) -> KindTally {
         let d = |now: u64, was: u64| if now >= was { now - was } else { now };
         KindTally {
+            horizon: d(now.horizon, self.horizon),
             quiescence: d(now.quiescence, self.quiescence),
             sort_nodes: d(now.sort_nodes, self.sort_nodes),
             tt_probes: d(now.tt_probes, self.tt_probes),
@@ -93,6 +96,7 @@ impl SearchStats {
     #[must_use]
     pub fn tally(&self) -> KindTally {
         KindTally {
+            horizon: self.horizon,
             quiescence: self.quiescence,
             sort_nodes: self.sort_nodes,
             tt_probes: self.tt_probes,

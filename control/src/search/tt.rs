@@ -147,6 +147,24 @@ impl TranspositionTable {
         Ok(Self::with_buckets(count.max(1)))
     }
 
+    /// The table `config` asks for: none (one bucket, never used) when the table is off, else
+    /// `tt_mib` MiB, or `tt_entries` entries (whole buckets, at least one) when that is fewer.
+    ///
+    /// # Errors
+    /// [`TtError::TooLarge`] above [`MAX_TT_MIB`].
+    pub fn for_config(config: &super::SearchConfig) -> Result<Self, TtError> {
+        if config.tt_mode == super::TtMode::Off {
+            return Self::new(0);
+        }
+        let full = Self::new(config.tt_mib)?;
+        Ok(match config.tt_entries {
+            Some(entries) if entries < full.capacity() => {
+                Self::with_buckets((entries / BUCKET_ENTRIES).max(1))
+            }
+            _ => full,
+        })
+    }
+
     fn with_buckets(count: usize) -> Self {
         let buckets: Box<[Bucket]> = (0..count).map(|_| Bucket::default()).collect();
         TranspositionTable {

@@ -210,6 +210,7 @@ impl Calibration {
                 self.date
             ),
             node_ns: first.map_or(1, |c| c.search.nanos()),
+            horizon_ns: None,
             quiescence_ns: first.and_then(|c| c.quiescence.map(|q| q.nanos())),
             static_eval_ns: first.map(|c| c.static_eval.nanos()),
             control_ns: None,
@@ -217,7 +218,9 @@ impl Calibration {
             table_probe_ns: self.probes.alone.nanos(),
             shared_probe_ns: self.probes.alone.nanos(),
             shared_table_ports: self.probes.ports(),
+            shared_table_home: None,
             max_table_entries: None,
+            local_table_entries: None,
             send_overhead_ns: self.messages.send.nanos(),
             recv_overhead_ns: self.messages.recv.nanos(),
             latency_ns: self.messages.latency.median.round().max(0.0) as u64,

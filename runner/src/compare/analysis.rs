@@ -37,6 +37,9 @@ pub struct Row {
     pub baseline_value: i32,
     /// Nodes of the run.
     pub nodes: u64,
+    /// Horizon leaves of the run, where the algorithm counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub horizon_leaves: Option<u64>,
     /// Seconds of the run.
     pub seconds: f64,
     /// Baseline nodes.
@@ -160,6 +163,7 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
                         value: r.value,
                         baseline_value: base.value,
                         nodes: r.nodes,
+                        horizon_leaves: r.horizon_leaves,
                         seconds: r.seconds,
                         baseline_nodes: base.nodes,
                         baseline_seconds: base.seconds,

@@ -454,6 +454,9 @@ impl Plan {
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
         }
+        if args.table_sort.refutation_table {
+            fingerprint["refutation_table"] = json!(true);
+        }
         if let Some(w) = split_width {
             fingerprint["split_width"] = json!(w);
         }

@@ -39,6 +39,9 @@ pub struct Record {
     pub value: i32,
     /// Nodes.
     pub nodes: u64,
+    /// Of them, the horizon leaves, where the algorithm counts them (the split engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon_leaves: Option<u64>,
     /// Seconds (virtual on sim).
     pub seconds: f64,
     /// Busy nanoseconds per processor.
@@ -274,6 +277,7 @@ mod tests {
             depth: 3,
             value: -5,
             nodes: 10,
+            horizon_leaves: Some(7),
             seconds: 0.5,
             busy_ns: vec![1, 2],
             idle_ns: vec![0, 1],

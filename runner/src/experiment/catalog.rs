@@ -436,7 +436,11 @@ per process; distributed: the shadow-table ring of section 5.2.6; shared: one sh
 Othello (Keyano) the configuration makes very little difference; in checkers and chess it does.";
 
 /// Seed 004's setting: PV splitting on the Bratko-Kopec positions, 1-4 processors of
-/// Parabelle's network (`sun68k`), against the same program on one processor.
+/// Parabelle's network (`sun68k`), against the same program on one processor. Its program
+/// deepens iteratively with a refutation table ("Progressive deepening, an iterative search
+/// with dynamic reordering of the moves, along with a refutation table ... are used", section
+/// 4), and `pmws` splits every node of the principal variation after its first child down to
+/// the leaves' parents (figure 4): a minimum split depth of 1.
 const MP_PVSPLIT: Flags = &[
     ("--game", "chess"),
     ("--testset", "bratko_kopec"),
@@ -445,11 +449,41 @@ const MP_PVSPLIT: Flags = &[
     ("--procs", "1,2,3,4"),
     ("--depth", "5"),
     ("--sim-preset", "sun68k"),
+    ("--refutation-table", ""),
+    ("--min-split-depth", "1"),
 ];
 
 /// The `--quick` overrides of seed 004's tables.
 /// Seed 004's one series.
 const PV_SPLITTING: Labels = &[("PV splitting", "pvsplit")];
+
+/// Table 4's positions: Bratko-Kopec A to X are the test set's positions 1 to 24 (`S#k`: series
+/// `S` on the k-th position alone). The paper prints no numbers for A, a forced mate.
+const MP_T4_POSITIONS: Labels = &[
+    ("PV splitting, position B", "pvsplit#2"),
+    ("PV splitting, position C", "pvsplit#3"),
+    ("PV splitting, position D", "pvsplit#4"),
+    ("PV splitting, position E", "pvsplit#5"),
+    ("PV splitting, position F", "pvsplit#6"),
+    ("PV splitting, position G", "pvsplit#7"),
+    ("PV splitting, position H", "pvsplit#8"),
+    ("PV splitting, position I", "pvsplit#9"),
+    ("PV splitting, position J", "pvsplit#10"),
+    ("PV splitting, position K", "pvsplit#11"),
+    ("PV splitting, position L", "pvsplit#12"),
+    ("PV splitting, position M", "pvsplit#13"),
+    ("PV splitting, position N", "pvsplit#14"),
+    ("PV splitting, position O", "pvsplit#15"),
+    ("PV splitting, position P", "pvsplit#16"),
+    ("PV splitting, position Q", "pvsplit#17"),
+    ("PV splitting, position R", "pvsplit#18"),
+    ("PV splitting, position S", "pvsplit#19"),
+    ("PV splitting, position T", "pvsplit#20"),
+    ("PV splitting, position U", "pvsplit#21"),
+    ("PV splitting, position V", "pvsplit#22"),
+    ("PV splitting, position W", "pvsplit#23"),
+    ("PV splitting, position X", "pvsplit#24"),
+];
 
 /// Table 3's four arrangements by our variants (means over the positions).
 const MP_T3_AGAINST: &[Against] = &[
@@ -962,6 +996,8 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", "1,2,3,4"),
                 ("--depth", "5"),
                 ("--sim-preset", "sun68k"),
+                ("--refutation-table", ""),
+                ("--min-split-depth", "1"),
                 ("--tt", "off"),
             ],
             quick: MP_QUICK,
@@ -1017,18 +1053,23 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", "1,2,3,4"),
                 ("--depth", "6"),
                 ("--sim-preset", "sun68k"),
+                ("--refutation-table", ""),
+                ("--min-split-depth", "1"),
                 ("--split-tables", "local"),
                 ("--tt-min-depth", "3"),
             ],
             quick: MP_QUICK,
             variants: &[],
             published: MP_T4,
-            against: &[Against::rows(
-                "seed 004 table 4",
-                "",
-                &[("position", "mean")],
-                PV_SPLITTING,
-            )],
+            against: &[
+                Against::rows(
+                    "seed 004 table 4",
+                    "",
+                    &[("position", "mean")],
+                    PV_SPLITTING,
+                ),
+                Against::at("seed 004 table 4", "", MP_T4_POSITIONS),
+            ],
         },
     },
     Experiment {
@@ -1101,8 +1142,13 @@ mod tests {
                         Some(slot) => slot.1 |= found,
                         None => named.push((theirs, found)),
                     }
+                    // `S#k`: series S on the k-th position.
+                    let (series, position) = match label.split_once('#') {
+                        Some((s, k)) => (s, k.parse::<usize>().ok()),
+                        None => (*label, Some(1)),
+                    };
                     assert!(
-                        ours.iter().any(|o| o == label),
+                        ours.iter().any(|o| o == series) && position.is_some_and(|k| k >= 1),
                         "{}: no series '{label}'",
                         e.name
                     );

@@ -12,9 +12,12 @@
 //!   model's static-evaluation cost, summed over processors; simulator runs only);
 //! - seconds: mean elapsed seconds per position; test-set seconds: elapsed seconds summed
 //!   over the positions run (mean over seeds);
-//! - the overheads: the per-position means of compare's figures of the same name, in percent
-//!   (idle: compare's `starvation`; time overhead: compare's `total_overhead`);
-//! - leaf nodes: not counted by the searchers, so no number.
+//! - the overheads of the thesis: the per-position means of compare's figures of the same
+//!   name, in percent (idle: compare's `starvation`);
+//! - seed 004's overheads, ratios of means as the paper computes them (section 7.2): time
+//!   overhead N x mean T_N / mean T_1 - 1, search overhead mean leaf nodes on N / mean leaf
+//!   nodes on 1 - 1, in percent, both against the same series on one processor;
+//! - leaf nodes: the mean horizon leaves per position (algorithms that count them).
 
 use super::published::Quantity;
 use crate::compare::analysis::{Row, Summary};
@@ -22,6 +25,8 @@ use crate::compare::analysis::{Row, Summary};
 /// What one cell of a comparison gives the published quantities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
+    /// The position's line in the test set.
+    pub line: usize,
     /// Series label.
     pub series: String,
     /// Processors.
@@ -30,21 +35,28 @@ pub struct Cell {
     pub seed: u64,
     /// Elapsed seconds (virtual on the simulator).
     pub seconds: f64,
+    /// The baseline's seconds on the same position.
+    pub baseline_seconds: f64,
     /// Search nodes.
     pub nodes: u64,
     /// The run's `sort_seconds` figure, when it has one.
     pub sort_seconds: Option<f64>,
+    /// Horizon leaves, where the algorithm counts them.
+    pub horizon_leaves: Option<u64>,
 }
 
 impl From<&Row> for Cell {
     fn from(r: &Row) -> Cell {
         Cell {
+            line: r.line,
             series: r.series.clone(),
             procs: r.procs,
             seed: r.seed,
             seconds: r.seconds,
+            baseline_seconds: r.baseline_seconds,
             nodes: r.nodes,
             sort_seconds: r.extra.get("sort_seconds").copied(),
+            horizon_leaves: r.horizon_leaves,
         }
     }
 }
@@ -54,9 +66,27 @@ fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
+/// The cells of `series` on `procs` processors. A label `S#k` names series `S` on the `k`-th
+/// position of the test set alone (1 first, counted over the positions the cells hold): a
+/// published number of one position.
 fn cells<'a>(rows: &'a [Cell], series: &'a str, procs: usize) -> impl Iterator<Item = &'a Cell> {
-    rows.iter()
-        .filter(move |r| r.series == series && r.procs == procs)
+    let (label, line) = match series.split_once('#') {
+        Some((label, k)) => {
+            let mut lines: Vec<usize> = rows.iter().map(|r| r.line).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            let line = k
+                .parse::<usize>()
+                .ok()
+                .and_then(|k| k.checked_sub(1))
+                .and_then(|k| lines.get(k).copied());
+            (label, Some(line))
+        }
+        None => (series, None),
+    };
+    rows.iter().filter(move |r| {
+        r.series == label && r.procs == procs && line.is_none_or(|l| l == Some(r.line))
+    })
 }
 
 fn mean_seconds(rows: &[Cell], series: &str, procs: usize) -> Option<f64> {
@@ -65,6 +95,14 @@ fn mean_seconds(rows: &[Cell], series: &str, procs: usize) -> Option<f64> {
 
 fn mean_nodes(rows: &[Cell], series: &str, procs: usize) -> Option<f64> {
     mean(cells(rows, series, procs).map(|r| r.nodes as f64))
+}
+
+/// The mean horizon leaves; `None` when a cell does not count them.
+fn mean_leaves(rows: &[Cell], series: &str, procs: usize) -> Option<f64> {
+    let leaves: Option<Vec<f64>> = cells(rows, series, procs)
+        .map(|r| r.horizon_leaves.map(|l| l as f64))
+        .collect();
+    mean(leaves?.into_iter())
 }
 
 /// The per-position mean of compare's figure `name`.
@@ -92,6 +130,10 @@ pub fn value(
         Quantity::RelativeEfficiency => {
             mean_seconds(rows, series, 1)? / (n * mean_seconds(rows, series, procs)?)
         }
+        Quantity::Speedup if series.contains('#') => {
+            // One position: the mean over its seeds of baseline time / T_N.
+            mean(cells(rows, series, procs).map(|r| r.baseline_seconds / r.seconds))?
+        }
         Quantity::Speedup => figure(summaries, series, procs, "speedup")?,
         Quantity::NodesRelative => mean_nodes(rows, series, procs)? / mean_nodes(rows, series, 1)?,
         Quantity::NodesThousands => mean_nodes(rows, series, procs)? / 1000.0,
@@ -108,14 +150,20 @@ pub fn value(
             let sum: f64 = cells(rows, series, procs).map(|r| r.seconds).sum();
             sum / seeds.len() as f64
         }
-        Quantity::TotalOverhead | Quantity::TimeOverhead => pct("total_overhead")?,
+        Quantity::TotalOverhead => pct("total_overhead")?,
+        Quantity::TimeOverhead => {
+            100.0 * (n * mean_seconds(rows, series, procs)? / mean_seconds(rows, series, 1)? - 1.0)
+        }
+        Quantity::LeafSearchOverhead => {
+            100.0 * (mean_leaves(rows, series, procs)? / mean_leaves(rows, series, 1)? - 1.0)
+        }
+        Quantity::LeafNodes => mean_leaves(rows, series, procs)?,
         Quantity::MasterOverhead => pct("master_overhead")?,
         Quantity::SearchOverhead => pct("search_overhead")?,
         Quantity::SpeculativeSearch => pct("speculative_search")?,
         Quantity::ParallelizationOverhead => pct("parallelization_overhead")?,
         Quantity::SynchronizationOverhead => pct("synchronization_overhead")?,
         Quantity::Idle => pct("starvation")?,
-        Quantity::LeafNodes => return None,
     };
     v.is_finite().then_some(v)
 }
@@ -127,12 +175,16 @@ mod tests {
 
     fn cell(series: &str, procs: usize, seed: u64, seconds: f64, nodes: u64) -> Cell {
         Cell {
+            // Two positions (lines 4 and 9), told apart by their node counts.
+            line: if nodes % 3000 == 0 { 9 } else { 4 },
             series: series.into(),
             procs,
             seed,
             seconds,
+            baseline_seconds: 12.0,
             nodes,
             sort_seconds: (series == "s").then_some(seconds / 4.0),
+            horizon_leaves: (series == "a").then_some(nodes / 2),
         }
     }
 
@@ -193,17 +245,36 @@ mod tests {
         assert!(close(v(Quantity::TestSetSeconds), 4.0));
         assert!(close(v(Quantity::Speedup), 2.5));
         assert!(close(v(Quantity::TotalOverhead), 50.0));
-        assert!(close(v(Quantity::TimeOverhead), 50.0));
+        // 4 x mean T4 2 / mean T1 6 - 1.
+        assert!(close(v(Quantity::TimeOverhead), 100.0 / 3.0));
+        // Leaves are half the nodes: means 2000 on 1, 4000 on 4.
+        assert!(close(v(Quantity::LeafNodes), 2000.0));
+        assert!(close(v(Quantity::LeafSearchOverhead), 100.0));
         assert!(close(v(Quantity::Idle), 10.0));
         // Not measured or not run: no number.
         assert_eq!(v(Quantity::SortSeconds), None);
         assert_eq!(v(Quantity::MasterOverhead), None);
-        assert_eq!(v(Quantity::LeafNodes), None);
+        assert_eq!(
+            value(Quantity::LeafNodes, "s", 4, &cells, &sums),
+            None,
+            "s counts no leaves"
+        );
         assert_eq!(value(Quantity::Seconds, "a", 8, &cells, &sums), None);
         assert!(close(
             value(Quantity::SortSeconds, "s", 4, &cells, &sums),
             0.5
         ));
+        // One position: `a#1` is line 4 (3 s on 4 processors against the baseline's 12 s),
+        // `a#2` line 9 (1 s).
+        assert!(close(
+            value(Quantity::Speedup, "a#1", 4, &cells, &sums),
+            4.0
+        ));
+        assert!(close(
+            value(Quantity::Seconds, "a#2", 4, &cells, &sums),
+            1.0
+        ));
+        assert_eq!(value(Quantity::Seconds, "a#3", 4, &cells, &sums), None);
         // No 1-processor run of s: no relative figures.
         assert_eq!(
             value(Quantity::RelativeEfficiency, "s", 4, &cells, &sums),

@@ -50,10 +50,14 @@ pub enum Quantity {
     SynchronizationOverhead,
     /// Time spent idle, percent of the processor time.
     Idle,
-    /// Time overhead, percent: (N x T_N - T_1) / T_1 (seed 004).
+    /// Time overhead, percent: (N x T_N - T_1) / T_1 with the mean times over the positions
+    /// (seed 004, equation 17).
     TimeOverhead,
     /// Leaf nodes searched by all processors, per position.
     LeafNodes,
+    /// Search overhead from the leaf nodes, percent: mean leaves on N / mean leaves on 1 - 1
+    /// (seed 004's "node search overhead", section 7.2).
+    LeafSearchOverhead,
 }
 
 impl Quantity {
@@ -78,6 +82,7 @@ impl Quantity {
             Quantity::Idle => "idle",
             Quantity::TimeOverhead => "time_overhead",
             Quantity::LeafNodes => "leaf_nodes",
+            Quantity::LeafSearchOverhead => "leaf_search_overhead",
         }
     }
 
@@ -102,6 +107,7 @@ impl Quantity {
             Quantity::Idle => "idle (%)",
             Quantity::TimeOverhead => "time overhead (%)",
             Quantity::LeafNodes => "leaf nodes",
+            Quantity::LeafSearchOverhead => "search overhead, leaf nodes (%)",
         }
     }
 }
@@ -293,14 +299,20 @@ const BROCKINGTON: Layout = Layout {
 const MARSLAND_POPOWICH: Layout = Layout {
     item_prefix: "seed 004 table ",
     item_column: "table",
-    series: |_| Ok("PV splitting".to_string()),
+    // The means are PV splitting's series; table 4's positions each their own.
+    series: |r| {
+        Ok(match r.get("position")? {
+            "mean" => "PV splitting".to_string(),
+            p => format!("PV splitting, position {p}"),
+        })
+    },
     procs_column: "procs",
     context: &["depth", "tt", "storage", "position"],
     values: &[
         ("leaf_nodes", Quantity::LeafNodes),
         ("time", Quantity::Seconds),
         ("speedup", Quantity::Speedup),
-        ("search_overhead_pct", Quantity::SearchOverhead),
+        ("search_overhead_pct", Quantity::LeafSearchOverhead),
         ("time_overhead_pct", Quantity::TimeOverhead),
     ],
     // Table 4 prints minutes per position.

@@ -50,7 +50,7 @@ use shadow::ShadowRing;
 use slave::Slave;
 
 use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
-use crate::search::{SearchConfig, SearchError, Searcher, TranspositionTable, TtMode};
+use crate::search::{SearchConfig, SearchError, Searcher, TranspositionTable};
 
 /// A processor of an APHID run: the master (processor 0) or a slave.
 #[derive(Debug)]
@@ -205,12 +205,7 @@ struct Engines {
 
 impl Engines {
     fn new(config: &SearchConfig, tt: TtSharing) -> Result<Engines, ParallelError> {
-        let mib = if config.tt_mode == TtMode::Off {
-            0
-        } else {
-            config.tt_mib
-        };
-        let fallback = Arc::new(TranspositionTable::new(mib).map_err(SearchError::from)?);
+        let fallback = Arc::new(TranspositionTable::for_config(config).map_err(SearchError::from)?);
         Ok(Engines {
             config: *config,
             shared: (tt == TtSharing::Shared).then(|| Arc::clone(&fallback)),

@@ -5,6 +5,7 @@ use dib::Slot;
 use games::Game;
 
 use crate::parallel::ab_frames::Bounds;
+use crate::search::RefutationTable;
 use crate::search::sorting::NodeType;
 
 use super::{Role, Window};
@@ -34,7 +35,9 @@ pub(super) struct Task {
     pub(super) role: Role,
     /// Started here or handed off.
     pub(super) launched: bool,
-    /// A minimal window's upper bound (from the child's side), fixed when started.
+    /// A minimal window's upper bound (from the child's side), fixed when started; for a
+    /// re-search, the bound its minimal window failed against (it searches up to that bound,
+    /// as sequential PVS re-searches with the alpha it tested).
     pub(super) null_hi: Option<i32>,
 }
 
@@ -86,6 +89,14 @@ pub(super) struct Frame<G: Game> {
     /// PVS: search positions whose minimal window failed high, waiting for a full-window
     /// re-search (the one that leads) or a minimal-window test at the risen alpha (the others).
     pub(super) researches: Vec<u32>,
+    /// The refutation table (on): the line this node follows (its first move is this node's).
+    pub(super) line: Vec<u16>,
+    /// The refutation table: the best line found from this node.
+    pub(super) best_line: Vec<u16>,
+    /// The run root with the refutation table on: the last iteration's table, and its
+    /// children of this iteration (move, value, line below it) in the order taken.
+    pub(super) table: Option<RefutationTable>,
+    pub(super) children: Vec<(u16, i32, Vec<u16>)>,
 }
 
 impl<G: Game> Frame<G> {
@@ -100,6 +111,10 @@ impl<G: Game> Frame<G> {
             (What::Child | What::Retest, Some(hi)) => Window {
                 alpha: (hi - 1).max(-self.bounds.beta),
                 beta: hi,
+            },
+            (What::Research, Some(hi)) => Window {
+                alpha: -self.bounds.beta,
+                beta: hi.max(-self.bounds.beta),
             },
             _ => self.bounds.child_window(),
         }
@@ -118,13 +133,17 @@ impl<G: Game> Frame<G> {
         (self.next..self.tasks.len()).find(|&i| !self.tasks[i].launched)
     }
 
-    /// Takes task `task`'s value `v` (from the searched node's side).
-    pub(super) fn take(&mut self, task: usize, v: i32) {
+    /// Takes task `task`'s value `v` (from the searched node's side) and, with the refutation
+    /// table on (`lines`), the line found below the child.
+    pub(super) fn take(&mut self, task: usize, v: i32, line: &[u16], lines: bool) {
         let t = self.tasks[task];
         let at = t.at as usize;
         if t.what == What::Grand {
             self.keys[at] = Some(v);
             return;
+        }
+        if lines {
+            self.keep_line(at, -v, line, t.what == What::Research);
         }
         if t.what == What::Child {
             self.completed += 1;
@@ -135,12 +154,46 @@ impl<G: Game> Frame<G> {
         self.valued[at] = true;
         let c = -v;
         self.bounds.raise(c, self.moves[at].1);
-        if let Some(hi) = t.null_hi {
+        if let (What::Child | What::Retest, Some(hi)) = (t.what, t.null_hi) {
             // The minimal window failed high (the child failed low): `c` is only a lower
             // bound; find the exact value unless it cuts this node off anyway.
             if v < hi && c < self.bounds.beta {
                 self.researches.push(t.at);
             }
+        }
+    }
+}
+
+impl<G: Game> Frame<G> {
+    /// The refutation table, before the value `c` (from this node's side) of the child at
+    /// search position `at` is taken: the root keeps every child's value and line; the node's
+    /// line becomes the child's when `c` beats the best so far, as in the sequential search,
+    /// or when the child leads and this is its re-search (sequential PVS compares only the
+    /// re-search's value).
+    fn keep_line(&mut self, at: usize, c: i32, line: &[u16], research: bool) {
+        let gi = self.moves[at].1 as u16;
+        if self.ply == 0 {
+            self.children.push((gi, c, line.to_vec()));
+        }
+        let leads = research && self.bounds.best_index == Some(u32::from(gi));
+        if c > self.bounds.best || leads {
+            self.best_line.clear();
+            self.best_line.push(gi);
+            self.best_line.extend_from_slice(line);
+        }
+    }
+
+    /// The refutation line of the child at search position `at`: below the run root, the
+    /// table's line for it; elsewhere the rest of this node's line when the child is its
+    /// move.
+    pub(super) fn child_line(&self, at: usize) -> Vec<u16> {
+        let gi = self.moves[at].1 as u16;
+        if let Some(t) = &self.table {
+            return t.line(gi).to_vec();
+        }
+        match self.line.split_first() {
+            Some((&first, rest)) if first == gi => rest.to_vec(),
+            _ => Vec::new(),
         }
     }
 }
@@ -152,6 +205,27 @@ pub(super) fn slot_of(frame: usize, task: u32) -> Slot {
 
 /// A node opened for searching: solved at once, or a frame to push.
 pub(super) enum Opened<G: Game> {
-    Solved { value: i32, best: Option<u32> },
+    Solved(Solved),
     Frame(Box<Frame<G>>),
+}
+
+/// A node solved at once: its value, best move and, with the refutation table on, its line and
+/// (the run root) its table.
+#[derive(Debug, Default)]
+pub(super) struct Solved {
+    pub(super) value: i32,
+    pub(super) best: Option<u32>,
+    pub(super) line: Vec<u16>,
+    pub(super) table: Option<RefutationTable>,
+}
+
+impl Solved {
+    /// A value alone.
+    pub(super) fn value(value: i32, best: Option<u32>) -> Solved {
+        Solved {
+            value,
+            best,
+            ..Solved::default()
+        }
+    }
 }

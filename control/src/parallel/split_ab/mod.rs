@@ -41,10 +41,10 @@ use games::Game;
 use serde::{Deserialize, Serialize};
 
 pub(crate) use super::ab_frames::Window;
-use super::ab_frames::{self, FrameKillers, SearcherPool};
+use super::ab_frames::{self, SearcherPool};
 use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::sorting::NodeType;
-use crate::search::{SearchConfig, SortRegime, TranspositionTable, TtMode};
+use crate::search::{RefutationTable, SearchConfig, SortRegime, TranspositionTable, TtMode};
 
 /// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,13 +108,10 @@ impl SplitPolicy {
         matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
     }
 
-    /// With move ordering on, the frames work as the sequential search does (the engine
-    /// setting): they probe and store the table, order by the table move, the hints, the
-    /// frames' killers and the history, give younger children PVS minimal windows when the
-    /// search is PVS, and the search deepens iteratively. YBW and `Never` only: the other
-    /// policies keep the frames their measurements were made with (`README.md`).
-    fn engine_frames(self) -> bool {
-        matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
+    /// With PVS and engine frames, younger children get minimal windows (every policy but
+    /// ER, whose r-nodes refute with their own windows and whose tree is not PVS's).
+    fn pvs_windows(self) -> bool {
+        self != SplitPolicy::Er
     }
 }
 
@@ -162,6 +159,13 @@ pub(crate) struct AbProblem<G: Game> {
     pub role: Role,
     /// A child already searched, tried first and not searched again.
     pub known: Option<Known>,
+    /// The refutation table's line to follow from this node (its first move is this node's;
+    /// empty off the line or with the table off).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<u16>,
+    /// The run root's refutation table from the last iteration (the run root only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refute: Option<RefutationTable>,
 }
 
 impl<G: Game> AbProblem<G> {
@@ -177,24 +181,35 @@ impl<G: Game> AbProblem<G> {
             eldest: true,
             role,
             known: None,
+            line: Vec::new(),
+            refute: None,
         }
     }
 }
 
 /// A solved problem: its fail-soft value and the index of its best move (in generation order),
-/// when known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// when known; with the refutation table on, the line found from it and, for the run root, the
+/// table of its children.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct AbValue {
     /// The fail-soft value.
     pub value: i32,
     /// The best move's index among the position's moves.
     pub best: Option<u32>,
+    /// The best line from this node (refutation table on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<u16>,
+    /// The run root's children as the next iteration's refutation table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<RefutationTable>,
 }
 
 /// What the searches of one run count together (over all processors).
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     sort_nodes: AtomicU64,
+    /// Horizon leaves of the leaf searches.
+    horizon: AtomicU64,
     minimal_windows: AtomicU64,
     researches: AtomicU64,
     /// Minimal-window tests of a fail high again at an alpha risen since (PVS).
@@ -213,6 +228,7 @@ pub(crate) struct Counters {
 #[derive(Debug, Default)]
 pub(crate) struct Counts {
     pub(crate) sort_nodes: u64,
+    pub(crate) horizon: u64,
     pub(crate) minimal_windows: u64,
     pub(crate) researches: u64,
     pub(crate) retests: u64,
@@ -236,6 +252,7 @@ impl Counters {
     /// Adds what one search counted.
     pub(crate) fn add(&self, c: &Counts) {
         bump(&self.sort_nodes, c.sort_nodes);
+        bump(&self.horizon, c.horizon);
         bump(&self.minimal_windows, c.minimal_windows);
         bump(&self.researches, c.researches);
         bump(&self.retests, c.retests);
@@ -283,6 +300,12 @@ impl Counters {
     pub fn sort_nodes(&self) -> u64 {
         self.sort_nodes.load(Ordering::Relaxed)
     }
+
+    /// Horizon leaves searched.
+    #[must_use]
+    pub fn horizon(&self) -> u64 {
+        self.horizon.load(Ordering::Relaxed)
+    }
 }
 
 /// The application.
@@ -298,9 +321,10 @@ pub(crate) struct SplitAb<G: Game> {
     tables: Vec<Arc<TranspositionTable>>,
     arrangement: SplitTables,
     procs: usize,
+    /// The processor whose memory holds the global table on the simulated machine (its
+    /// probes are its own table's), if any.
+    home: Option<dib::ProcId>,
     counters: Arc<Counters>,
-    /// The frames' killers (engine frames only).
-    killers: Arc<FrameKillers<G::Move>>,
     /// The leaf searchers (kept between searches with engine frames), one pool per table.
     searchers: Vec<Arc<SearcherPool<G>>>,
 }
@@ -342,7 +366,7 @@ impl<G: Game> SplitAb<G> {
                 Arc::new(SearcherPool::new(
                     config,
                     Arc::clone(t),
-                    policy.engine_frames(),
+                    config.move_ordering,
                 ))
             })
             .collect();
@@ -355,8 +379,11 @@ impl<G: Game> SplitAb<G> {
             tables,
             arrangement,
             procs: options.procs,
+            home: match &options.backend {
+                Backend::Sim(c) => c.cost.shared_table_home,
+                _ => None,
+            },
             counters: Arc::new(Counters::default()),
-            killers: Arc::new(FrameKillers::new()),
             searchers,
         })
     }
@@ -366,9 +393,10 @@ impl<G: Game> SplitAb<G> {
         proc % self.tables.len()
     }
 
-    /// Whether several processors probe one global table.
-    fn shared(&self) -> bool {
-        self.arrangement == SplitTables::Global && self.procs > 1
+    /// Whether processor `proc` probes one global table with other processors, away from
+    /// its own memory (the table's home processor probes it as its own).
+    fn shared(&self, proc: dib::ProcId) -> bool {
+        self.arrangement == SplitTables::Global && self.procs > 1 && self.home != Some(proc)
     }
 
     /// The counters of the runs of this application.
@@ -378,9 +406,10 @@ impl<G: Game> SplitAb<G> {
     }
 }
 
-/// Runs `policy` on `root` to `options.depth` plies: one run of the runtime, or, with engine
-/// frames ([`SplitPolicy::engine_frames`]) and the table on, iterative deepening with
-/// aspiration windows (one run per depth, see [`super::deepening`]).
+/// Runs `policy` on `root` to `options.depth` plies: with move ordering on (engine frames,
+/// which work as the sequential search does), iterative deepening with aspiration windows, one
+/// run of the runtime per depth (see [`super::deepening`]), as the sequential search deepens
+/// with the table on or off; without it (the papers' unsorted tree), one run.
 ///
 /// # Errors
 /// [`ParallelError`] when the runtime or the table fails.
@@ -396,15 +425,23 @@ pub fn run<G: Game>(
     } else {
         Role::Plain
     };
-    let engine = policy.engine_frames() && options.search.move_ordering;
+    let engine = options.search.move_ordering;
     let dib_config = if engine {
         deepening::engine_dib_config(options)
     } else {
         options.dib
     };
-    let search_at = |depth: u32, window: Window| {
+    // The refutation table: the one the last completed depth left, and the latest run's.
+    let mut refute: (u32, Option<RefutationTable>, Option<RefutationTable>) = (0, None, None);
+    let mut search_at = |depth: u32, window: Window| {
         let mut problem = AbProblem::root(root.clone(), depth, role);
         problem.window = window;
+        if options.search.refutation_table {
+            if depth != refute.0 {
+                refute = (depth, refute.2.take(), None);
+            }
+            problem.refute = refute.1.clone();
+        }
         for pool in &app.searchers {
             pool.free_all();
         }
@@ -415,7 +452,10 @@ pub fn run<G: Game>(
             &options.backend,
             dib_config,
         )?;
-        let AbValue { value, best } = report.value;
+        let AbValue {
+            value, best, table, ..
+        } = report.value.clone();
+        refute.2 = table;
         let mut moves = Vec::with_capacity(G::MAX_MOVES);
         root.generate_moves(&mut moves);
         let pv: Vec<G::Move> = best
@@ -425,8 +465,7 @@ pub fn run<G: Game>(
         Ok(result_from_report(report, value, pv, Vec::new()))
     };
     let mut result = if engine {
-        let deepening = ab_frames::uses_table(&options.search, options.depth) && options.depth > 1;
-        deepening::deepen(options, deepening, search_at)?
+        deepening::deepen(options, options.depth > 1, search_at)?
     } else {
         search_at(options.depth, Window::FULL)?
     };
@@ -449,6 +488,7 @@ pub fn run<G: Game>(
     }
     // Look-ahead nodes were charged (they take time) but are not search nodes.
     result.nodes = result.nodes.saturating_sub(sort_nodes);
+    result.horizon_leaves = Some(counters.horizon());
     Ok(result)
 }
 
@@ -469,7 +509,7 @@ impl<G: Game> Application for SplitAb<G> {
     }
 
     fn start_on(&self, proc: dib::ProcId, problem: &AbProblem<G>) -> AbSearch<G> {
-        AbSearch::new(self, problem, self.table_of(proc))
+        AbSearch::new(self, problem, proc)
     }
 }
 

@@ -8,12 +8,14 @@ use dib::{Effects, Piece, Search, Slot, Step};
 use games::Game;
 use games::score::INFINITY;
 
-use crate::parallel::ab_frames::{self, Bounds, FrameKillers, PooledSearcher, hinted_moves};
+use crate::parallel::ab_frames::{self, Bounds, PooledSearcher, hinted_moves};
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
-use crate::search::{Algorithm, KindTally, SearchConfig, TranspositionTable, Unlimited};
+use crate::search::{
+    Algorithm, KindTally, RefutationTable, SearchConfig, TranspositionTable, Unlimited,
+};
 
-use super::frame::{Frame, Opened, Task, What, slot_of};
+use super::frame::{Frame, Opened, Solved, Task, What, slot_of};
 use super::{AbProblem, AbValue, Counters, Counts, Known, Role, SplitAb, SplitPolicy, Window};
 
 /// A running search.
@@ -26,13 +28,12 @@ pub struct AbSearch<G: Game> {
     width: Option<usize>,
     config: SearchConfig,
     counters: Arc<Counters>,
-    /// The frames work as the sequential search's ([`SplitPolicy::engine_frames`]).
+    /// The frames work as the sequential search's (move ordering on: engine frames).
     engine: bool,
     table: Arc<TranspositionTable>,
     /// Whether `table` is one global table that several processors probe (its probes are
     /// shared-table probes); else the processor's own.
     shared_table: bool,
-    killers: Arc<FrameKillers<G::Move>>,
     searcher: PooledSearcher<G>,
     /// The problem, until the first step.
     problem: Option<AbProblem<G>>,
@@ -71,9 +72,10 @@ impl<G: Game> std::fmt::Debug for AbSearch<G> {
 }
 
 impl<G: Game> AbSearch<G> {
-    /// A search of `problem` for the application `app` (not started until its first step),
-    /// with the table and searchers numbered `table` (0 with one global table).
-    pub(super) fn new(app: &SplitAb<G>, problem: &AbProblem<G>, table: usize) -> Self {
+    /// A search of `problem` for the application `app` (not started until its first step) on
+    /// processor `proc`, with that processor's table and searchers.
+    pub(super) fn new(app: &SplitAb<G>, problem: &AbProblem<G>, proc: dib::ProcId) -> Self {
+        let table = app.table_of(proc);
         let mut search = AbSearch {
             policy: app.policy,
             min_split_depth: app.min_split_depth,
@@ -81,10 +83,9 @@ impl<G: Game> AbSearch<G> {
             width: app.width,
             config: app.config,
             counters: Arc::clone(&app.counters),
-            engine: app.policy.engine_frames() && app.config.move_ordering,
+            engine: app.config.move_ordering,
             table: Arc::clone(&app.tables[table]),
-            shared_table: app.shared(),
-            killers: Arc::clone(&app.killers),
+            shared_table: app.shared(proc),
             searcher: app.searchers[table].take(),
             problem: Some(problem.clone()),
             stack: Vec::new(),
@@ -100,14 +101,15 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// Charges `nodes` (every node the steps since the last charge visited, look-ahead
-    /// included) by kind: the searcher's quiescence and look-ahead nodes and table probes since
+    /// included) by kind: the searcher's horizon leaves, quiescence and look-ahead nodes and table probes since
     /// the last charge, the frames opened and the engine table's probes (shared-table probes
     /// when several processors probe one global table); the rest are search nodes.
     fn charge(&mut self, nodes: u64, fx: &mut Effects<Window>) {
-        self.counters.add(&std::mem::take(&mut self.counts));
         let now = self.searcher.stats().tally();
         let new = self.tally.since(now);
         self.tally = now;
+        self.counts.horizon += new.horizon;
+        self.counters.add(&std::mem::take(&mut self.counts));
         // `nodes` counts the look-ahead too.
         let mut work =
             crate::parallel::work_of(nodes.saturating_sub(new.sort_nodes), new, self.shared_table);
@@ -129,23 +131,34 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// The sequential search of problem `p`: its value on the real root's scale, its best move
-    /// (at the root only) and the nodes it took (sorting look-ahead included).
-    fn leaf(&mut self, p: &AbProblem<G>) -> (i32, Option<u32>, u64) {
+    /// (at the root only), with the refutation table on its line (and at the run root its
+    /// table, as the sequential root keeps it), and the nodes it took (sorting look-ahead
+    /// included).
+    fn leaf(&mut self, p: &AbProblem<G>) -> (Solved, u64) {
         let (alpha, beta) = ab_frames::leaf_window(p.window, p.ply);
         let sorted_before = self.searcher.stats().sort_nodes;
-        let place = TreePlace {
-            ply: p.ply as usize,
-            kind: p.kind,
-            eldest: p.eldest,
+        let refute = self.config.refutation_table;
+        let root = p.ply == 0 && refute;
+        let r = if root {
+            // The run root: searched as the sequential search's root, with its table.
+            self.searcher.refute.table = p.refute.clone();
+            self.searcher
+                .search_window(&p.position, p.depth, alpha, beta, &mut Unlimited)
+        } else {
+            let place = TreePlace {
+                ply: p.ply as usize,
+                kind: p.kind,
+                eldest: p.eldest,
+            };
+            self.searcher.search_window_at(
+                &p.position,
+                p.depth,
+                (alpha, beta),
+                place,
+                &p.line,
+                &mut Unlimited,
+            )
         };
-        let r = self.searcher.search_window_at(
-            &p.position,
-            p.depth,
-            alpha,
-            beta,
-            place,
-            &mut Unlimited,
-        );
         let sorted = self.searcher.stats().sort_nodes - sorted_before;
         self.counts.sort_nodes += sorted;
         let best = if p.ply == 0 {
@@ -154,11 +167,19 @@ impl<G: Game> AbSearch<G> {
         } else {
             None
         };
-        (
-            ab_frames::leaf_value(r.value, p.ply),
+        let solved = Solved {
+            value: ab_frames::leaf_value(r.value, p.ply),
             best,
-            self.searcher.visited.max(1) + sorted,
-        )
+            line: if refute {
+                self.searcher.best_line().to_vec()
+            } else {
+                Vec::new()
+            },
+            table: root.then(|| {
+                RefutationTable::from_children(std::mem::take(&mut self.searcher.refute.children))
+            }),
+        };
+        (solved, self.searcher.visited.max(1) + sorted)
     }
 
     /// The moves of `p` in search order (a sorting regime's; with engine frames the table
@@ -191,8 +212,17 @@ impl<G: Game> AbSearch<G> {
         } else if self.engine {
             let mut generated = Vec::with_capacity(G::MAX_MOVES);
             p.position.generate_moves(&mut generated);
-            let killers = self.killers.at(p.ply);
-            ab_frames::keyed_order(&self.searcher, &p.position, &generated, tt_move, killers)
+            let (table, line_move) = if self.config.refutation_table {
+                (p.refute.as_ref(), p.line.first().copied())
+            } else {
+                (None, None)
+            };
+            let first = ab_frames::First {
+                tt_move,
+                table,
+                line_move,
+            };
+            ab_frames::keyed_order(&self.searcher, &p.position, &generated, first, p.ply)
                 .into_iter()
                 .map(|i| (generated[i as usize], i))
                 .collect()
@@ -243,7 +273,7 @@ impl<G: Game> AbSearch<G> {
                 .sorting
                 .searched_depth(p.ply as usize, p.kind, p.eldest, p.depth);
         }
-        let (cut, tt_move) = if self.engine {
+        let (cut, tt_move) = if self.engine && ab_frames::uses_table(&self.config, p.depth) {
             self.shared_probes += 1;
             let hash = p.position.hash();
             ab_frames::probe(&self.table, &self.config, hash, p.depth, p.ply, p.window)
@@ -251,17 +281,17 @@ impl<G: Game> AbSearch<G> {
             (None, None)
         };
         if let Some(value) = cut {
-            return (Opened::Solved { value, best: None }, 1);
+            return (Opened::Solved(Solved::value(value, None)), 1);
         }
         if self.is_leaf(&p.position, p.depth) {
-            let (value, best, n) = self.leaf(&p);
-            return (Opened::Solved { value, best }, n);
+            let (solved, n) = self.leaf(&p);
+            return (Opened::Solved(solved), n);
         }
         let (moves, sorted) = self.order(&p, tt_move);
         if moves.is_empty() {
             // A position with no moves and no outcome: let the sequential search decide.
-            let (value, best, n) = self.leaf(&p);
-            return (Opened::Solved { value, best }, n + sorted);
+            let (solved, n) = self.leaf(&p);
+            return (Opened::Solved(solved), n + sorted);
         }
         let n = moves.len();
         let promoted = self.promoted(&p, &moves);
@@ -286,6 +316,10 @@ impl<G: Game> AbSearch<G> {
             bounds: Bounds::new(p.window),
             pending: Vec::new(),
             researches: Vec::new(),
+            line: p.line,
+            best_line: Vec::new(),
+            table: p.refute,
+            children: Vec::new(),
         };
         let first = usize::from(p.known.is_some());
         if let Some(k) = p.known {
@@ -293,13 +327,10 @@ impl<G: Game> AbSearch<G> {
             t.launched = true;
             f.tasks.push(t);
             f.next = 1;
-            f.take(0, k.value);
+            f.take(0, k.value, &[], false);
             if f.bounds.cut() {
                 return (
-                    Opened::Solved {
-                        value: f.bounds.best,
-                        best: f.bounds.best_index,
-                    },
+                    Opened::Solved(Solved::value(f.bounds.best, f.bounds.best_index)),
                     1 + sorted,
                 );
             }
@@ -401,6 +432,8 @@ impl<G: Game> AbSearch<G> {
                 eldest: true,
                 role: Role::Evaluate,
                 known: None,
+                line: Vec::new(),
+                refute: None,
             };
         }
         let known = match (f.grand_moves.get(at), f.keys.get(at)) {
@@ -418,6 +451,12 @@ impl<G: Game> AbSearch<G> {
             eldest: at == 0,
             role: t.role,
             known,
+            line: if self.config.refutation_table {
+                f.child_line(at)
+            } else {
+                Vec::new()
+            },
+            refute: None,
         }
     }
 
@@ -425,7 +464,9 @@ impl<G: Game> AbSearch<G> {
     /// sibling once the frame has a value to test against).
     fn prepare(&mut self, i: usize, task: usize) {
         let minimal = self.policy.minimal_windows()
-            || (self.engine && self.config.algorithm == Algorithm::Pvs);
+            || (self.engine
+                && self.config.algorithm == Algorithm::Pvs
+                && self.policy.pvs_windows());
         let f = &mut self.stack[i];
         let a = f.bounds.alpha_eff();
         let beta = f.bounds.beta;
@@ -453,10 +494,11 @@ impl<G: Game> AbSearch<G> {
         let (opened, nodes) = self.open(problem, task as u32);
         match opened {
             Opened::Frame(frame) => self.stack.push(*frame),
-            Opened::Solved { value, .. } => {
+            Opened::Solved(solved) => {
+                let lines = self.config.refutation_table;
                 let f = &mut self.stack[top];
                 let before = f.bounds.alpha_eff();
-                f.take(task, value);
+                f.take(task, solved.value, &solved.line, lines);
                 if f.bounds.cut() {
                     self.pop_top(fx);
                 } else if f.bounds.alpha_eff() > before && self.outstanding > 0 {
@@ -512,8 +554,13 @@ impl<G: Game> AbSearch<G> {
         f.pending.clear();
     }
 
-    fn finish(&mut self, value: i32, best: Option<u32>) {
-        self.done = Some(AbValue { value, best });
+    fn finish(&mut self, solved: Solved) {
+        self.done = Some(AbValue {
+            value: solved.value,
+            best: solved.best,
+            line: solved.line,
+            table: solved.table,
+        });
     }
 
     /// Frame `j` is finished (completed or cut off): drops it and every frame above it
@@ -532,20 +579,32 @@ impl<G: Game> AbSearch<G> {
         }
         match self.stack.last_mut() {
             Some(parent) => {
-                parent.take(f.task as usize, f.bounds.best);
+                parent.take(
+                    f.task as usize,
+                    f.bounds.best,
+                    &f.best_line,
+                    self.config.refutation_table,
+                );
                 false
             }
             None => {
                 // At the root: done (when its window closed, its giver needs no exact value).
-                self.finish(f.bounds.best, f.bounds.best_index);
+                let table = (self.config.refutation_table && f.ply == 0)
+                    .then(|| RefutationTable::from_children(f.children));
+                self.finish(Solved {
+                    value: f.bounds.best,
+                    best: f.bounds.best_index,
+                    line: f.best_line,
+                    table,
+                });
                 true
             }
         }
     }
 
     /// Engine frames: stores finished frame `f` in the table and, when it was cut off, records
-    /// the move that did it in the history and the frames' killers, as the sequential search
-    /// does.
+    /// the move that did it in the killers of its ply and the history of this search's
+    /// searcher, as the sequential search does.
     fn record(&mut self, f: &Frame<G>) {
         let hash = f.position.hash();
         ab_frames::store(&self.table, &self.config, hash, f.depth, f.ply, &f.bounds);
@@ -556,10 +615,10 @@ impl<G: Game> AbSearch<G> {
         let Some(&(mv, _)) = f.moves.iter().find(|m| Some(m.1) == best) else {
             return;
         };
+        let ply = (f.ply as usize).min(crate::search::limits::MAX_PLY);
         self.searcher
             .tables
-            .history_cutoff(&f.position, mv, f.depth as i32);
-        self.killers.record(f.ply, mv);
+            .cutoff(&f.position, mv, ply, f.depth as i32);
     }
 
     /// Pops the top frame with its value into its parent, cutting off upward as needed.
@@ -604,12 +663,12 @@ impl<G: Game> AbSearch<G> {
     /// The first step: the problem is solved at once or becomes the root frame.
     fn begin(&mut self, problem: AbProblem<G>) -> u64 {
         if problem.window.alpha >= problem.window.beta {
-            self.finish(-INFINITY, None);
+            self.finish(Solved::value(-INFINITY, None));
             return 0;
         }
         let (opened, nodes) = self.open(problem, 0);
         match opened {
-            Opened::Solved { value, best } => self.finish(value, best),
+            Opened::Solved(solved) => self.finish(solved),
             Opened::Frame(f) => self.stack.push(*f),
         }
         nodes
@@ -635,14 +694,25 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
                     .iter()
                     .position(|&at| f.bounds.best_index == Some(f.moves[at as usize].1));
                 let at = f.researches.remove(lead.unwrap_or(0)) as usize;
-                let what = if lead.is_some() {
+                let task = if lead.is_some() {
                     self.counts.researches += 1;
-                    What::Research
+                    let mut t = Task::new(at, What::Research, Role::Plain);
+                    if self.engine {
+                        // As sequential PVS: up to the bound the child's last minimal window
+                        // failed against (else from the value it failed high with).
+                        t.null_hi = f
+                            .tasks
+                            .iter()
+                            .rev()
+                            .find(|t| t.at as usize == at && t.what != What::Research)
+                            .and_then(|t| t.null_hi);
+                    }
+                    t
                 } else {
                     self.counts.retests += 1;
-                    What::Retest
+                    Task::new(at, What::Retest, Role::Plain)
                 };
-                f.tasks.push(Task::new(at, what, Role::Plain));
+                f.tasks.push(task);
                 let task = f.tasks.len() - 1;
                 nodes += self.launch(task, fx);
                 continue;
@@ -668,8 +738,8 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             self.pop_top(fx);
         }
         self.charge(nodes, fx);
-        match self.done {
-            Some(v) => Step::Done(v),
+        match &self.done {
+            Some(v) => Step::Done(v.clone()),
             None => Step::Continue,
         }
     }
@@ -735,7 +805,12 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         };
         f.pending.swap_remove(at);
         self.outstanding -= 1;
-        f.take(task as usize, value.value);
+        f.take(
+            task as usize,
+            value.value,
+            &value.line,
+            self.config.refutation_table,
+        );
         self.settle(fx);
     }
 

@@ -4,7 +4,7 @@
 //! A processor's clock advances by
 //!
 //! ```text
-//! (search·node + quiescence·q + static_eval·s + control·c + frames·f) · speed%/100
+//! (search·node + horizon·h + quiescence·q + static_eval·s + control·c + frames·f) · speed%/100
 //!   + table_probes · probe + shared_probes · shared_probe(k)
 //! ```
 //!
@@ -39,6 +39,10 @@ pub struct CostModel {
     pub about: String,
     /// Virtual time of one full search node on a processor of relative cost 100.
     pub node_ns: Nanos,
+    /// A horizon leaf (a node with no depth left, where evaluation or quiescence starts);
+    /// `None`: `node_ns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon_ns: Option<Nanos>,
     /// A quiescence node; `None`: `node_ns`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiescence_ns: Option<Nanos>,
@@ -60,10 +64,19 @@ pub struct CostModel {
     /// Probes a shared table serves at once; 0: no contention.
     #[serde(default)]
     pub shared_table_ports: u32,
+    /// The processor whose memory holds the shared table, where one does (seed 004's global
+    /// table in the master): its own probes are probes of its own table; `None`: every
+    /// processor reaches the shared table alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_table_home: Option<usize>,
     /// The largest transposition table (entries per processor, or of the shared table) the
     /// modelled machine had room for; `None`: no limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_table_entries: Option<u64>,
+    /// The largest table one processor kept for itself where the machine gave it less room
+    /// than `max_table_entries` (entries); `None`: `max_table_entries`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_table_entries: Option<u64>,
     /// Time the sender spends on each message.
     pub send_overhead_ns: Nanos,
     /// Time the receiver spends on each message it polls.
@@ -177,6 +190,9 @@ pub struct GameCosts {
     /// A full search node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_ns: Option<Nanos>,
+    /// A horizon leaf.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon_ns: Option<Nanos>,
     /// A quiescence node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiescence_ns: Option<Nanos>,
@@ -217,8 +233,9 @@ const PRESETS: [(&str, &str); 6] = [
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
 /// per-probe and per-message cost, the shared table's ports, the table limit, and `poll_ns`
 /// (the [`Notice`]: poll every N ns, or 0 for an interrupt).
-pub const SETTABLE_KEYS: [&str; 14] = [
+pub const SETTABLE_KEYS: [&str; 15] = [
     "node_ns",
+    "horizon_ns",
     "quiescence_ns",
     "static_eval_ns",
     "control_ns",
@@ -368,6 +385,7 @@ impl CostModel {
         };
         CostModel {
             node_ns: g.node_ns.unwrap_or(self.node_ns),
+            horizon_ns: g.horizon_ns.or(self.horizon_ns),
             quiescence_ns: g.quiescence_ns.or(self.quiescence_ns),
             static_eval_ns: g.static_eval_ns.or(self.static_eval_ns),
             control_ns: g.control_ns.or(self.control_ns),
@@ -385,10 +403,12 @@ impl CostModel {
         }
     }
 
-    /// How many full search nodes processor `id` searches in `ns` (at least 1).
+    /// How many full search nodes processor `id` searches in `ns` (at least 1), each at the
+    /// dearer of a search node and a horizon leaf.
     #[must_use]
     pub fn nodes_within(&self, id: ProcId, ns: Nanos) -> u64 {
-        let per_node = self.node_ns.saturating_mul(self.percent(id)) / 100;
+        let node = self.node_ns.max(self.horizon_ns.unwrap_or(0));
+        let per_node = node.saturating_mul(self.percent(id)) / 100;
         (ns / per_node.max(1)).max(1)
     }
 
@@ -416,6 +436,7 @@ impl CostModel {
     /// included) use the shared table.
     #[must_use]
     pub fn work_ns(&self, id: ProcId, work: &Work, shared_users: u64) -> Nanos {
+        let h = self.horizon_ns.unwrap_or(self.node_ns);
         let q = self.quiescence_ns.unwrap_or(self.node_ns);
         let s = self.static_eval_ns.unwrap_or(self.node_ns);
         let c = self.control_ns.unwrap_or(self.node_ns);
@@ -423,6 +444,7 @@ impl CostModel {
         let nodes = work
             .search
             .saturating_mul(self.node_ns)
+            .saturating_add(work.horizon.saturating_mul(h))
             .saturating_add(work.quiescence.saturating_mul(q))
             .saturating_add(work.static_eval.saturating_mul(s))
             .saturating_add(work.control.saturating_mul(c))
@@ -527,6 +549,7 @@ mod tests {
         // kinds existed are reproduced.
         let w = Work {
             search: 3,
+            horizon: 6,
             quiescence: 2,
             static_eval: 4,
             control: 1,
@@ -534,7 +557,7 @@ mod tests {
             table_probes: 50,
             shared_probes: 70,
         };
-        assert_eq!(c.work_ns(0, &w, 64), c.nodes_ns(0, 15));
+        assert_eq!(c.work_ns(0, &w, 64), c.nodes_ns(0, 21));
         // No handling cost beyond the channel's overheads.
         assert_eq!((c.send_ns(), c.recv_ns()), (5_000, 5_000));
     }
@@ -542,13 +565,20 @@ mod tests {
     #[test]
     fn each_kind_is_charged_its_own_cost() {
         let c = CostModel::from_toml(
-            "name = \"t\"\nnode_ns = 100\nquiescence_ns = 30\nstatic_eval_ns = 7\n\
+            "name = \"t\"\nnode_ns = 100\nhorizon_ns = 55\nquiescence_ns = 30\nstatic_eval_ns = 7\n\
              control_ns = 1000\nframe_ns = 640\ntable_probe_ns = 2\nsend_overhead_ns = 0\n\
              recv_overhead_ns = 0\nlatency_ns = 0\n",
         )
         .expect("valid");
         let one = |w: Work| c.work_ns(0, &w, 1);
         assert_eq!(one(Work::search(1)), 100);
+        assert_eq!(
+            one(Work {
+                horizon: 2,
+                ..Work::default()
+            }),
+            110
+        );
         assert_eq!(
             one(Work {
                 quiescence: 1,
