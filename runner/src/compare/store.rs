@@ -381,6 +381,47 @@ mod tests {
     }
 
     #[test]
+    fn every_shards_file_is_read_and_only_its_own_is_repaired() {
+        let dir = std::env::temp_dir().join(format!("runner-store-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fp = serde_json::json!({"a": 1});
+        let (one, two) = (
+            Shard { index: 1, count: 2 }.file_name(),
+            Shard { index: 2, count: 2 }.file_name(),
+        );
+        let mut a = Store::open_built(&dir, &fp, "b", &one).unwrap();
+        let mut b = Store::open_built(&dir, &fp, "b", &two).unwrap();
+        a.add(record(1)).unwrap();
+        b.add(record(2)).unwrap();
+        assert_eq!((a.computed.cells, b.computed.cells), (1, 1));
+        // Shard 2 is writing a cell: its cut line is skipped and left alone by shard 1.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join(&two))
+            .unwrap();
+        f.write_all(b"{\"kind\":\"run\",\"li").unwrap();
+        drop(f);
+        let a = Store::open_built(&dir, &fp, "b", &one).unwrap();
+        assert_eq!(a.resumed, 2);
+        assert!(
+            std::fs::read_to_string(dir.join(&two))
+                .unwrap()
+                .ends_with("\"li")
+        );
+        // A run without --shard reads every file and appends to cells.jsonl.
+        let mut whole = Store::open_built(&dir, &fp, "b", CELLS).unwrap();
+        assert_eq!(whole.resumed, 2);
+        whole.add(record(3)).unwrap();
+        assert_eq!(lines_of(&dir.join(CELLS)), 1);
+        assert_eq!(whole.computed.cells, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn lines_of(path: &Path) -> usize {
+        std::fs::read_to_string(path).unwrap().lines().count()
+    }
+
+    #[test]
     fn a_resumed_cell_reads_back_bit_for_bit() {
         let dir = std::env::temp_dir().join(format!("runner-store-bits-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -261,4 +261,31 @@ mod tests {
         r.cost = None;
         assert_eq!(full_run(&r), "not recorded");
     }
+
+    #[test]
+    fn the_last_run_of_all_is_stated_above_the_index() {
+        let r = record("first", 0.7);
+        let mut last = AllRun {
+            command: "runner experiment --all --jobs 2 --out d".into(),
+            commit: "abc".into(),
+            jobs: 2,
+            cores: 2,
+            wall_seconds: 50.0,
+            computed: Cost {
+                seconds: 95.0,
+                cells: 84,
+                untimed: 0,
+            },
+        };
+        let text = page(std::slice::from_ref(&r), Some(&last));
+        let line = "The last run of every experiment here, `runner experiment --all --jobs 2 --out d` (commit abc, 2 jobs on 2 cores), took 50.00 s of wall time; the 84 cells it computed took 95.00 s summed, 1.90 at a time.\n\n| experiment |";
+        assert!(text.contains(line), "{text}");
+        last.computed = Cost::default();
+        let text = page(std::slice::from_ref(&r), Some(&last));
+        assert!(
+            text.contains("wall time; it found every cell on disk."),
+            "{text}"
+        );
+        assert!(!page(&[r], None).contains("The last run"));
+    }
 }
