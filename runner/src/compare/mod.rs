@@ -76,6 +76,9 @@ pub fn compute_shard(plan: &Plan) -> Result<store::Cost> {
 
 /// [`compute_shard`] as one of `ranks` (`None` on the ranks other than the root).
 fn compute_shard_on(plan: &Plan, ranks: &Ranks<'_>) -> Result<Option<store::Cost>> {
+    let shard = plan
+        .shard
+        .ok_or_else(|| anyhow!("internal error: a shard's run without --shard"))?;
     let Some((store, positions)) = compute_on(plan, ranks)? else {
         return Ok(None);
     };
@@ -84,9 +87,6 @@ fn compute_shard_on(plan: &Plan, ranks: &Ranks<'_>) -> Result<Option<store::Cost
         .flat_map(|&(line, _)| plan.keys(line))
         .collect();
     let have = keys.iter().filter(|k| store.cells.contains_key(k)).count();
-    let shard = plan
-        .shard
-        .map_or_else(|| "1/1".to_string(), |s| s.to_string());
     let c = store.computed;
     println!(
         "shard {shard}: {} cells computed here ({:.1} s of cell time); {have} of {} cells of the comparison are in {}{}",
