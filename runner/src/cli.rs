@@ -374,6 +374,21 @@ pub struct CompareArgs {
     /// Also print one line per position.
     #[arg(long)]
     pub per_position: bool,
+    /// Simulated cells computed at the same time, each on a thread of its own (default: the
+    /// machine's cores); the simulator is deterministic, so the results are the same for any
+    /// count. Wall-clock cells (threads, mpi) time themselves and run one at a time: more
+    /// than 1 is refused there.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Compute only the K-th of N disjoint slices of the cells (K from 1 to N) into the --out
+    /// folder the N share, and write no report; once every slice is done, --assemble writes
+    /// it. For a Slurm array (`--shard $SLURM_ARRAY_TASK_ID/N`) or N processes anywhere.
+    #[arg(long, value_name = "K/N", conflicts_with = "assemble")]
+    pub shard: Option<String>,
+    /// Compute nothing: write the report from the folder's finished cells (every shard's),
+    /// whichever build computed them; an error naming how many cells are missing.
+    #[arg(long)]
+    pub assemble: bool,
     /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
     /// it searches its other children (on or off; default on). An error when no series runs
     /// mwf or dmwf.
@@ -436,10 +451,22 @@ pub struct ExperimentArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub positions: Option<u32>,
     /// Compute nothing: rebuild the pages (reports, plots, verdict) from the comparisons'
-    /// finished cells, also from cells another build of runner computed, which the page then
-    /// names; an error when a cell is missing. For a change to the pages alone.
-    #[arg(long, conflicts_with = "all")]
+    /// finished cells (every shard's), also from cells another build of runner computed,
+    /// which the page then names; an error when a cell is missing. For the pages of a run in
+    /// shards, or a change to the pages alone.
+    #[arg(long)]
     pub assemble: bool,
+    /// Simulated cells computed at the same time, each on a thread of its own (default: the
+    /// machine's cores); the results are the same for any count. The cells of a wall-clock
+    /// comparison (threads, mpi) time themselves and run one at a time.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Compute only the K-th of N disjoint slices of every comparison's cells (K from 1 to N)
+    /// into the --out folder the N share, and write no pages; once every slice is done,
+    /// --assemble writes them. For a Slurm array (`--shard $SLURM_ARRAY_TASK_ID/N`) or N
+    /// processes anywhere.
+    #[arg(long, value_name = "K/N", conflicts_with = "assemble")]
+    pub shard: Option<String>,
 }
 
 /// Arguments of `runner play`.

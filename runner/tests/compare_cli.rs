@@ -3,6 +3,7 @@
 //! interrupted run (cells missing) computes only the missing cells; bad arguments exit 2 with a
 //! message naming the problem.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -267,6 +268,131 @@ fn bad_arguments_exit_2_with_a_clear_message() {
     fails_with(&["compare", "--game", "go", "--depth", "2"], "--game");
     fails_with(&["experiment", "no-such-experiment"], "no such experiment");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad `--shard` and `--jobs` values: one line naming the flag and the fix, exit status 2,
+/// before anything is computed.
+#[test]
+fn bad_shards_and_jobs_exit_2_in_one_line() {
+    for (args, words) in [
+        (&["compare", "--shard", "0/2"][..], "--shard 0/2: K counts"),
+        (&["compare", "--shard", "3/2"], "--shard 3/2: K counts"),
+        (&["compare", "--shard", "x"], "--shard x: give K/N"),
+        (&["compare", "--shard", "1/0"], "--shard 1/0: N is"),
+        (
+            &["experiment", "rf-fig5-6", "--shard", "3/2"],
+            "--shard 3/2",
+        ),
+        (&["experiment", "--all", "--shard", "0/2"], "--shard 0/2"),
+        (&["compare", "--jobs", "0"], "--jobs 0: give at least 1"),
+        (
+            &["compare", "--jobs", "2", "--backend", "threads"],
+            "one at a time",
+        ),
+        (
+            &["experiment", "thesis-ch4-model", "--shard", "1/2"],
+            "one process",
+        ),
+    ] {
+        let out = runner(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
+
+/// Runs `runner` with `args`, which must succeed, and reads the `results.csv` it writes into
+/// `out`.
+fn csv_of(args: &[String], out: &Path) -> String {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = runner(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(out.join("results.csv")).expect("results.csv")
+}
+
+/// `--jobs` and `--shard` change how the cells are computed, never what they are: two jobs,
+/// and two shards run at the same time as separate processes into one folder and then
+/// assembled, give the results.csv of one job byte for byte, at a fixed depth and with a
+/// depth per position chosen by the baseline (`--time-ms`, whose runs wait for it).
+#[test]
+fn jobs_and_shards_give_the_results_of_one_serial_run() {
+    let algos = two_algos();
+    for limit in [["--depth", "4"], ["--time-ms", "2"]] {
+        let dir = temp_dir(&format!("jobs{}", limit[0]));
+        let args = |out: &Path, extra: &[&str]| -> Vec<String> {
+            [
+                "compare",
+                "--game",
+                "tictactoe4",
+                "--positions",
+                "3",
+                "--algos",
+                &algos,
+                "--procs",
+                "2,4",
+                "--seeds",
+                "2",
+                limit[0],
+                limit[1],
+                "--out",
+                out.to_str().expect("utf-8"),
+            ]
+            .iter()
+            .chain(extra)
+            .map(|s| (*s).to_string())
+            .collect()
+        };
+        let (one, two) = (dir.join("one"), dir.join("two"));
+        let serial = csv_of(&args(&one, &["--jobs", "1"]), &one);
+        let parallel = csv_of(&args(&two, &["--jobs", "2"]), &two);
+        assert_eq!(parallel, serial, "{limit:?}: --jobs 2 against --jobs 1");
+        // Two shards at the same time, each a process of its own, into one folder.
+        let shared = dir.join("shards");
+        let shards: Vec<std::process::Child> = ["1/2", "2/2"]
+            .iter()
+            .map(|k| {
+                Command::new(env!("CARGO_BIN_EXE_runner"))
+                    .args(args(&shared, &["--shard", k, "--jobs", "1"]))
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .expect("the runner starts")
+            })
+            .collect();
+        for child in shards {
+            let out = child.wait_with_output().expect("a shard ends");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(String::from_utf8_lossy(&out.stdout).contains("--assemble"));
+        }
+        assert!(
+            !shared.join("results.csv").exists(),
+            "a shard writes no report"
+        );
+        // Every cell once, in one of the two files: the runs and the 3 baselines.
+        let mut keys = BTreeSet::new();
+        for k in 1..=2 {
+            let file = shared.join(format!("cells.shard-{k}-of-2.jsonl"));
+            let cells = lines(&file);
+            assert!(!cells.is_empty(), "{}", file.display());
+            for line in cells {
+                let v: Value = serde_json::from_str(&line).expect("a cell");
+                let key = format!(
+                    "{} {} {} {} {}",
+                    v["kind"], v["line"], v["series"], v["procs"], v["seed"]
+                );
+                assert!(keys.insert(key.clone()), "{key} twice");
+            }
+        }
+        assert_eq!(keys.len(), serial.lines().count() - 1 + 3);
+        let assembled = csv_of(&args(&shared, &["--assemble"]), &shared);
+        assert_eq!(assembled, serial, "{limit:?}: two shards against one run");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]

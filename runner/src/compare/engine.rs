@@ -1,8 +1,11 @@
 //! Runs the missing cells of a comparison: per position the sequential baseline once (choosing
 //! the depth with --time-ms), then every series on every processor count and seed, each cell
-//! stored the moment it finishes, under one progress bar with an ETA. Over MPI every rank walks
-//! the same cells (see `ranks.rs`): an MPI cell is one search over all ranks, the
-//! one-processor cells run on rank 0 alone, and rank 0 stores them.
+//! stored the moment it finishes, under one progress bar with an ETA. Simulated cells run on
+//! `--jobs` threads at once (`pool.rs`); wall-clock cells run here one at a time, each
+//! position's after its warm-up, their repeats interleaved. With `--shard K/N` only the
+//! shard's slice of the cells is computed (`shard.rs`). Over MPI every rank walks the same
+//! cells (see `ranks.rs`): an MPI cell is one search over all ranks, the one-processor cells
+//! run on rank 0 alone, and rank 0 stores them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,6 +24,10 @@ use crate::wall_clock::WallClock;
 
 /// The positions of the plan's test set as (line, text) pairs.
 pub type Positions = Vec<(usize, String)>;
+
+/// A position's missing cells: whether its baseline is, and the (series, processors, seed)
+/// of its missing runs.
+pub type Missing<'a> = (bool, Vec<(&'a Series, usize, u64)>);
 
 /// Runs every cell of `plan` not in `done` into `store` (`Some` on the root rank, `None` on the
 /// other MPI ranks); returns the positions used. Every rank calls it.
@@ -73,16 +80,20 @@ impl GameVisitor for Visitor<'_, '_> {
         if let Some(n) = plan.positions {
             positions.truncate(n);
         }
+        // A shard computes its slice of the cells alone.
+        let lines: Vec<usize> = positions.iter().map(|(l, _)| *l).collect();
+        let slice = plan.shard.map(|s| s.slice(plan, &lines));
+        let wanted = |k: &Key| !done.contains(k) && slice.as_ref().is_none_or(|s| s.contains(k));
         // The cells still to compute, per position (every rank computes the same list).
-        let mut todo = Vec::with_capacity(positions.len());
+        let mut todo: Vec<Missing<'_>> = Vec::with_capacity(positions.len());
         let mut runs = 0u64;
         for (line, _) in &positions {
-            let base = !done.contains(&key("baseline", *line, plan.baseline.name(), 1, 1));
+            let base = wanted(&key("baseline", *line, plan.baseline.name(), 1, 1));
             let mut cells = Vec::new();
             for s in &plan.series {
                 for &n in &plan.procs {
                     for &seed in &plan.seeds {
-                        if !done.contains(&key("run", *line, &s.label, n, seed)) {
+                        if wanted(&key("run", *line, &s.label, n, seed)) {
                             cells.push((s, n, seed));
                         }
                     }
@@ -91,7 +102,10 @@ impl GameVisitor for Visitor<'_, '_> {
             runs += (u64::from(base) + cells.len() as u64) * plan.repeat as u64;
             todo.push((base, cells));
         }
-        let total = positions.len() * (1 + plan.series.len() * plan.procs.len() * plan.seeds.len());
+        let total = slice.as_ref().map_or(
+            positions.len() * (1 + plan.series.len() * plan.procs.len() * plan.seeds.len()),
+            std::collections::BTreeSet::len,
+        );
         let missing: usize = todo.iter().map(|(b, c)| usize::from(*b) + c.len()).sum();
         if plan.assemble && missing > 0 {
             return Err(input(
@@ -107,71 +121,76 @@ impl GameVisitor for Visitor<'_, '_> {
         } else {
             ProgressBar::hidden()
         };
-        for ((line, root), (base_missing, cells)) in positions.iter().zip(&todo) {
-            let (line, base_missing) = (*line, *base_missing);
-            if !base_missing && cells.is_empty() {
-                continue;
-            }
-            // Rank 0 has the baseline (stored, or its depth chosen there alone, warmed up);
-            // every rank needs its depth.
-            let preparing = WallClock::start();
-            let depth = ranks.on_root(|| prepare(plan, disk(store)?, line, root, &bar))?;
-            // Choosing the baseline's depth is part of computing the baseline.
-            let mut prepared = Some(preparing.elapsed().as_secs_f64());
-            // The timed runs: each repeat runs the missing baseline and every missing cell
-            // once, in its own order ([`schedule`]); the last repeat completes each cell, which
-            // is stored at once.
-            let mut jobs: Vec<Option<(&Series, usize, u64)>> = Vec::new();
-            if base_missing {
-                jobs.push(None);
-            }
-            jobs.extend(cells.iter().map(|&c| Some(c)));
-            let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
-            for (rep, at) in schedule(jobs.len(), plan.repeat) {
-                let job = jobs[at];
-                let clock = WallClock::start();
-                let mut keep = |mut rec: Record| -> Result<()> {
-                    let extra = if job.is_none() { prepared.take() } else { None };
-                    rec.host_seconds =
-                        Some(clock.elapsed().as_secs_f64() + extra.unwrap_or_default());
-                    let k = rec.key();
-                    let list = samples.entry(k.clone()).or_default();
-                    list.push(rec);
-                    if list.len() == plan.repeat {
-                        let cell = median_record(samples.remove(&k).unwrap_or_default())?;
-                        disk(store)?.add(cell)?;
-                        super::interrupt::saved_one();
-                    }
-                    Ok(())
-                };
-                let Some((s, n, seed)) = job else {
-                    bar.set_message(format!("line {line}: baseline, repeat {}", rep + 1));
-                    ranks.on_root(|| keep(baseline_run(plan, line, root, depth)?))?;
-                    bar.inc(1);
+        if plan.virtual_time() {
+            // The simulator: never on MPI, so this process keeps the store.
+            super::pool::run(plan, disk(store)?, &positions, &todo, &bar)?;
+        } else {
+            for ((line, root), (base_missing, cells)) in positions.iter().zip(&todo) {
+                let (line, base_missing) = (*line, *base_missing);
+                if !base_missing && cells.is_empty() {
                     continue;
-                };
-                bar.set_message(format!(
-                    "line {line}: {} x{n} seed {seed}, repeat {}",
-                    s.label,
-                    rep + 1
-                ));
-                let cell = Cell {
-                    plan,
-                    series: s,
-                    line,
-                    procs: n,
-                    seed,
-                    depth,
-                };
-                if plan.on_all_ranks(n) {
-                    // Every rank searches; rank 0's verdict (its result, kept, or its
-                    // error) is the one every rank follows.
-                    let rec = cell.run(root);
-                    ranks.on_root(|| keep(rec?))?;
-                } else {
-                    ranks.on_root(|| keep(cell.run(root)?))?;
                 }
-                bar.inc(1);
+                // Rank 0 has the baseline (stored, or its depth chosen there alone, warmed up);
+                // every rank needs its depth.
+                let preparing = WallClock::start();
+                let depth = ranks.on_root(|| prepare(plan, disk(store)?, line, root, &bar))?;
+                // Choosing the baseline's depth is part of computing the baseline.
+                let mut prepared = Some(preparing.elapsed().as_secs_f64());
+                // The timed runs: each repeat runs the missing baseline and every missing cell
+                // once, in its own order ([`schedule`]); the last repeat completes each cell, which
+                // is stored at once.
+                let mut jobs: Vec<Option<(&Series, usize, u64)>> = Vec::new();
+                if base_missing {
+                    jobs.push(None);
+                }
+                jobs.extend(cells.iter().map(|&c| Some(c)));
+                let mut samples: BTreeMap<Key, Vec<Record>> = BTreeMap::new();
+                for (rep, at) in schedule(jobs.len(), plan.repeat) {
+                    let job = jobs[at];
+                    let clock = WallClock::start();
+                    let mut keep = |mut rec: Record| -> Result<()> {
+                        let extra = if job.is_none() { prepared.take() } else { None };
+                        rec.host_seconds =
+                            Some(clock.elapsed().as_secs_f64() + extra.unwrap_or_default());
+                        let k = rec.key();
+                        let list = samples.entry(k.clone()).or_default();
+                        list.push(rec);
+                        if list.len() == plan.repeat {
+                            let cell = median_record(samples.remove(&k).unwrap_or_default())?;
+                            disk(store)?.add(cell)?;
+                            super::interrupt::saved_one();
+                        }
+                        Ok(())
+                    };
+                    let Some((s, n, seed)) = job else {
+                        bar.set_message(format!("line {line}: baseline, repeat {}", rep + 1));
+                        ranks.on_root(|| keep(baseline_run(plan, line, root, depth)?))?;
+                        bar.inc(1);
+                        continue;
+                    };
+                    bar.set_message(format!(
+                        "line {line}: {} x{n} seed {seed}, repeat {}",
+                        s.label,
+                        rep + 1
+                    ));
+                    let cell = Cell {
+                        plan,
+                        series: s,
+                        line,
+                        procs: n,
+                        seed,
+                        depth,
+                    };
+                    if plan.on_all_ranks(n) {
+                        // Every rank searches; rank 0's verdict (its result, kept, or its
+                        // error) is the one every rank follows.
+                        let rec = cell.run(root);
+                        ranks.on_root(|| keep(rec?))?;
+                    } else {
+                        ranks.on_root(|| keep(cell.run(root)?))?;
+                    }
+                    bar.inc(1);
+                }
             }
         }
         bar.finish_and_clear();
@@ -227,17 +246,17 @@ pub fn median_record(repeats: Vec<Record>) -> Result<Record> {
 }
 
 /// One run of a series on a position.
-struct Cell<'a> {
-    plan: &'a Plan,
-    series: &'a Series,
-    line: usize,
-    procs: usize,
-    seed: u64,
-    depth: u32,
+pub(super) struct Cell<'a> {
+    pub(super) plan: &'a Plan,
+    pub(super) series: &'a Series,
+    pub(super) line: usize,
+    pub(super) procs: usize,
+    pub(super) seed: u64,
+    pub(super) depth: u32,
 }
 
 impl Cell<'_> {
-    fn run<G: Game>(&self, root: &G) -> Result<Record> {
+    pub(super) fn run<G: Game>(&self, root: &G) -> Result<Record> {
         let (plan, s, line, n, seed) = (self.plan, self.series, self.line, self.procs, self.seed);
         let mut options = options(plan, s.algo, self.depth, n, seed)?;
         if let Some(sort) = s.sort {
@@ -303,24 +322,37 @@ fn prepare<G: Game>(
             }
             d
         }
-        (None, Some(ms)) => {
+        (None, Some(_)) => {
             bar.set_message(format!("line {line}: choosing the depth"));
-            let mut d = 1;
-            loop {
-                let r = baseline_run(plan, line, root, d)?;
-                if r.seconds * 1000.0 >= ms as f64 || d >= MAX_DEPTH || r.nodes <= 1 {
-                    break d;
-                }
-                d += 1;
-            }
+            choose_depth(plan, line, root)?.depth
         }
         (None, None) => super::plan::DEFAULT_DEPTH,
     };
     Ok(depth)
 }
 
+/// With --time-ms, the baseline of a position at the depth it chooses: runs at depths 1, 2, ...
+/// until one takes at least the time (or reaches the deepest depth, or a tree of one node);
+/// returns that run.
+pub(super) fn choose_depth<G: Game>(plan: &Plan, line: usize, root: &G) -> Result<Record> {
+    let ms = plan.time_ms.unwrap_or_default();
+    let mut d = 1;
+    loop {
+        let r = baseline_run(plan, line, root, d)?;
+        if r.seconds * 1000.0 >= ms as f64 || d >= MAX_DEPTH || r.nodes <= 1 {
+            return Ok(r);
+        }
+        d += 1;
+    }
+}
+
 /// One timed run of the baseline of a position at `depth`.
-fn baseline_run<G: Game>(plan: &Plan, line: usize, root: &G, depth: u32) -> Result<Record> {
+pub(super) fn baseline_run<G: Game>(
+    plan: &Plan,
+    line: usize,
+    root: &G,
+    depth: u32,
+) -> Result<Record> {
     let name = plan.baseline.name();
     let r = parallel::search(
         plan.baseline,

@@ -8,8 +8,10 @@ pub mod environment;
 pub mod interrupt;
 pub mod metrics;
 pub mod plan;
+pub mod pool;
 pub mod ranks;
 pub mod report;
+pub mod shard;
 pub mod store;
 pub mod svg;
 pub mod table;
@@ -39,6 +41,8 @@ pub struct Outcome {
     pub cost: store::Cost,
     /// The build that computed its cells ([`store::build_id`] unless assembled).
     pub built_by: String,
+    /// The cells this run computed and what they cost (the others were resumed).
+    pub computed: store::Cost,
 }
 
 /// Runs `runner compare`. With `--backend mpi` every rank of the launch runs this: MPI starts
@@ -53,13 +57,50 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         None
     };
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    execute_on(
-        &plan,
-        &Ranks::new(session.as_ref()),
-        &command,
-        &Addendum::default(),
-    )?;
+    let ranks = Ranks::new(session.as_ref());
+    if plan.shard.is_some() {
+        compute_shard_on(&plan, &ranks)?;
+    } else {
+        execute_on(&plan, &ranks, &command, &Addendum::default())?;
+    }
     Ok(())
+}
+
+/// Computes the missing cells of `plan`'s shard (`--shard K/N`) in this process, and says
+/// how far the comparison is; writes no report (`--assemble` does, from every shard's
+/// cells). Returns what this run computed.
+pub fn compute_shard(plan: &Plan) -> Result<store::Cost> {
+    compute_shard_on(plan, &Ranks::Alone)?
+        .ok_or_else(|| anyhow!("internal error: a comparison run alone has its cells"))
+}
+
+/// [`compute_shard`] as one of `ranks` (`None` on the ranks other than the root).
+fn compute_shard_on(plan: &Plan, ranks: &Ranks<'_>) -> Result<Option<store::Cost>> {
+    let shard = plan
+        .shard
+        .ok_or_else(|| anyhow!("internal error: a shard's run without --shard"))?;
+    let Some((store, positions)) = compute_on(plan, ranks)? else {
+        return Ok(None);
+    };
+    let keys: Vec<Key> = positions
+        .iter()
+        .flat_map(|&(line, _)| plan.keys(line))
+        .collect();
+    let have = keys.iter().filter(|k| store.cells.contains_key(k)).count();
+    let c = store.computed;
+    println!(
+        "shard {shard}: {} cells computed here ({:.1} s of cell time); {have} of {} cells of the comparison are in {}{}",
+        c.cells,
+        c.seconds,
+        keys.len(),
+        plan.out.display(),
+        if have == keys.len() {
+            "; every cell is done: run with --assemble instead of --shard for the report"
+        } else {
+            "; once every shard is done, run with --assemble instead of --shard for the report"
+        }
+    );
+    Ok(Some(c))
 }
 
 /// Runs the missing cells of `plan` in this process, prints the tables and writes every file.
@@ -76,9 +117,6 @@ pub fn execute_on(
     command: &str,
     addendum: &Addendum,
 ) -> Result<Option<Outcome>> {
-    if matches!(ranks, Ranks::Alone) {
-        interrupt::install();
-    }
     let mut warnings: Vec<String> = Vec::new();
     if ranks.is_root() {
         if let Some(w) = analysis::cores_warning(plan, crate::machine::cores()) {
@@ -86,13 +124,26 @@ pub fn execute_on(
             warnings.push(w);
         }
     }
+    let Some((store, positions)) = compute_on(plan, ranks)? else {
+        // Another MPI rank: rank 0 reports.
+        return Ok(None);
+    };
+    report_on(plan, &store, &positions, command, addendum, warnings).map(Some)
+}
+
+/// Opens `plan`'s folder and computes its missing cells (of its shard, with `--shard`): the
+/// store and the positions on the root, `None` on the other MPI ranks.
+fn compute_on(plan: &Plan, ranks: &Ranks<'_>) -> Result<Option<(Store, engine::Positions)>> {
+    if matches!(ranks, Ranks::Alone) {
+        interrupt::install();
+    }
     let mut store: Option<Store> = None;
     // Rank 0 decides what is resumed; every rank skips the same cells.
     let done: Vec<Key> = ranks.on_root(|| {
         let s = if plan.assemble {
             Store::open_to_assemble(&plan.out, &plan.fingerprint)?
         } else {
-            Store::open(&plan.out, &plan.fingerprint)?
+            Store::open_as(&plan.out, &plan.fingerprint, plan.shard.as_ref())?
         };
         if s.resumed > 0 {
             eprintln!(
@@ -107,12 +158,20 @@ pub fn execute_on(
     })?;
     let done: BTreeSet<Key> = done.into_iter().collect();
     let positions = engine::run(plan, ranks, &mut store, &done)?;
-    let Some(store) = store else {
-        // Another MPI rank: rank 0 reports.
-        return Ok(None);
-    };
+    Ok(store.map(|s| (s, positions)))
+}
+
+/// Prints the tables of `plan`'s finished cells and writes every file.
+fn report_on(
+    plan: &Plan,
+    store: &Store,
+    positions: &engine::Positions,
+    command: &str,
+    addendum: &Addendum,
+    mut warnings: Vec<String>,
+) -> Result<Outcome> {
     let lines: Vec<usize> = positions.iter().map(|(l, _)| *l).collect();
-    let rows = analysis::rows(plan, &store, &lines);
+    let rows = analysis::rows(plan, store, &lines);
     let summaries = analysis::summaries(plan, &rows);
     let clock = if plan.virtual_time() {
         "virtual s"
@@ -167,14 +226,14 @@ pub fn execute_on(
             plan.config.setting.name()
         );
     }
-    if let Some(w) = analysis::short_cells_warning(plan, &store, &rows) {
+    if let Some(w) = analysis::short_cells_warning(plan, store, &rows) {
         eprintln!("warning: {w}");
         warnings.push(w);
     }
     let report = report::write_all(&report::Inputs {
         plan,
-        store: &store,
-        positions: &positions,
+        store,
+        positions,
         rows: &rows,
         summaries: &summaries,
         command,
@@ -189,11 +248,12 @@ pub fn execute_on(
             .flat_map(|&line| plan.keys(line))
             .filter_map(|k| store.cells.get(&k)),
     );
-    Ok(Some(Outcome {
+    Ok(Outcome {
         summaries,
         rows,
         report,
         cost,
         built_by: store.built_by.clone(),
-    }))
+        computed: store.computed,
+    })
 }

@@ -20,6 +20,7 @@ use crate::parallel_search::read_aphid_config;
 use crate::search::{TableAndSorting, apply_table_and_sorting};
 use crate::testset::TestSet;
 
+use super::shard::Shard;
 use super::store::{Key, key};
 
 /// The depth used when neither --depth nor --time-ms is given.
@@ -86,8 +87,13 @@ pub struct Plan {
     /// Print per-position lines.
     pub per_position: bool,
     /// Compute nothing: report the finished cells as they are, whichever build computed them
-    /// (`runner experiment --assemble`); an error when a cell is missing.
+    /// (`--assemble`); an error when a cell is missing.
     pub assemble: bool,
+    /// Simulated cells computed at the same time (`--jobs`; wall-clock cells run one at a
+    /// time whatever it says).
+    pub jobs: usize,
+    /// Only this slice of the cells, and no report (`--shard K/N`).
+    pub shard: Option<Shard>,
     /// What changes a cell's result, as JSON (stored beside the cells).
     pub fingerprint: Value,
     /// APHID's options for the aphid series (`--aphid-config`, then `--aphid-tt`).
@@ -243,6 +249,32 @@ fn parse_procs(text: &str) -> Result<Vec<usize>> {
     procs.sort_unstable();
     procs.dedup();
     Ok(procs)
+}
+
+/// The most jobs `--jobs` takes.
+pub const MAX_JOBS: usize = 4096;
+
+/// Checks `--jobs`: the machine's cores when absent. Only simulated cells run at the same
+/// time, so more than one job on a wall-clock backend is refused rather than ignored.
+///
+/// # Errors
+/// An input error for 0, too many, or more than one on a wall-clock backend.
+pub fn parse_jobs(given: Option<usize>, backend: &str) -> Result<usize> {
+    match given {
+        None => Ok(crate::machine::cores()),
+        Some(0) => Err(input("--jobs 0", "give at least 1")),
+        Some(j) if j > MAX_JOBS => Err(input(
+            format!("--jobs {j}"),
+            format!("is out of range; use 1 to {MAX_JOBS}"),
+        )),
+        Some(j) if j > 1 && backend != "sim" => Err(input(
+            format!("--jobs {j}"),
+            format!(
+                "runs simulated cells at the same time, and {backend} cells time themselves on the wall clock, one at a time; leave --jobs out or use --backend sim"
+            ),
+        )),
+        Some(j) => Ok(j),
+    }
 }
 
 /// Finds the test set: `--testset` (a file or a built-in set's name), else the built-in set
@@ -508,6 +540,12 @@ impl Plan {
         if config.play_enhancements() && config.play_features != PlayFeatures::default() {
             fingerprint["play_features"] = json!(format!("{:?}", config.play_features));
         }
+        let jobs = parse_jobs(args.jobs, &args.backend)?;
+        let shard = args
+            .shard
+            .as_deref()
+            .map(|s| Shard::parse("--shard", s))
+            .transpose()?;
         let out = args.out.clone().unwrap_or_else(|| {
             // The build is part of the name: after a rebuild the default folder is a new one
             // (the store refuses cells of another build).
@@ -538,7 +576,9 @@ impl Plan {
             baseline,
             out,
             per_position: args.per_position,
-            assemble: false,
+            assemble: args.assemble,
+            jobs,
+            shard,
             fingerprint,
             aphid,
             split_tables,

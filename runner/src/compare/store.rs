@@ -6,8 +6,17 @@
 //! computed the cells (a hash of its executable): after a rebuild the algorithms may search
 //! differently, so a folder of another build is refused too rather than resumed with stale
 //! cells.
+//!
+//! Several processes may share a folder (`--shard K/N`, `shard.rs`): each appends to a file of
+//! its own (`cells.shard-K-of-N.jsonl`; a run without `--shard` to `cells.jsonl`) and reads
+//! every cell file of the folder when it opens it, so no two processes append to one file.
+//! `settings.json` and `build.txt` are written whole to a temporary file and renamed into
+//! place, so a process that reads them while another writes them sees the whole old text or
+//! the whole new one, never a part. Only a process's own file is repaired after a cut last
+//! line; a cut line in another's file may be a cell still being written, and is skipped.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fs::{File, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -17,7 +26,11 @@ use control::parallel::aphid::AphidFigures;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::shard::Shard;
 use crate::input_error::input;
+
+/// The cell file of a run that is not a shard.
+pub const CELLS: &str = "cells.jsonl";
 
 /// One finished cell: the baseline of a position, or one series on `procs` processors with
 /// `seed`.
@@ -122,8 +135,10 @@ pub fn key(kind: &str, line: usize, series: &str, procs: usize, seed: u64) -> Ke
 pub struct Store {
     /// Every finished cell.
     pub cells: BTreeMap<Key, Record>,
-    /// How many were read back from an earlier run.
+    /// How many were read back from an earlier run (or another shard).
     pub resumed: usize,
+    /// The cells this process computed ([`Store::add`]) and what they cost.
+    pub computed: Cost,
     /// The build that computed the cells: this one, or under [`Store::open_to_assemble`] the
     /// one `build.txt` names.
     pub built_by: String,
@@ -135,7 +150,15 @@ impl Store {
     /// Opens (creating) `dir`, checks its fingerprint and reads its finished cells. A last line
     /// cut short by an interruption is ignored.
     pub fn open(dir: &Path, fingerprint: &Value) -> Result<Store> {
-        Store::open_built(dir, fingerprint, &build_id())
+        Store::open_built(dir, fingerprint, &build_id(), CELLS)
+    }
+
+    /// [`Store::open`] for `shard` (appending to its own file), or for the whole comparison.
+    pub fn open_as(dir: &Path, fingerprint: &Value, shard: Option<&Shard>) -> Result<Store> {
+        match shard {
+            Some(s) => Store::open_built(dir, fingerprint, &build_id(), &s.file_name()),
+            None => Store::open(dir, fingerprint),
+        }
     }
 
     /// Opens `dir`'s finished cells to assemble a report from them alone, whichever build
@@ -154,11 +177,11 @@ impl Store {
             "" => "unknown".to_string(),
             b => b.to_string(),
         };
-        Store::open_built(dir, fingerprint, &build)
+        Store::open_built(dir, fingerprint, &build, CELLS)
     }
 
-    /// [`Store::open`] for the build named `build`.
-    pub fn open_built(dir: &Path, fingerprint: &Value, build: &str) -> Result<Store> {
+    /// [`Store::open`] for the build named `build`, appending to the cell file named `own`.
+    pub fn open_built(dir: &Path, fingerprint: &Value, build: &str, own: &str) -> Result<Store> {
         if dir.exists() && !dir.is_dir() {
             return Err(input(
                 format!("--out {}", dir.display()),
@@ -167,25 +190,28 @@ impl Store {
         }
         std::fs::create_dir_all(dir).map_err(|e| input(format!("--out {}", dir.display()), e))?;
         let settings = dir.join("settings.json");
-        if settings.exists() {
-            let text = std::fs::read_to_string(&settings)
-                .with_context(|| format!("reading {}", settings.display()))?;
-            let old: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-            if &old != fingerprint {
-                return Err(input(
-                    format!("--out {}", dir.display()),
-                    format!(
-                        "holds cells of other settings ({old}); use another --out folder or delete this one"
-                    ),
-                ));
-            }
-        } else {
-            std::fs::write(&settings, format!("{fingerprint:#}\n"))
-                .with_context(|| format!("writing {}", settings.display()))?;
+        if !settings.exists() {
+            // Another process may create it at the same moment: the last rename wins, and each
+            // then reads back what is there.
+            write_whole(&settings, &format!("{fingerprint:#}\n"))?;
         }
-        let path = dir.join("cells.jsonl");
+        let text = std::fs::read_to_string(&settings)
+            .with_context(|| format!("reading {}", settings.display()))?;
+        let old: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        if &old != fingerprint {
+            return Err(input(
+                format!("--out {}", dir.display()),
+                format!(
+                    "holds cells of other settings ({old}); use another --out folder or delete this one"
+                ),
+            ));
+        }
+        let path = dir.join(own);
         let stamp = dir.join("build.txt");
-        let has_cells = std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
+        let files = cell_files(dir, own)?;
+        let has_cells = files
+            .iter()
+            .any(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0));
         let old_build = std::fs::read_to_string(&stamp).ok();
         match old_build {
             Some(old) if has_cells && old.trim() != build => {
@@ -206,18 +232,21 @@ impl Store {
                      (or use another --out) to compute them again with this build",
                 ));
             }
-            _ => std::fs::write(&stamp, format!("{build}\n"))
-                .with_context(|| format!("writing {}", stamp.display()))?,
+            Some(old) if old.trim() == build => {}
+            _ => write_whole(&stamp, &format!("{build}\n"))?,
         }
         let mut cells = BTreeMap::new();
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        for file in &files {
+            let Ok(text) = std::fs::read_to_string(file) else {
+                continue;
+            };
             for line in text.lines() {
                 if let Ok(r) = serde_json::from_str::<Record>(line) {
                     cells.insert(r.key(), r);
                 }
             }
             // A cut line would glue onto the next record: end the file with a newline.
-            if !text.is_empty() && !text.ends_with('\n') {
+            if file == &path && !text.is_empty() && !text.ends_with('\n') {
                 std::fs::write(&path, format!("{text}\n"))
                     .with_context(|| format!("repairing {}", path.display()))?;
             }
@@ -231,6 +260,7 @@ impl Store {
         Ok(Store {
             cells,
             resumed,
+            computed: Cost::default(),
             built_by: build.to_string(),
             file,
             path,
@@ -245,9 +275,48 @@ impl Store {
             .write_all(line.as_bytes())
             .and_then(|()| self.file.flush())
             .with_context(|| format!("writing {}", self.path.display()))?;
+        self.computed.add(Cost::of([&r]));
         self.cells.insert(r.key(), r);
         Ok(())
     }
+}
+
+/// The cell files of `dir`: `cells.jsonl`, then the shards' files by name, then `own` when it
+/// is none of them (it may not exist yet).
+fn cell_files(dir: &Path, own: &str) -> Result<Vec<PathBuf>> {
+    let mut shards: Vec<PathBuf> = Vec::new();
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("reading the folder {}", dir.display()))?;
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("reading the folder {}", dir.display()))?
+            .path();
+        let name = path.file_name().and_then(OsStr::to_str).unwrap_or_default();
+        if name.starts_with("cells.shard-") && name.ends_with(".jsonl") {
+            shards.push(path);
+        }
+    }
+    shards.sort();
+    let mut files = vec![dir.join(CELLS)];
+    files.extend(shards);
+    if !files.contains(&dir.join(own)) {
+        files.push(dir.join(own));
+    }
+    Ok(files)
+}
+
+/// Writes `text` to `path` whole: into a temporary file beside it (named after this host and
+/// process, so processes on several machines sharing the folder never share one), renamed into
+/// place, so that a reader sees the old text or the new one, never a part.
+fn write_whole(path: &Path, text: &str) -> Result<()> {
+    let name = path.file_name().and_then(OsStr::to_str).unwrap_or("file");
+    let temp = path.with_file_name(format!(
+        ".{name}.{}.{}.tmp",
+        crate::machine::host(),
+        std::process::id()
+    ));
+    std::fs::write(&temp, text).with_context(|| format!("writing {}", temp.display()))?;
+    std::fs::rename(&temp, path).with_context(|| format!("writing {}", path.display()))
 }
 
 /// This build of `runner`: the FNV-1a hash of its executable, in hex (`unknown` where the
@@ -316,6 +385,47 @@ mod tests {
     }
 
     #[test]
+    fn every_shards_file_is_read_and_only_its_own_is_repaired() {
+        let dir = std::env::temp_dir().join(format!("runner-store-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let fp = serde_json::json!({"a": 1});
+        let (one, two) = (
+            Shard { index: 1, count: 2 }.file_name(),
+            Shard { index: 2, count: 2 }.file_name(),
+        );
+        let mut a = Store::open_built(&dir, &fp, "b", &one).unwrap();
+        let mut b = Store::open_built(&dir, &fp, "b", &two).unwrap();
+        a.add(record(1)).unwrap();
+        b.add(record(2)).unwrap();
+        assert_eq!((a.computed.cells, b.computed.cells), (1, 1));
+        // Shard 2 is writing a cell: its cut line is skipped and left alone by shard 1.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join(&two))
+            .unwrap();
+        f.write_all(b"{\"kind\":\"run\",\"li").unwrap();
+        drop(f);
+        let a = Store::open_built(&dir, &fp, "b", &one).unwrap();
+        assert_eq!(a.resumed, 2);
+        assert!(
+            std::fs::read_to_string(dir.join(&two))
+                .unwrap()
+                .ends_with("\"li")
+        );
+        // A run without --shard reads every file and appends to cells.jsonl.
+        let mut whole = Store::open_built(&dir, &fp, "b", CELLS).unwrap();
+        assert_eq!(whole.resumed, 2);
+        whole.add(record(3)).unwrap();
+        assert_eq!(lines_of(&dir.join(CELLS)), 1);
+        assert_eq!(whole.computed.cells, 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn lines_of(path: &Path) -> usize {
+        std::fs::read_to_string(path).unwrap().lines().count()
+    }
+
+    #[test]
     fn a_resumed_cell_reads_back_bit_for_bit() {
         let dir = std::env::temp_dir().join(format!("runner-store-bits-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -370,24 +480,27 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let fp = serde_json::json!({"a": 1});
         // An empty folder of another build is taken over; one with cells is refused.
-        drop(Store::open_built(&dir, &fp, "b1").unwrap());
-        let mut s = Store::open_built(&dir, &fp, "b2").unwrap();
+        drop(Store::open_built(&dir, &fp, "b1", CELLS).unwrap());
+        let mut s = Store::open_built(&dir, &fp, "b2", CELLS).unwrap();
         s.add(record(1)).unwrap();
         drop(s);
-        assert_eq!(Store::open_built(&dir, &fp, "b2").unwrap().resumed, 1);
-        let err = Store::open_built(&dir, &fp, "b3")
+        assert_eq!(
+            Store::open_built(&dir, &fp, "b2", CELLS).unwrap().resumed,
+            1
+        );
+        let err = Store::open_built(&dir, &fp, "b3", CELLS)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("another build") && err.contains("b2"), "{err}");
         std::fs::remove_file(dir.join("build.txt")).unwrap();
-        let err = Store::open_built(&dir, &fp, "b2")
+        let err = Store::open_built(&dir, &fp, "b2", CELLS)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("unknown build"), "{err}");
         let file = dir.join("cells.jsonl");
-        let err = Store::open_built(&file, &fp, "b2")
+        let err = Store::open_built(&file, &fp, "b2", CELLS)
             .err()
             .unwrap()
             .to_string();

@@ -1,7 +1,9 @@
 //! The results page of a folder of experiment runs: `README.md`, rebuilt from every
 //! `*/verdict.json` in the folder (so a rerun of one experiment keeps the others' sections),
 //! with an index table and per experiment what it reproduces, the command, commit, preset,
-//! seeds, wall time, the verdict lines, the published-against-ours tables and the plots.
+//! seeds, wall time, the verdict lines, the published-against-ours tables and the plots; and
+//! from `all.json`, what the last whole `runner experiment --all` into the folder took (its
+//! wall time and its cells' summed time).
 //!
 //! Its first line marks it as generated: a single experiment run rewrites its parent folder's
 //! page only when the page carries that line (`runner experiment --all` writes it first), so
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
 
+use super::all::{self, AllRun};
 use super::side_by_side::{num, sections};
 use super::verdict::Record;
 
@@ -56,9 +59,10 @@ pub fn records(dir: &Path, order: &[&str]) -> Result<Vec<Record>> {
     Ok(out)
 }
 
-/// The page's text for `records` (each in the subfolder of its name).
+/// The page's text for `records` (each in the subfolder of its name), with the last run of
+/// `--all` when there is one.
 #[must_use]
-pub fn page(records: &[Record]) -> String {
+pub fn page(records: &[Record], last_all: Option<&AllRun>) -> String {
     let mut out = format!(
         "{MARKER}\n# Experiment results\n\nEach experiment reruns a published figure or table \
          (`runner experiment NAME`); its folder holds the comparison (`results.csv`, \
@@ -67,6 +71,28 @@ pub fn page(records: &[Record]) -> String {
          -1: reversed); the differences are ours minus the paper's, in the paper's units.\n\n\
          | experiment | reproduces | quick | a full run here (s) | comparisons |\n| --- | --- | --- | ---: | ---: |\n"
     );
+    if let Some(a) = last_all {
+        let at_once = if a.computed.cells == 0 {
+            "it found every cell on disk".to_string()
+        } else {
+            format!(
+                "the {} cells it computed took {} s summed, {:.2} at a time",
+                a.computed.cells,
+                num(a.computed.seconds),
+                a.computed.seconds / a.wall_seconds.max(1e-9)
+            )
+        };
+        let head = format!(
+            "The last run of every experiment here, `{}` (commit {}, {} jobs on {} cores), took {} s of wall time; {at_once}.\n\n",
+            a.command,
+            a.commit,
+            a.jobs,
+            a.cores,
+            num(a.wall_seconds)
+        );
+        let table = out.find("| experiment |").unwrap_or(out.len());
+        out.insert_str(table, &head);
+    }
     for r in records {
         let _ = writeln!(
             out,
@@ -131,8 +157,10 @@ fn full_run(r: &Record) -> String {
 /// Rewrites the page of `dir` from its records.
 pub fn write(dir: &Path, order: &[&str]) -> Result<PathBuf> {
     let records = records(dir, order)?;
+    let last_all = all::read(dir)?;
     let file = path(dir);
-    std::fs::write(&file, page(&records)).with_context(|| format!("writing {}", file.display()))?;
+    std::fs::write(&file, page(&records, last_all.as_ref()))
+        .with_context(|| format!("writing {}", file.display()))?;
     Ok(file)
 }
 
@@ -220,7 +248,7 @@ mod tests {
     #[test]
     fn a_full_run_is_its_cells_cost_not_the_assembling_runs_wall_time() {
         let mut r = record("first", 0.7);
-        let page = page(std::slice::from_ref(&r));
+        let page = page(std::slice::from_ref(&r), None);
         assert!(page.contains("| yes | 90.00 | 1 |"), "{page}");
         assert!(page.contains("a full run 90.00 s"), "{page}");
         assert!(page.contains("this run 1.500 s"), "{page}");
@@ -232,5 +260,32 @@ mod tests {
         assert_eq!(full_run(&r), "at least 30.00 (3 of 4 cells untimed)");
         r.cost = None;
         assert_eq!(full_run(&r), "not recorded");
+    }
+
+    #[test]
+    fn the_last_run_of_all_is_stated_above_the_index() {
+        let r = record("first", 0.7);
+        let mut last = AllRun {
+            command: "runner experiment --all --jobs 2 --out d".into(),
+            commit: "abc".into(),
+            jobs: 2,
+            cores: 2,
+            wall_seconds: 50.0,
+            computed: Cost {
+                seconds: 95.0,
+                cells: 84,
+                untimed: 0,
+            },
+        };
+        let text = page(std::slice::from_ref(&r), Some(&last));
+        let line = "The last run of every experiment here, `runner experiment --all --jobs 2 --out d` (commit abc, 2 jobs on 2 cores), took 50.00 s of wall time; the 84 cells it computed took 95.00 s summed, 1.90 at a time.\n\n| experiment |";
+        assert!(text.contains(line), "{text}");
+        last.computed = Cost::default();
+        let text = page(std::slice::from_ref(&r), Some(&last));
+        assert!(
+            text.contains("wall time; it found every cell on disk."),
+            "{text}"
+        );
+        assert!(!page(&[r], None).contains("The last run"));
     }
 }

@@ -34,8 +34,9 @@ use control::parallel::ParallelAlgo;
 use serde_json::json;
 
 use crate::cli::{CompareArgs, ExperimentArgs};
-use crate::compare::plan::Plan;
+use crate::compare::plan::{Plan, parse_jobs};
 use crate::compare::report::Addendum;
+use crate::compare::shard::Shard;
 use crate::compare::store::Cost;
 use crate::compare::svg::{Line, Point, escape};
 use crate::compare::{self, Outcome, table};
@@ -58,8 +59,29 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         list();
         return Ok(());
     }
+    let jobs = parse_jobs(args.jobs, "sim")?;
+    let shard = args
+        .shard
+        .as_deref()
+        .map(|s| Shard::parse("--shard", s))
+        .transpose()?;
+    let scope = Scope {
+        quick: args.quick,
+        variants: args.variant.clone(),
+        positions: args.positions,
+        assemble: args.assemble,
+        jobs: Some(jobs),
+        shard,
+    };
     if args.all {
-        return all::run(args.out.as_deref(), args.quick);
+        // Every experiment whole (--variant is refused with --all; --positions is not applied).
+        let every = Scope {
+            assemble: scope.assemble,
+            jobs: scope.jobs,
+            shard: scope.shard,
+            ..Scope::whole(scope.quick)
+        };
+        return all::run(args.out.as_deref(), &every);
     }
     let name = args.name.as_deref().unwrap_or_default();
     let Some(exp) = catalog::ALL.iter().find(|e| e.name == name) else {
@@ -75,19 +97,39 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("target/experiments").join(exp.name));
-    let scope = Scope {
-        quick: args.quick,
-        variants: args.variant.clone(),
-        positions: args.positions,
-        assemble: args.assemble,
-    };
-    run_one(exp, &out, &scope)?;
-    // A folder of experiments with a results page gets it rebuilt.
-    if let Some(parent) = out.parent().filter(|p| index::is_generated(p)) {
+    let start = Instant::now();
+    let computed = run_one(exp, &out, &scope)?;
+    println!("{}", times(start.elapsed().as_secs_f64(), computed, jobs));
+    // A folder of experiments with a results page gets it rebuilt (not by a shard: the
+    // experiment's pages wait for --assemble).
+    if let Some(parent) = out
+        .parent()
+        .filter(|p| scope.shard.is_none() && index::is_generated(p))
+    {
         let page = index::write(parent, &names())?;
         println!("results page: {}", page.display());
     }
     Ok(())
+}
+
+/// The line that ends a run: its wall time beside the summed time of the cells it computed,
+/// whose ratio says how many cells ran at a time on average.
+#[must_use]
+pub fn times(wall_seconds: f64, computed: Cost, jobs: usize) -> String {
+    let each = if computed.cells == 0 {
+        "no cell computed (every one was on disk)".to_string()
+    } else {
+        format!(
+            "{} cells computed, {} s of cell time summed ({:.2} cells at a time)",
+            computed.cells,
+            side_by_side::num(computed.seconds),
+            computed.seconds / wall_seconds.max(1e-9)
+        )
+    };
+    format!(
+        "wall time {} s with --jobs {jobs}; {each}",
+        side_by_side::num(wall_seconds)
+    )
 }
 
 /// The experiments' names in catalog order.
@@ -103,11 +145,14 @@ pub struct Provenance {
     pub cost: Cost,
     /// Other builds' ids ([`compare::store::build_id`]), each once.
     pub other_builds: Vec<String>,
+    /// The cells this run computed (the others were on disk) and what they cost.
+    pub computed: Cost,
 }
 
 impl Provenance {
     /// Adds one comparison's cells.
     pub fn add(&mut self, outcome: &Outcome) {
+        self.computed.add(outcome.computed);
         self.cost.add(outcome.cost);
         if outcome.built_by != compare::store::build_id()
             && !self.other_builds.contains(&outcome.built_by)
@@ -128,6 +173,10 @@ pub struct Scope {
     pub positions: Option<u32>,
     /// Compute nothing: the pages from the finished cells, of whichever build.
     pub assemble: bool,
+    /// Simulated cells at the same time (`--jobs`; the machine's cores when `None`).
+    pub jobs: Option<usize>,
+    /// Only this slice of every comparison's cells, and no pages (`--shard K/N`).
+    pub shard: Option<Shard>,
 }
 
 impl Scope {
@@ -137,6 +186,15 @@ impl Scope {
             quick,
             ..Self::default()
         }
+    }
+
+    /// Runs a comparison of the experiment the scope's way: `--assemble`, `--jobs`, `--shard`.
+    pub fn fit(&self, plan: &mut Plan) {
+        plan.assemble = self.assemble;
+        if let Some(j) = self.jobs {
+            plan.jobs = j;
+        }
+        plan.shard = self.shard;
     }
 
     /// Sets `--positions` in a merged flag list when the scope names a count.
@@ -203,8 +261,9 @@ fn check_variants(exp: &Experiment, scope: &Scope) -> Result<()> {
     Ok(())
 }
 
-/// Runs one experiment into `out` and writes its verdict files there.
-pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
+/// Runs one experiment into `out` and writes its verdict files there (a shard computes its
+/// slice of the cells and writes nothing else); returns the cells it computed.
+pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
     check_variants(exp, scope)?;
     let quick = scope.quick;
     let start = Instant::now();
@@ -235,8 +294,17 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
             ),
         ));
     }
+    if let (Some(shard), Kind::Model) = (scope.shard, &exp.kind) {
+        return Err(input(
+            format!("--shard {shard}"),
+            format!(
+                "{} computes its model's curves and a small comparison in one process; leave --shard out",
+                exp.name
+            ),
+        ));
+    }
     let provenance = match &exp.kind {
-        Kind::Model => model_report::run(exp, out, quick)?,
+        Kind::Model => model_report::run(exp, out, scope)?,
         Kind::Compare {
             args: flags,
             quick: quick_flags,
@@ -244,6 +312,7 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
             published,
             against,
         } => {
+            let mut provenance = Provenance::default();
             let ran = run_compare(
                 exp,
                 flags,
@@ -253,7 +322,11 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
                 against,
                 out,
                 scope,
+                &mut provenance,
             )?;
+            if scope.shard.is_some() {
+                return Ok(provenance.computed);
+            }
             if let Some(first) = ran.first() {
                 record.preset = first.preset.clone();
                 record.seeds.clone_from(&first.seeds);
@@ -270,22 +343,25 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<()> {
             record.verdicts = verdict::verdicts(&record.comparisons);
             record.not_compared = verdict::not_compared(&curves);
             record.svgs = overlay::write(out, &curves)?;
-            let mut provenance = Provenance::default();
-            for r in &ran {
-                provenance.add(&r.outcome);
-            }
             provenance
         }
         Kind::Sweep {
             args: flags,
             quick: quick_flags,
             swept,
-        } => sweep::run(exp, flags, quick_flags, swept, out, scope)?,
+        } => {
+            let provenance = sweep::run(exp, flags, quick_flags, swept, out, scope)?;
+            if scope.shard.is_some() {
+                return Ok(provenance.computed);
+            }
+            provenance
+        }
     };
     record.wall_seconds = start.elapsed().as_secs_f64();
     record.cost = Some(provenance.cost);
     record.cells_built_by = provenance.other_builds;
-    side_by_side::write(out, &record)
+    side_by_side::write(out, &record)?;
+    Ok(provenance.computed)
 }
 
 fn list() {
@@ -497,6 +573,7 @@ fn run_compare(
     against: &[Against],
     out: &Path,
     scope: &Scope,
+    provenance: &mut Provenance,
 ) -> Result<Vec<Ran>> {
     let is_quick = scope.quick;
     let mut ran = Vec::new();
@@ -543,7 +620,11 @@ fn run_compare(
             variants.len()
         );
         let mut plan = plan_of(&merged, &dir)?;
-        plan.assemble = scope.assemble;
+        scope.fit(&mut plan);
+        if plan.shard.is_some() {
+            provenance.computed.add(compare::compute_shard(&plan)?);
+            continue;
+        }
         let addendum = Addendum {
             title: format!(
                 "{}{}: {}",
@@ -566,6 +647,7 @@ fn run_compare(
             published: published_speedups(against, label)?,
         };
         let outcome = compare::execute(&plan, &command, &addendum)?;
+        provenance.add(&outcome);
         let _ = write!(
             index,
             "<h2>{}</h2><p><a href=\"{}\">report</a> · <code>{}</code></p>{}",
@@ -595,6 +677,9 @@ fn run_compare(
             command,
             outcome,
         });
+    }
+    if scope.shard.is_some() {
+        return Ok(ran);
     }
     println!("\npublished ({}):\n{published}", exp.reproduces);
     if variants.len() > 1 {

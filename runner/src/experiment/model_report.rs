@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::catalog::Experiment;
 use super::model::{Point, Sync, Tree, curve, efficiency_at};
-use super::{Provenance, command_line, flags_for, plan_of};
+use super::{Provenance, Scope, command_line, flags_for, plan_of};
 use crate::compare::report::Addendum;
 use crate::compare::svg::{self, Chart, Line, escape};
 use crate::compare::{self, table};
@@ -62,7 +62,8 @@ fn line(label: String, points: &[Point]) -> Line {
 }
 
 /// Runs the experiment into `out`; returns where its simulated comparison's numbers come from.
-pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Provenance> {
+pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
+    let quick = scope.quick;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let max = 1e9;
     let mut figures = Vec::new();
@@ -180,7 +181,8 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool) -> Result<Provenance> {
             let dir = out.join("simulated");
             let command = command_line(&merged, &dir);
             println!("\n$ {command}");
-            let plan = plan_of(&merged, &dir)?;
+            let mut plan = plan_of(&merged, &dir)?;
+            scope.fit(&mut plan);
             let addendum = Addendum {
                 title: format!("{}: simulated runs on synthetic trees", exp.name),
                 html: "<p>delaysplit (YBW) is the synchronous algorithm; aphid, once registered, the asynchronous one. Lines 4-6 of the test set are perfectly ordered trees (the perfect critical tree's shape), lines 7-9 imperfectly ordered ones.</p>".into(),

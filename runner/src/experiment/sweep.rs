@@ -123,7 +123,13 @@ pub fn run(
             done += 1;
             println!("== {} {label} ({done}/{total})\n$ {command}", exp.name);
             let mut plan = plan_of(&flags, &dir)?;
-            plan.assemble = scope.assemble;
+            scope.fit(&mut plan);
+            if plan.shard.is_some() {
+                provenance
+                    .computed
+                    .add(crate::compare::compute_shard(&plan)?);
+                continue;
+            }
             let addendum = Addendum {
                 title: format!(
                     "{} ({} = {value}): {}",
@@ -153,6 +159,10 @@ pub fn run(
                 escape(&command)
             );
         }
+    }
+    if scope.shard.is_some() {
+        // The pages wait for --assemble.
+        return Ok(provenance);
     }
     let write = |name: &str, text: &str| -> Result<()> {
         let path = out.join(name);
