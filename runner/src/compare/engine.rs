@@ -336,7 +336,7 @@ fn baseline_run<G: Game>(plan: &Plan, line: usize, root: &G, depth: u32) -> Resu
     Ok(record("baseline", line, name, 1, depth, &r))
 }
 
-fn record<M>(
+fn record<M: std::fmt::Debug>(
     kind: &str,
     line: usize,
     series: &str,
@@ -352,6 +352,7 @@ fn record<M>(
         seed,
         depth,
         value: r.value,
+        best_move: r.best_move.as_ref().map(|m| format!("{m:?}")),
         nodes: r.nodes,
         seconds: r.seconds,
         busy_ns: r.accounts.iter().map(|a| a.backend.busy_ns).collect(),
@@ -411,6 +412,7 @@ mod tests {
             seed: 1,
             depth: 3,
             value: 0,
+            best_move: None,
             nodes,
             seconds,
             busy_ns: vec![],

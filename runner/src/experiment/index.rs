@@ -174,6 +174,7 @@ mod tests {
             not_compared: Vec::new(),
             verdicts: verdicts(&comparisons),
             comparisons,
+            claims: Vec::new(),
         }
     }
 

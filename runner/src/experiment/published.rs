@@ -1,7 +1,9 @@
 //! The papers' published numbers, read from the `.tsv` files of `testsets/published` (built into
 //! the binary): every number becomes one [`Point`] (an item such as "figure 5", a series named
 //! as the paper names it, a [`Quantity`], a processor count and the value) with the context of
-//! its row (setup, program, setting, depth, table kind, storage rule, position).
+//! its row (setup, program, setting, depth, table kind, storage rule, position). Seed 000's
+//! figures 7-9 have the names of seed 003's figures 7-9; their curves' names differ, and so
+//! does their context (`what` against seed 003's `setup`).
 //!
 //! Values keep the papers' units: overheads in percent, nodes in thousands where the figure
 //! plots thousands. Two conversions, so that every [`Quantity::Seconds`] is elapsed seconds per
@@ -379,12 +381,80 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     Ok(out)
 }
 
+/// The quantity of a seed 000 curve: figures 7 and 8 plot speedups, figure 9 one overhead per
+/// curve (percent of the sequential time), named by the curve.
+fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
+    match (quantity, series) {
+        ("speedup", _) => Ok(Quantity::Speedup),
+        ("overhead_percent", "Search Overhead") => Ok(Quantity::SearchOverhead),
+        ("overhead_percent", "Speculative Search") => Ok(Quantity::SpeculativeSearch),
+        ("overhead_percent", "Parallelization Overhead") => Ok(Quantity::ParallelizationOverhead),
+        ("overhead_percent", "Master Overhead") => Ok(Quantity::MasterOverhead),
+        ("overhead_percent", "Total Overhead") => Ok(Quantity::TotalOverhead),
+        _ => Err(format!(
+            "unknown quantity '{quantity}' of series '{series}'"
+        )),
+    }
+}
+
+/// Seed 000's curves: one row per curve (figure, quantity, series), one column `n<k>` per
+/// processor count, and the curve's description (`what`, kept as context).
+fn brockington_schaeffer(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+    let err = |line: usize, what: String| ParseError {
+        file: file.to_string(),
+        line,
+        what,
+    };
+    let mut lines = data_lines(text);
+    let (hn, head) = lines
+        .next()
+        .ok_or_else(|| err(1, "no header line".into()))?;
+    let head: Vec<&str> = head.split('\t').collect();
+    let n = head.len();
+    if n < 5 || head[..3] != ["figure", "quantity", "series"] || head[n - 1] != "what" {
+        return Err(err(
+            hn,
+            "the header is not figure, quantity, series, n<k>..., what".into(),
+        ));
+    }
+    let procs: Vec<usize> = head[3..n - 1]
+        .iter()
+        .map(|h| h.strip_prefix('n').and_then(|k| k.parse().ok()))
+        .collect::<Option<_>>()
+        .ok_or_else(|| err(hn, "processor columns are not all n<count>".into()))?;
+    let mut out = Vec::new();
+    for (ln, line) in lines {
+        let cells: Vec<&str> = line.split('\t').collect();
+        if cells.len() != n {
+            return Err(err(
+                ln,
+                format!("{} cells, the header has {n}", cells.len()),
+            ));
+        }
+        let quantity = bs_quantity(cells[1], cells[2]).map_err(|w| err(ln, w))?;
+        for (&p, cell) in procs.iter().zip(&cells[3..n - 1]) {
+            if let Some(value) = number(cell).map_err(|w| err(ln, w))? {
+                out.push(Point {
+                    item: cells[0].to_string(),
+                    series: cells[2].to_string(),
+                    quantity,
+                    procs: p,
+                    value,
+                    context: vec![("what".into(), cells[n - 1].to_string())],
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Reads one embedded file by name.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     match file {
         "rezaie_finkel_figures" => rezaie_finkel(file, text),
         "brockington_tables" => wide(file, text, &BROCKINGTON),
         "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
+        "brockington_schaeffer_figures" => brockington_schaeffer(file, text),
         _ => Err(ParseError {
             file: file.to_string(),
             line: 0,
@@ -425,23 +495,31 @@ mod tests {
     }
 
     #[test]
-    fn all_three_files_are_embedded_and_parse() {
+    fn every_file_is_embedded_and_parses() {
         let names: Vec<&str> = FILES.iter().map(|(n, _)| *n).collect();
         assert_eq!(
             names,
             [
+                "brockington_schaeffer_figures",
                 "brockington_tables",
                 "marsland_popowich_tables",
                 "rezaie_finkel_figures"
             ]
         );
         let p = points();
-        // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9.
+        // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Seed
+        // 000 adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
+        let seed000 = |p: &&Point| p.context("what").is_some();
         for fig in ["figure 5", "figure 6", "figure 7"] {
-            assert_eq!(count(&p, fig), 66, "{fig}");
+            assert_eq!(
+                count(&p, fig) - 16 * usize::from(fig == "figure 7"),
+                66,
+                "{fig}"
+            );
         }
-        assert_eq!(count(&p, "figure 8"), 22);
-        assert_eq!(count(&p, "figure 9"), 33);
+        assert_eq!(count(&p, "figure 8"), 22 + 12);
+        assert_eq!(count(&p, "figure 9"), 33 + 20);
+        assert_eq!(p.iter().filter(seed000).count(), 16 + 12 + 20);
         assert_eq!(count(&p, "figure 13"), 44);
         // Thesis table 6.1: 4 rows of 7 numbers and the 1-processor time.
         assert_eq!(count(&p, "table 6.1"), 29);
@@ -518,6 +596,25 @@ mod tests {
             })
             .expect("position I on 2");
         assert!((i.value - 58.0 * 60.0).abs() < 1e-9);
+        // Seed 000: figure 7 at 8 ply on 16, figure 9's overheads by their curve's name.
+        assert!((value(&p, "figure 7", "8 ply", Quantity::Speedup, 16) - 6.02).abs() < 1e-12);
+        assert!((value(&p, "figure 8", "Large", Quantity::Speedup, 4) - 1.53).abs() < 1e-12);
+        let so = value(
+            &p,
+            "figure 9",
+            "Search Overhead",
+            Quantity::SearchOverhead,
+            4,
+        );
+        assert!((so - 72.98).abs() < 1e-12);
+        let m = value(
+            &p,
+            "figure 9",
+            "Master Overhead",
+            Quantity::MasterOverhead,
+            16,
+        );
+        assert!((m - 16.62).abs() < 1e-12);
     }
 
     #[test]
@@ -533,5 +630,11 @@ mod tests {
         .expect_err("unknown quantity");
         assert!(e.what.contains("unknown quantity"), "{e}");
         assert!(parse("other", "").is_err());
+        let e = parse(
+            "brockington_schaeffer_figures",
+            "figure\tquantity\tseries\tn4\twhat\nfigure 9\toverhead_percent\tIdle\t3\tx\n",
+        )
+        .expect_err("unknown overhead");
+        assert!(e.what.contains("unknown quantity"), "{e}");
     }
 }

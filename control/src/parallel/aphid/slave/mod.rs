@@ -146,9 +146,14 @@ impl<G: Game> Slave<G> {
         searcher: Searcher<G>,
     ) -> Self {
         // m grows with the number of slaves, so that the master's inbox does not (thesis
-        // 5.2.3: "m is based on the number of processors").
+        // 5.2.3: "m is based on the number of processors"); seed 000's is fixed.
         let slaves = procs.saturating_sub(1).max(1) as u64;
-        let report_nodes = opts.report_nodes.saturating_mul(slaves.div_ceil(8));
+        let scale = if opts.scale_reports {
+            slaves.div_ceil(8)
+        } else {
+            1
+        };
+        let report_nodes = opts.report_nodes.saturating_mul(scale);
         Slave {
             searcher,
             state: SlaveState {
