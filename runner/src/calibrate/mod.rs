@@ -223,6 +223,7 @@ impl Calibration {
             latency_ns: self.messages.latency.median.round().max(0.0) as u64,
             message_handling_ns: self.handling.nanos(),
             relative_cost_percent: Vec::new(),
+            notice: None,
             games,
         }
     }
