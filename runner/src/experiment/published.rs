@@ -332,8 +332,25 @@ fn rf_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
         .ok_or_else(|| format!("unknown quantity '{quantity}'"))
 }
 
-/// Seed 003's curves: one row per curve, one column `N=k` per processor count.
-fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+/// How a file of curves reads: one row per curve, `lead` named columns, one column
+/// `<prefix><count>` per processor count, then `trail` named columns.
+struct CurveLayout {
+    lead: &'static [&'static str],
+    prefix: &'static str,
+    trail: &'static [&'static str],
+    /// A row's curve from its named cells (lead, then trail).
+    row: fn(&[&str]) -> Result<Curve, String>,
+}
+
+/// What every point of one curve row shares.
+struct Curve {
+    item: String,
+    series: String,
+    quantity: Quantity,
+    context: Vec<(String, String)>,
+}
+
+fn curves(file: &str, text: &str, layout: &CurveLayout) -> Result<Vec<Point>, ParseError> {
     let err = |line: usize, what: String| ParseError {
         file: file.to_string(),
         line,
@@ -344,17 +361,33 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
         .next()
         .ok_or_else(|| err(1, "no header line".into()))?;
     let head: Vec<&str> = head.split('\t').collect();
-    if head.get(..4) != Some(&["figure", "setup", "quantity", "series"][..]) {
+    let (l, t) = (layout.lead.len(), layout.trail.len());
+    if head.len() <= l + t || head[..l] != *layout.lead || head[head.len() - t..] != *layout.trail {
         return Err(err(
             hn,
-            "the header does not start figure, setup, quantity, series".into(),
+            format!(
+                "the header is not {}, {}<count>...{}",
+                layout.lead.join(", "),
+                layout.prefix,
+                layout
+                    .trail
+                    .iter()
+                    .map(|c| format!(", {c}"))
+                    .collect::<String>()
+            ),
         ));
     }
-    let procs: Vec<usize> = head[4..]
+    let counts = &head[l..head.len() - t];
+    let procs: Vec<usize> = counts
         .iter()
-        .map(|h| h.strip_prefix("N=").and_then(|n| n.parse().ok()))
+        .map(|h| h.strip_prefix(layout.prefix).and_then(|n| n.parse().ok()))
         .collect::<Option<_>>()
-        .ok_or_else(|| err(hn, "processor columns are not all N=<count>".into()))?;
+        .ok_or_else(|| {
+            err(
+                hn,
+                format!("processor columns are not all {}<count>", layout.prefix),
+            )
+        })?;
     let mut out = Vec::new();
     for (n, line) in lines {
         let cells: Vec<&str> = line.split('\t').collect();
@@ -364,22 +397,43 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
                 format!("{} cells, the header has {}", cells.len(), head.len()),
             ));
         }
-        let quantity = rf_quantity(cells[2], cells[3]).map_err(|w| err(n, w))?;
-        for (&p, cell) in procs.iter().zip(&cells[4..]) {
+        let named: Vec<&str> = cells[..l]
+            .iter()
+            .chain(&cells[cells.len() - t..])
+            .copied()
+            .collect();
+        let curve = (layout.row)(&named).map_err(|w| err(n, w))?;
+        for (&p, cell) in procs.iter().zip(&cells[l..cells.len() - t]) {
             if let Some(value) = number(cell).map_err(|w| err(n, w))? {
                 out.push(Point {
-                    item: format!("figure {}", cells[0]),
-                    series: cells[3].to_string(),
-                    quantity,
+                    item: curve.item.clone(),
+                    series: curve.series.clone(),
+                    quantity: curve.quantity,
                     procs: p,
                     value,
-                    context: vec![("setup".into(), cells[1].to_string())],
+                    context: curve.context.clone(),
                 });
             }
         }
     }
     Ok(out)
 }
+
+/// Seed 003's curves: figure, setup, quantity, series, then one column `N=k` per processor
+/// count.
+const REZAIE_FINKEL: CurveLayout = CurveLayout {
+    lead: &["figure", "setup", "quantity", "series"],
+    prefix: "N=",
+    trail: &[],
+    row: |c| {
+        Ok(Curve {
+            item: format!("figure {}", c[0]),
+            series: c[3].to_string(),
+            quantity: rf_quantity(c[2], c[3])?,
+            context: vec![("setup".into(), c[1].to_string())],
+        })
+    },
+};
 
 /// The quantity of a seed 000 curve: figures 7 and 8 plot speedups, figure 9 one overhead per
 /// curve (percent of the sequential time), named by the curve.
@@ -397,64 +451,29 @@ fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
     }
 }
 
-/// Seed 000's curves: one row per curve (figure, quantity, series), one column `n<k>` per
-/// processor count, and the curve's description (`what`, kept as context).
-fn brockington_schaeffer(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
-    let err = |line: usize, what: String| ParseError {
-        file: file.to_string(),
-        line,
-        what,
-    };
-    let mut lines = data_lines(text);
-    let (hn, head) = lines
-        .next()
-        .ok_or_else(|| err(1, "no header line".into()))?;
-    let head: Vec<&str> = head.split('\t').collect();
-    let n = head.len();
-    if n < 5 || head[..3] != ["figure", "quantity", "series"] || head[n - 1] != "what" {
-        return Err(err(
-            hn,
-            "the header is not figure, quantity, series, n<k>..., what".into(),
-        ));
-    }
-    let procs: Vec<usize> = head[3..n - 1]
-        .iter()
-        .map(|h| h.strip_prefix('n').and_then(|k| k.parse().ok()))
-        .collect::<Option<_>>()
-        .ok_or_else(|| err(hn, "processor columns are not all n<count>".into()))?;
-    let mut out = Vec::new();
-    for (ln, line) in lines {
-        let cells: Vec<&str> = line.split('\t').collect();
-        if cells.len() != n {
-            return Err(err(
-                ln,
-                format!("{} cells, the header has {n}", cells.len()),
-            ));
-        }
-        let quantity = bs_quantity(cells[1], cells[2]).map_err(|w| err(ln, w))?;
-        for (&p, cell) in procs.iter().zip(&cells[3..n - 1]) {
-            if let Some(value) = number(cell).map_err(|w| err(ln, w))? {
-                out.push(Point {
-                    item: cells[0].to_string(),
-                    series: cells[2].to_string(),
-                    quantity,
-                    procs: p,
-                    value,
-                    context: vec![("what".into(), cells[n - 1].to_string())],
-                });
-            }
-        }
-    }
-    Ok(out)
-}
+/// Seed 000's curves: figure, quantity, series, one column `n<k>` per processor count, and
+/// the curve's description (`what`, kept as context).
+const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
+    lead: &["figure", "quantity", "series"],
+    prefix: "n",
+    trail: &["what"],
+    row: |c| {
+        Ok(Curve {
+            item: c[0].to_string(),
+            series: c[2].to_string(),
+            quantity: bs_quantity(c[1], c[2])?,
+            context: vec![("what".into(), c[3].to_string())],
+        })
+    },
+};
 
 /// Reads one embedded file by name.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     match file {
-        "rezaie_finkel_figures" => rezaie_finkel(file, text),
+        "rezaie_finkel_figures" => curves(file, text, &REZAIE_FINKEL),
         "brockington_tables" => wide(file, text, &BROCKINGTON),
         "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
-        "brockington_schaeffer_figures" => brockington_schaeffer(file, text),
+        "brockington_schaeffer_figures" => curves(file, text, &BROCKINGTON_SCHAEFFER),
         _ => Err(ParseError {
             file: file.to_string(),
             line: 0,
