@@ -4,6 +4,8 @@
 //!   finds them by name wherever it runs;
 //! - the published numbers: every `.tsv` file of `testsets/published` becomes one entry of
 //!   `$OUT_DIR/published.rs` the same way (read by `src/experiment/published.rs`);
+//! - the APHID configuration files of `testsets/aphid` (`.toml`, `.config`), in
+//!   `$OUT_DIR/aphid_configs.rs`, so that `--aphid-config NAME` finds them by name;
 //! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`) and the source
 //!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files other than the
 //!   generated `docs/results` differ from it), for the reports' environment block.
@@ -15,6 +17,7 @@ use std::process::Command;
 fn main() {
     embed("../testsets/search", &["txt", "epd"], "testsets.rs");
     embed("../testsets/published", &["tsv"], "published.rs");
+    embed("../testsets/aphid", &["toml", "config"], "aphid_configs.rs");
     record_rustc();
     record_commit();
     println!("cargo:rerun-if-changed=build.rs");

@@ -488,3 +488,42 @@ fn a_forced_mate_keeps_the_slaves_windows_narrow() {
         );
     }
 }
+
+/// Seed 000's setting (`testsets/aphid/bs96.toml`: `d' = 3`, same-parity guesses, windows
+/// around the last pass's value, reports every 250 nodes whatever the number of slaves, no
+/// exemptions) on the `sun4-pvm` machine: the sequential value on chess positions on 4 and 16
+/// processors, with and without same-parity guesses, and the option changes which results the
+/// guesses take.
+#[test]
+fn seed_000_options_keep_the_value_on_chess() {
+    let text = include_str!("../../testsets/aphid/bs96.toml");
+    let bs96 = AphidOptions::from_file_text("bs96.toml", text).expect("bs96.toml");
+    assert!(bs96.parity_guesses && !bs96.scale_reports);
+    let epd = std::fs::read_to_string("../testsets/search/bratko_kopec.epd").expect("BK");
+    let mut other_parity = [0u64; 2];
+    for line in epd.lines().filter(|l| l.contains("bm ")).skip(2).take(2) {
+        let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+        let pos: games::chess::Chess =
+            Game::parse_position(&format!("{} 0 1", fen.join(" "))).expect("a position");
+        let depth = 5;
+        let want = sequential(&pos, depth);
+        for (k, parity_guesses) in [false, true].into_iter().enumerate() {
+            for procs in [4, 16] {
+                let aphid = AphidOptions {
+                    parity_guesses,
+                    ..bs96.clone()
+                };
+                let cost = dib::CostModel::preset("sun4-pvm").expect("the preset");
+                let backend = Backend::Sim(dib::SimConfig::new(cost, procs as u64));
+                let o = options(depth, procs, backend, aphid);
+                let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+                assert_eq!(r.value, want, "{line} x{procs} parity {parity_guesses}");
+                other_parity[k] += r.aphid.expect("figures").guesses.other_parity;
+            }
+        }
+    }
+    assert!(
+        other_parity[1] < other_parity[0],
+        "same-parity guesses take fewer results of the other parity: {other_parity:?}"
+    );
+}

@@ -79,7 +79,7 @@ fn exact_value_under_faults_over_hundreds_of_seeds() {
         let plan = plans[seed as usize % plans.len()];
         let procs = 4 + (seed as usize % 13);
         let preset = if seed % 3 == 0 {
-            "network"
+            "sun4-pvm"
         } else {
             "shared-memory"
         };
@@ -111,7 +111,7 @@ fn long_sweep_under_faults() {
         let want = negamax(&root, &SHAPE).0;
         let plan = plans[seed as usize % plans.len()];
         let procs = 6 + (seed as usize % 91);
-        let preset = ["shared-memory", "network", "pdp11"][seed as usize % 3];
+        let preset = ["shared-memory", "sun4-pvm", "pdp11"][seed as usize % 3];
         let r = common::run(
             app(seed % 2 == 0),
             problem(root),

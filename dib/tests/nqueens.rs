@@ -30,7 +30,11 @@ fn eight_queens_on_1_to_64_simulated_processors() {
 
 #[test]
 fn twelve_queens_on_the_simulator_and_on_threads() {
-    for (procs, preset) in [(1, "shared-memory"), (16, "network"), (64, "shared-memory")] {
+    for (procs, preset) in [
+        (1, "shared-memory"),
+        (16, "sun4-pvm"),
+        (64, "shared-memory"),
+    ] {
         let r = common::run(APP, Board::empty(12), procs, &common::sim(preset, 7, ""));
         assert_eq!(r.value, 14_200, "{procs} processors, {preset}, seed 7");
     }
@@ -60,7 +64,7 @@ fn counts_survive_faults_over_hundreds_of_seeds() {
         let plan = plans[seed as usize % plans.len()];
         let procs = 5 + (seed as usize % 12);
         let preset = if seed % 3 == 0 {
-            "network"
+            "sun4-pvm"
         } else {
             "shared-memory"
         };
@@ -133,7 +137,7 @@ fn long_sweep() {
             APP,
             Board::empty(10),
             procs,
-            &common::sim("network", seed, plan),
+            &common::sim("sun4-pvm", seed, plan),
         );
         assert_eq!(
             r.value, 724,

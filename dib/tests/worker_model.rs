@@ -93,7 +93,7 @@ fn the_simulated_clock_follows_the_cost_model() {
     for handling in [0, 700] {
         let cost = CostModel {
             message_handling_ns: handling,
-            ..CostModel::network()
+            ..CostModel::sun4_pvm()
         };
         let config = SimConfig::new(cost.clone(), 9);
         let jobs = 5;

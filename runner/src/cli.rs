@@ -283,7 +283,7 @@ pub struct DibArgs {
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11, sun68k;
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k;
     /// default shared-memory) or a .toml cost-model file (`runner calibrate` writes one).
     /// Needs --backend sim.
     #[arg(long)]
@@ -346,7 +346,7 @@ pub struct CompareArgs {
     /// pvsplit and er, 2 for the others).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
-    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, network, pdp11, sun68k) or a
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k) or a
     /// .toml cost-model file (sim only).
     #[arg(long)]
     pub sim_preset: Option<String>,

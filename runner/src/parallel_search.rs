@@ -142,13 +142,41 @@ pub(crate) fn check_split_width(width: usize) -> Result<usize> {
 /// The widest processor tree `--split-width` accepts.
 pub const MAX_SPLIT_WIDTH: usize = 1000;
 
-/// Reads an APHID configuration file (`--aphid-config` of `runner search` and `runner
-/// compare`): the options and the file's text.
+/// The APHID configuration files of `testsets/aphid`, built in: (name without its
+/// extension, text).
+pub const BUILT_IN_APHID_CONFIGS: &[(&str, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/aphid_configs.rs"));
+
+/// Reads an APHID configuration (`--aphid-config` of `runner search` and `runner compare`): a
+/// file, or else the built-in file of that name (`testsets/aphid`, with or without its
+/// extension); the options and the text.
 pub(crate) fn read_aphid_config(path: &Path) -> Result<(AphidOptions, String)> {
     let flag = "--aphid-config";
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| input(flag, format!("cannot read {}: {e}", path.display())))?;
-    let options = AphidOptions::from_file_text(&path.to_string_lossy(), &text)
+    let given = path.to_string_lossy();
+    let text = if path.is_file() {
+        std::fs::read_to_string(path)
+            .map_err(|e| input(flag, format!("cannot read {}: {e}", path.display())))?
+    } else {
+        let stem = given
+            .strip_suffix(".toml")
+            .or_else(|| given.strip_suffix(".config"))
+            .unwrap_or(&given);
+        let (_, text) = BUILT_IN_APHID_CONFIGS
+            .iter()
+            .find(|(n, _)| *n == stem)
+            .ok_or_else(|| {
+                let names: Vec<&str> = BUILT_IN_APHID_CONFIGS.iter().map(|(n, _)| *n).collect();
+                input(
+                    format!("{flag} {given}"),
+                    format!(
+                        "no such file, nor a built-in configuration of that name; give a path or one of: {}",
+                        names.join(", ")
+                    ),
+                )
+            })?;
+        (*text).to_string()
+    };
+    let options = AphidOptions::from_file_text(&given, &text)
         .map_err(|e| input(flag, format!("{}: {e}", path.display())))?;
     Ok((options, text))
 }

@@ -543,7 +543,7 @@ fn mpi_comparisons_check_their_flags_before_starting_mpi() {
     );
     assert!(!dir.exists(), "nothing is written before MPI has started");
     fails_with(
-        &["compare", "--backend", "mpi", "--sim-preset", "network"],
+        &["compare", "--backend", "mpi", "--sim-preset", "sun4-pvm"],
         "--backend sim",
     );
 }

@@ -301,6 +301,32 @@ fn all_runs_every_experiment_and_writes_the_results_page() {
         );
         assert!(page.contains(&format!("`runner experiment {name} --quick --out ")));
     }
+    // Seed 000's experiment checks the text's claims, shown on the page, and reads figure 8
+    // per third of the positions and figure 9 from the summed runs.
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("bs96-fig7-9").join("verdict.json"))
+            .expect("verdict.json"),
+    )
+    .expect("parses");
+    let claims = json["claims"].as_array().expect("claims");
+    assert_eq!(claims.len(), 6, "{claims:?}");
+    for c in claims {
+        assert!(c["holds"].is_boolean() && c["ours"].as_str().is_some_and(|o| !o.is_empty()));
+    }
+    assert!(page.contains("| claim | ours | holds |"));
+    let series: BTreeSet<&str> = json["comparisons"]
+        .as_array()
+        .expect("comparisons")
+        .iter()
+        .filter_map(|c| c["series"].as_str())
+        .collect();
+    for s in [
+        "aphid (depth8, smallest third)",
+        "aphid (depth8, summed)",
+        "aphid (depth5)",
+    ] {
+        assert!(series.contains(s), "{series:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

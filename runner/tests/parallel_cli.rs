@@ -96,7 +96,7 @@ fn simulated_searches_repeat_exactly_and_accept_faults() {
         "--backend",
         "sim",
         "--sim-preset",
-        "network",
+        "sun4-pvm",
         "--seed",
         "3",
         "--json",

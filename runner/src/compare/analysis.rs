@@ -35,6 +35,10 @@ pub struct Row {
     pub value: i32,
     /// Root value of the baseline.
     pub baseline_value: i32,
+    /// Best move at the root of the run (debug form; `None` in cells that did not keep it).
+    pub best_move: Option<String>,
+    /// Best move at the root of the baseline.
+    pub baseline_best_move: Option<String>,
     /// Nodes of the run.
     pub nodes: u64,
     /// Horizon leaves of the run, where the algorithm counts them.
@@ -66,6 +70,15 @@ pub struct Row {
     pub baseline_times: Vec<f64>,
     #[serde(skip)]
     run: Run,
+}
+
+impl Row {
+    /// The run as the metrics saw it: busy, idle and messaging time of the working
+    /// processors, speculative nodes, master processors.
+    #[must_use]
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
 }
 
 /// A record's repeated times (its one time for cells stored before repeats existed).
@@ -162,6 +175,8 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
                         depth: r.depth,
                         value: r.value,
                         baseline_value: base.value,
+                        best_move: r.best_move.clone(),
+                        baseline_best_move: base.best_move.clone(),
                         nodes: r.nodes,
                         horizon_leaves: r.horizon_leaves,
                         seconds: r.seconds,

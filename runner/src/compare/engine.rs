@@ -368,7 +368,7 @@ pub(super) fn baseline_run<G: Game>(
     Ok(record("baseline", line, name, 1, depth, &r))
 }
 
-fn record<M>(
+fn record<M: std::fmt::Debug>(
     kind: &str,
     line: usize,
     series: &str,
@@ -384,6 +384,7 @@ fn record<M>(
         seed,
         depth,
         value: r.value,
+        best_move: r.best_move.as_ref().map(|m| format!("{m:?}")),
         nodes: r.nodes,
         horizon_leaves: r.horizon_leaves,
         seconds: r.seconds,
@@ -444,6 +445,7 @@ mod tests {
             seed: 1,
             depth: 3,
             value: 0,
+            best_move: None,
             nodes,
             horizon_leaves: None,
             seconds,

@@ -50,6 +50,10 @@ pub struct Record {
     pub depth: u32,
     /// Root value.
     pub value: i32,
+    /// The best move at the root, as the game's move prints in debug form; `None` without
+    /// one, and in cells written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_move: Option<String>,
     /// Nodes.
     pub nodes: u64,
     /// Of them, the horizon leaves, where the algorithm counts them (the split engine).
@@ -345,6 +349,7 @@ mod tests {
             seed: 1,
             depth: 3,
             value: -5,
+            best_move: None,
             nodes: 10,
             horizon_leaves: Some(7),
             seconds: 0.5,

@@ -3,6 +3,7 @@
 //! published numbers of `testsets/published` it is held against, under which of our series
 //! labels ([`Against`]; the numbers themselves are read by `published.rs`).
 
+use super::ours::Reading;
 use super::published::Quantity;
 
 /// Flags as (flag, value) pairs; an empty value is a switch.
@@ -68,6 +69,9 @@ pub struct Against {
     /// another name beside another item's (figure 6.4 plots table 6.4's YBW speedups with
     /// table 6.1's APHID ones); `None` for the item itself.
     pub view: Option<(&'static str, Quantity)>,
+    /// How ours is read from the comparison ([`Reading::Compare`] but for seed 000's thirds
+    /// and summed overheads).
+    pub reading: Reading,
 }
 
 impl Against {
@@ -95,7 +99,13 @@ impl Against {
             only,
             series,
             view: None,
+            reading: Reading::Compare,
         }
+    }
+
+    /// This mapping with ours read as `reading`.
+    const fn read(self, reading: Reading) -> Against {
+        Against { reading, ..self }
     }
 
     /// Every published series of `item` as `series` maps them, for the comparison `variant`.
@@ -187,6 +197,63 @@ const RF_MWF_VS_DMWF: Labels = &[
 
 /// The thesis's APHID rows.
 const APHID: Labels = &[("APHID", "aphid")];
+
+/// Seed 000's setting (section 4): APHID in a chess program without extensions or null move,
+/// quiescence kept, table scores at their exact depth only (the research setting), one local
+/// table per process, on the 24 Bratko-Kopec positions, on 4-16 SUN 4 workstations of which
+/// one runs only the master (`--procs` counts it: processor 0 is APHID's master), with the
+/// paper's options (`testsets/aphid/bs96.toml`: `d' = 3`, reports every tenth of a second,
+/// load balancing, a fixed horizon). Speculative results never enter the value. The baseline
+/// is the sequential program (the searcher's own iterative deepening, as the slaves'),
+/// as the paper's sequential TheTurk.
+const BS96: Flags = &[
+    ("--game", "chess"),
+    ("--testset", "bratko_kopec"),
+    ("--algos", "aphid"),
+    ("--baseline", "lazysmp"),
+    ("--procs", "4,8,12,16"),
+    ("--depth", "8"),
+    ("--backend", "sim"),
+    ("--sim-preset", "sun4-pvm"),
+    ("--aphid-config", "bs96"),
+    ("--aphid-tt", "local"),
+];
+
+/// Figure 7's depths, one comparison each.
+const BS96_DEPTHS: &[(&str, Flags)] = &[
+    ("depth5", &[("--depth", "5")]),
+    ("depth6", &[("--depth", "6")]),
+    ("depth7", &[("--depth", "7")]),
+    ("depth8", &[("--depth", "8")]),
+];
+
+/// Figure 9's curves, each its own quantity.
+const BS96_OVERHEADS: Labels = &[
+    ("Search Overhead", "aphid"),
+    ("Speculative Search", "aphid"),
+    ("Parallelization Overhead", "aphid"),
+    ("Master Overhead", "aphid"),
+    ("Total Overhead", "aphid"),
+];
+
+/// Figure 7 per depth; figure 8 per third of the positions by our sequential tree sizes;
+/// figure 9 from the positions' summed times and nodes, the paper's additive overheads.
+const BS96_AGAINST: &[Against] = &[
+    Against::at("figure 7", "depth5", &[("5 ply", "aphid")]),
+    Against::at("figure 7", "depth6", &[("6 ply", "aphid")]),
+    Against::at("figure 7", "depth7", &[("7 ply", "aphid")]),
+    Against::at("figure 7", "depth8", &[("8 ply", "aphid")]),
+    Against::at("figure 8", "depth8", &[("Small", "aphid")]).read(Reading::Third(0)),
+    Against::at("figure 8", "depth8", &[("Medium", "aphid")]).read(Reading::Third(1)),
+    Against::at("figure 8", "depth8", &[("Large", "aphid")]).read(Reading::Third(2)),
+    Against::at("figure 9", "depth8", BS96_OVERHEADS).read(Reading::Additive),
+];
+
+const BS96_TEXT: &str = "Seed 000 section 4, APHID in TheTurk (chess, about 2500 nodes/s on a SUN 4; \
+the slaves at about 2000 nodes/s in the parallel runs), the 24 Bratko-Kopec positions, d' = 3, 4-16 workstations \
+over PVM with one running only the master: speedups of 0.76-1.29 at 5 ply up to 1.43, 3.17, 4.69 and 6.02 at 8 ply \
+(figure 7); at 8 ply the largest third of the positions gains most (figure 8); search overhead 73-89 %, total \
+overhead 179 % on 4 falling to 152-166 % (figure 9).";
 
 /// Table 6.3's depths (12-14 ply) by our variants on the Origin 2000 (the same depths).
 const T63_AGAINST: &[Against] = &[
@@ -571,6 +638,20 @@ const SWEPT: &[Swept] = &[
 
 /// Every experiment, in `--list` order.
 pub const ALL: &[Experiment] = &[
+    Experiment {
+        name: "bs96-fig7-9",
+        reproduces: "seed 000 figures 7-9",
+        what: "APHID on the Bratko-Kopec chess positions at 5-8 ply on 4-16 SUN 4 workstations over PVM (one running only the master): speedups by depth, by third of the positions, and the overheads",
+        kind: Kind::Compare {
+            args: BS96,
+            // One depth for every variant (5 ply, the first parallel one), 3 positions (a
+            // third each), 4 and 8 processors: seconds.
+            quick: &[("--depth", "5"), ("--positions", "3"), ("--procs", "4,8")],
+            variants: BS96_DEPTHS,
+            published: BS96_TEXT,
+            against: BS96_AGAINST,
+        },
+    },
     Experiment {
         name: "rf-fig5-6",
         reproduces: "seed 003 figures 5 and 6",

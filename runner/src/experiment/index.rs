@@ -202,6 +202,7 @@ mod tests {
             not_compared: Vec::new(),
             verdicts: verdicts(&comparisons),
             comparisons,
+            claims: Vec::new(),
         }
     }
 

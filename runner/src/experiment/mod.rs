@@ -14,6 +14,7 @@
 
 pub mod all;
 pub mod catalog;
+pub mod claims;
 pub mod index;
 pub mod model;
 pub mod model_report;
@@ -284,6 +285,7 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
         not_compared: Vec::new(),
         comparisons: Vec::new(),
         verdicts: Vec::new(),
+        claims: Vec::new(),
     };
     if scope.assemble && matches!(exp.kind, Kind::Model) {
         return Err(input(
@@ -342,6 +344,9 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
             record.comparisons = verdict::comparisons(&curves);
             record.verdicts = verdict::verdicts(&record.comparisons);
             record.not_compared = verdict::not_compared(&curves);
+            let outcomes: Vec<(&str, &Outcome)> =
+                ran.iter().map(|r| (r.variant, &r.outcome)).collect();
+            record.claims = claims::check(exp.name, &outcomes);
             record.svgs = overlay::write(out, &curves)?;
             provenance
         }

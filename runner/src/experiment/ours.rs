@@ -18,9 +18,43 @@
 //!   overhead N x mean T_N / mean T_1 - 1, search overhead mean leaf nodes on N / mean leaf
 //!   nodes on 1 - 1, in percent, both against the same series on one processor;
 //! - leaf nodes: the mean horizon leaves per position (algorithms that count them).
+//!
+//! Two papers read some numbers differently, each a [`Reading`] of its mapping: seed 000's
+//! figure 8 averages the speedups over one third of the positions sorted by their sequential
+//! tree size ([`Reading::Third`]), and its figure 9 gives overheads of the positions' summed
+//! times and nodes that add up ([`Reading::Additive`], [`additive`]).
+
+use serde::Serialize;
 
 use super::published::Quantity;
 use crate::compare::analysis::{Row, Summary};
+
+/// How our number of a published point is read from the comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// [`value`]: the quantity as this module's table says, over every position.
+    Compare,
+    /// The per-position mean speedup over one third of the positions, sorted by the
+    /// baseline's nodes (0 the smallest trees, 2 the largest), as seed 000's figure 8.
+    Third(usize),
+    /// Seed 000's overheads of figure 9, from the positions' summed times and nodes
+    /// ([`additive`]).
+    Additive,
+}
+
+impl Reading {
+    /// What to add to our series label ("" for [`Reading::Compare`]).
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Reading::Compare => "",
+            Reading::Third(0) => "smallest third",
+            Reading::Third(1) => "middle third",
+            Reading::Third(_) => "largest third",
+            Reading::Additive => "summed",
+        }
+    }
+}
 
 /// What one cell of a comparison gives the published quantities.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +77,20 @@ pub struct Cell {
     pub sort_seconds: Option<f64>,
     /// Horizon leaves, where the algorithm counts them.
     pub horizon_leaves: Option<u64>,
+    /// The baseline's nodes on the position.
+    pub baseline_nodes: u64,
+    /// Nodes of the processors used only as masters (APHID's master; 0 for the others).
+    pub master_nodes: u64,
+    /// Nodes searched beyond the requested depth (APHID's speculative search).
+    pub speculative_nodes: u64,
+    /// Idle seconds summed over the working processors (the masters left out).
+    pub idle: f64,
+    /// Processors used only as masters.
+    pub masters: usize,
+    /// Whether the run's root value is the baseline's.
+    pub value_agrees: bool,
+    /// Whether its best move at the root is the baseline's (`None` when either is unknown).
+    pub move_agrees: Option<bool>,
 }
 
 impl From<&Row> for Cell {
@@ -57,6 +105,17 @@ impl From<&Row> for Cell {
             nodes: r.nodes,
             sort_seconds: r.extra.get("sort_seconds").copied(),
             horizon_leaves: r.horizon_leaves,
+            baseline_nodes: r.baseline_nodes,
+            master_nodes: r.aphid.as_ref().map_or(0, |a| a.master_nodes()),
+            speculative_nodes: r.aphid.as_ref().map_or(0, |a| a.speculative_nodes()),
+            idle: r.run().idle,
+            masters: r.run().master_procs,
+            value_agrees: r.value == r.baseline_value,
+            move_agrees: r
+                .best_move
+                .as_ref()
+                .zip(r.baseline_best_move.as_ref())
+                .map(|(a, b)| a == b),
         }
     }
 }
@@ -168,6 +227,139 @@ pub fn value(
     v.is_finite().then_some(v)
 }
 
+/// Our value of `quantity` read as `reading` (see [`Reading`]); `None` where the comparison
+/// has no such cells, or the reading has no such quantity.
+#[must_use]
+pub fn read(
+    reading: Reading,
+    quantity: Quantity,
+    series: &str,
+    procs: usize,
+    rows: &[Cell],
+    summaries: &[Summary],
+) -> Option<f64> {
+    match reading {
+        Reading::Compare => value(quantity, series, procs, rows, summaries),
+        Reading::Third(k) if quantity == Quantity::Speedup => {
+            let lines = thirds(rows).get(k)?.clone();
+            mean(
+                cells(rows, series, procs)
+                    .filter(|c| lines.contains(&c.line) && c.seconds > 0.0)
+                    .map(|c| c.baseline_seconds / c.seconds),
+            )
+        }
+        Reading::Third(_) => None,
+        Reading::Additive => {
+            let a = additive(rows, series, procs)?;
+            let v = match quantity {
+                Quantity::TotalOverhead => a.total,
+                Quantity::MasterOverhead => a.master,
+                Quantity::SearchOverhead => a.search,
+                Quantity::SpeculativeSearch => a.speculative,
+                Quantity::ParallelizationOverhead => a.parallelization,
+                Quantity::Speedup => a.speedup,
+                _ => return None,
+            };
+            Some(if quantity == Quantity::Speedup {
+                v
+            } else {
+                v * 100.0
+            })
+        }
+    }
+}
+
+/// The positions' lines in three groups of (nearly) equal size by the baseline's nodes, the
+/// smallest trees first (ties by line); a position in several cells counts once.
+#[must_use]
+pub fn thirds(rows: &[Cell]) -> [Vec<usize>; 3] {
+    let mut sizes: Vec<(u64, usize)> = rows.iter().map(|c| (c.baseline_nodes, c.line)).collect();
+    sizes.sort_unstable();
+    sizes.dedup_by_key(|(_, line)| *line);
+    sizes.sort_unstable();
+    let n = sizes.len();
+    let part = |k: usize| {
+        sizes[k * n / 3..(k + 1) * n / 3]
+            .iter()
+            .map(|(_, l)| *l)
+            .collect()
+    };
+    [part(0), part(1), part(2)]
+}
+
+/// Seed 000's overheads (its section 4, figure 9): of the times and nodes summed over the
+/// positions (and seeds), as fractions of the sequential time `T_s`, with `T_p` the parallel
+/// time and `n` the processors. They add up:
+///
+/// ```text
+/// total           = (n T_p - T_s) / T_s
+/// master          = T_p / T_s                       (the master's workstation, all of it)
+/// search          = (slave nodes - speculative) / sequential nodes - 1
+/// speculative     = speculative nodes / sequential nodes
+/// parallelization = total - master - search - speculative
+/// ```
+///
+/// so parallelization is the slaves' time not spent searching at the sequential node rate:
+/// `((n - 1) T_p - slave nodes x T_s / sequential nodes) / T_s`, their slower nodes, their
+/// messages and their idle time. (Search overhead counts the slaves' nodes only: the
+/// master's, sequential iterations included, are in the master overhead.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Additive {
+    /// Summed sequential time / summed parallel time.
+    pub speedup: f64,
+    /// Total overhead.
+    pub total: f64,
+    /// Master overhead.
+    pub master: f64,
+    /// Search overhead.
+    pub search: f64,
+    /// Speculative search.
+    pub speculative: f64,
+    /// Parallelization overhead.
+    pub parallelization: f64,
+    /// The slaves' nodes per second of their time ((n - 1) x T_p, idle included) over the
+    /// sequential program's nodes per second: seed 000's "2000 nodes per second" against 2500.
+    pub slave_rate: f64,
+    /// The slaves' idle time over their time.
+    pub slave_idle: f64,
+}
+
+/// [`Additive`] of `series` on `procs` processors; `None` without cells.
+#[must_use]
+pub fn additive(rows: &[Cell], series: &str, procs: usize) -> Option<Additive> {
+    let mine: Vec<&Cell> = cells(rows, series, procs).collect();
+    if mine.is_empty() {
+        return None;
+    }
+    let sum = |f: &dyn Fn(&Cell) -> f64| mine.iter().map(|c| f(c)).sum::<f64>();
+    let ts = sum(&|c| c.baseline_seconds);
+    let tp = sum(&|c| c.seconds);
+    let ns = sum(&|c| c.baseline_nodes as f64);
+    let slave = sum(&|c| c.nodes.saturating_sub(c.master_nodes) as f64);
+    let spec = sum(&|c| c.speculative_nodes as f64);
+    let idle = sum(&|c| c.idle);
+    if ts <= 0.0 || tp <= 0.0 || ns <= 0.0 {
+        return None;
+    }
+    let masters = mine[0].masters.min(procs.saturating_sub(1));
+    let working = (procs - masters) as f64;
+    let n = procs as f64;
+    let total = (n * tp - ts) / ts;
+    let master = tp / ts;
+    let speculative = spec / ns;
+    let search = (slave - spec) / ns - 1.0;
+    Some(Additive {
+        speedup: ts / tp,
+        total,
+        master,
+        search,
+        speculative,
+        parallelization: total - master - search - speculative,
+        slave_rate: (slave / (working * tp)) / (ns / ts),
+        slave_idle: idle / (working * tp),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,7 +377,86 @@ mod tests {
             nodes,
             sort_seconds: (series == "s").then_some(seconds / 4.0),
             horizon_leaves: (series == "a").then_some(nodes / 2),
+            baseline_nodes: 0,
+            master_nodes: 0,
+            speculative_nodes: 0,
+            idle: 0.0,
+            masters: 0,
+            value_agrees: true,
+            move_agrees: None,
         }
+    }
+
+    /// A run of `a` on 4 processors (one master) of position `line` whose baseline took
+    /// `base` seconds and `base_nodes` nodes.
+    fn aphid(line: usize, base: (f64, u64), seconds: f64, nodes: u64) -> Cell {
+        Cell {
+            line,
+            baseline_seconds: base.0,
+            baseline_nodes: base.1,
+            master_nodes: nodes / 10,
+            speculative_nodes: nodes / 5,
+            idle: seconds / 2.0,
+            masters: 1,
+            ..cell("a", 4, 1, seconds, nodes)
+        }
+    }
+
+    #[test]
+    fn thirds_sort_the_positions_by_their_sequential_trees() {
+        // Six positions; line 6 has the smallest tree, line 1 the largest.
+        let rows: Vec<Cell> = (1..=6)
+            .map(|l| aphid(l, (1.0, 100 * (7 - l as u64)), 1.0 / l as f64, 1))
+            .collect();
+        assert_eq!(thirds(&rows), [vec![6, 5], vec![4, 3], vec![2, 1]]);
+        let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-12);
+        let third = |k| read(Reading::Third(k), Quantity::Speedup, "a", 4, &rows, &[]);
+        // Speedup of line l is 1 / (1 / l) = l.
+        assert!(close(third(0), 5.5));
+        assert!(close(third(2), 1.5));
+        assert_eq!(
+            read(Reading::Third(0), Quantity::Seconds, "a", 4, &rows, &[]),
+            None
+        );
+        // Seven positions: 2, 2 and 3.
+        let mut seven = rows;
+        seven.push(aphid(7, (1.0, 50), 1.0, 1));
+        assert_eq!(thirds(&seven).map(|t| t.len()), [2, 2, 3]);
+    }
+
+    #[test]
+    fn seed_000_overheads_add_up_by_hand() {
+        // Two positions: sequential 10 s and 1000 nodes, 30 s and 3000 nodes; on 4 processors
+        // 5 s with 2000 nodes and 10 s with 6000 (a tenth on the master, a fifth speculative).
+        let rows = vec![
+            aphid(1, (10.0, 1000), 5.0, 2000),
+            aphid(2, (30.0, 3000), 10.0, 6000),
+        ];
+        let a = additive(&rows, "a", 4).expect("cells");
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        // T_s 40, T_p 15: total (60 - 40) / 40; master 15 / 40.
+        assert!(close(a.speedup, 40.0 / 15.0));
+        assert!(close(a.total, 0.5) && close(a.master, 0.375));
+        // Slave nodes 7200 of 8000, speculative 1600, sequential 4000.
+        assert!(close(a.speculative, 0.4));
+        assert!(close(a.search, (7200.0 - 1600.0) / 4000.0 - 1.0));
+        assert!(close(
+            a.total,
+            a.master + a.search + a.speculative + a.parallelization
+        ));
+        // The slaves' time: 3 x 15 s, 7200 nodes; the sequential rate 100 nodes/s.
+        assert!(close(a.slave_rate, 7200.0 / 45.0 / 100.0));
+        assert!(close(a.slave_idle, 7.5 / 45.0));
+        let pct = read(
+            Reading::Additive,
+            Quantity::MasterOverhead,
+            "a",
+            4,
+            &rows,
+            &[],
+        );
+        assert!(pct.is_some_and(|p| close(p, 37.5)));
+        assert_eq!(additive(&rows, "a", 8), None);
     }
 
     fn summary(series: &str, procs: usize, figures: &[(&'static str, f64)]) -> Summary {

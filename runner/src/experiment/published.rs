@@ -1,7 +1,9 @@
 //! The papers' published numbers, read from the `.tsv` files of `testsets/published` (built into
 //! the binary): every number becomes one [`Point`] (an item such as "figure 5", a series named
 //! as the paper names it, a [`Quantity`], a processor count and the value) with the context of
-//! its row (setup, program, setting, depth, table kind, storage rule, position).
+//! its row (setup, program, setting, depth, table kind, storage rule, position). Seed 000's
+//! figures 7-9 have the names of seed 003's figures 7-9; their curves' names differ, and so
+//! does their context (`what` against seed 003's `setup`).
 //!
 //! Values keep the papers' units: overheads in percent, nodes in thousands where the figure
 //! plots thousands. Two conversions, so that every [`Quantity::Seconds`] is elapsed seconds per
@@ -342,8 +344,25 @@ fn rf_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
         .ok_or_else(|| format!("unknown quantity '{quantity}'"))
 }
 
-/// Seed 003's curves: one row per curve, one column `N=k` per processor count.
-fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+/// How a file of curves reads: one row per curve, `lead` named columns, one column
+/// `<prefix><count>` per processor count, then `trail` named columns.
+struct CurveLayout {
+    lead: &'static [&'static str],
+    prefix: &'static str,
+    trail: &'static [&'static str],
+    /// A row's curve from its named cells (lead, then trail).
+    row: fn(&[&str]) -> Result<Curve, String>,
+}
+
+/// What every point of one curve row shares.
+struct Curve {
+    item: String,
+    series: String,
+    quantity: Quantity,
+    context: Vec<(String, String)>,
+}
+
+fn curves(file: &str, text: &str, layout: &CurveLayout) -> Result<Vec<Point>, ParseError> {
     let err = |line: usize, what: String| ParseError {
         file: file.to_string(),
         line,
@@ -354,17 +373,33 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
         .next()
         .ok_or_else(|| err(1, "no header line".into()))?;
     let head: Vec<&str> = head.split('\t').collect();
-    if head.get(..4) != Some(&["figure", "setup", "quantity", "series"][..]) {
+    let (l, t) = (layout.lead.len(), layout.trail.len());
+    if head.len() <= l + t || head[..l] != *layout.lead || head[head.len() - t..] != *layout.trail {
         return Err(err(
             hn,
-            "the header does not start figure, setup, quantity, series".into(),
+            format!(
+                "the header is not {}, {}<count>...{}",
+                layout.lead.join(", "),
+                layout.prefix,
+                layout
+                    .trail
+                    .iter()
+                    .map(|c| format!(", {c}"))
+                    .collect::<String>()
+            ),
         ));
     }
-    let procs: Vec<usize> = head[4..]
+    let counts = &head[l..head.len() - t];
+    let procs: Vec<usize> = counts
         .iter()
-        .map(|h| h.strip_prefix("N=").and_then(|n| n.parse().ok()))
+        .map(|h| h.strip_prefix(layout.prefix).and_then(|n| n.parse().ok()))
         .collect::<Option<_>>()
-        .ok_or_else(|| err(hn, "processor columns are not all N=<count>".into()))?;
+        .ok_or_else(|| {
+            err(
+                hn,
+                format!("processor columns are not all {}<count>", layout.prefix),
+            )
+        })?;
     let mut out = Vec::new();
     for (n, line) in lines {
         let cells: Vec<&str> = line.split('\t').collect();
@@ -374,16 +409,21 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
                 format!("{} cells, the header has {}", cells.len(), head.len()),
             ));
         }
-        let quantity = rf_quantity(cells[2], cells[3]).map_err(|w| err(n, w))?;
-        for (&p, cell) in procs.iter().zip(&cells[4..]) {
+        let named: Vec<&str> = cells[..l]
+            .iter()
+            .chain(&cells[cells.len() - t..])
+            .copied()
+            .collect();
+        let curve = (layout.row)(&named).map_err(|w| err(n, w))?;
+        for (&p, cell) in procs.iter().zip(&cells[l..cells.len() - t]) {
             if let Some(value) = number(cell).map_err(|w| err(n, w))? {
                 out.push(Point {
-                    item: format!("figure {}", cells[0]),
-                    series: cells[3].to_string(),
-                    quantity,
+                    item: curve.item.clone(),
+                    series: curve.series.clone(),
+                    quantity: curve.quantity,
                     procs: p,
                     value,
-                    context: vec![("setup".into(), cells[1].to_string())],
+                    context: curve.context.clone(),
                 });
             }
         }
@@ -391,12 +431,61 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     Ok(out)
 }
 
+/// Seed 003's curves: figure, setup, quantity, series, then one column `N=k` per processor
+/// count.
+const REZAIE_FINKEL: CurveLayout = CurveLayout {
+    lead: &["figure", "setup", "quantity", "series"],
+    prefix: "N=",
+    trail: &[],
+    row: |c| {
+        Ok(Curve {
+            item: format!("figure {}", c[0]),
+            series: c[3].to_string(),
+            quantity: rf_quantity(c[2], c[3])?,
+            context: vec![("setup".into(), c[1].to_string())],
+        })
+    },
+};
+
+/// The quantity of a seed 000 curve: figures 7 and 8 plot speedups, figure 9 one overhead per
+/// curve (percent of the sequential time), named by the curve.
+fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
+    match (quantity, series) {
+        ("speedup", _) => Ok(Quantity::Speedup),
+        ("overhead_percent", "Search Overhead") => Ok(Quantity::SearchOverhead),
+        ("overhead_percent", "Speculative Search") => Ok(Quantity::SpeculativeSearch),
+        ("overhead_percent", "Parallelization Overhead") => Ok(Quantity::ParallelizationOverhead),
+        ("overhead_percent", "Master Overhead") => Ok(Quantity::MasterOverhead),
+        ("overhead_percent", "Total Overhead") => Ok(Quantity::TotalOverhead),
+        _ => Err(format!(
+            "unknown quantity '{quantity}' of series '{series}'"
+        )),
+    }
+}
+
+/// Seed 000's curves: figure, quantity, series, one column `n<k>` per processor count, and
+/// the curve's description (`what`, kept as context).
+const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
+    lead: &["figure", "quantity", "series"],
+    prefix: "n",
+    trail: &["what"],
+    row: |c| {
+        Ok(Curve {
+            item: c[0].to_string(),
+            series: c[2].to_string(),
+            quantity: bs_quantity(c[1], c[2])?,
+            context: vec![("what".into(), c[3].to_string())],
+        })
+    },
+};
+
 /// Reads one embedded file by name.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     match file {
-        "rezaie_finkel_figures" => rezaie_finkel(file, text),
+        "rezaie_finkel_figures" => curves(file, text, &REZAIE_FINKEL),
         "brockington_tables" => wide(file, text, &BROCKINGTON),
         "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
+        "brockington_schaeffer_figures" => curves(file, text, &BROCKINGTON_SCHAEFFER),
         _ => Err(ParseError {
             file: file.to_string(),
             line: 0,
@@ -437,23 +526,31 @@ mod tests {
     }
 
     #[test]
-    fn all_three_files_are_embedded_and_parse() {
+    fn every_file_is_embedded_and_parses() {
         let names: Vec<&str> = FILES.iter().map(|(n, _)| *n).collect();
         assert_eq!(
             names,
             [
+                "brockington_schaeffer_figures",
                 "brockington_tables",
                 "marsland_popowich_tables",
                 "rezaie_finkel_figures"
             ]
         );
         let p = points();
-        // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9.
+        // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Seed
+        // 000 adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
+        let seed000 = |p: &&Point| p.context("what").is_some();
         for fig in ["figure 5", "figure 6", "figure 7"] {
-            assert_eq!(count(&p, fig), 66, "{fig}");
+            assert_eq!(
+                count(&p, fig) - 16 * usize::from(fig == "figure 7"),
+                66,
+                "{fig}"
+            );
         }
-        assert_eq!(count(&p, "figure 8"), 22);
-        assert_eq!(count(&p, "figure 9"), 33);
+        assert_eq!(count(&p, "figure 8"), 22 + 12);
+        assert_eq!(count(&p, "figure 9"), 33 + 20);
+        assert_eq!(p.iter().filter(seed000).count(), 16 + 12 + 20);
         assert_eq!(count(&p, "figure 13"), 44);
         // Thesis table 6.1: 4 rows of 7 numbers and the 1-processor time.
         assert_eq!(count(&p, "table 6.1"), 29);
@@ -530,6 +627,25 @@ mod tests {
             })
             .expect("position I on 2");
         assert!((i.value - 58.0 * 60.0).abs() < 1e-9);
+        // Seed 000: figure 7 at 8 ply on 16, figure 9's overheads by their curve's name.
+        assert!((value(&p, "figure 7", "8 ply", Quantity::Speedup, 16) - 6.02).abs() < 1e-12);
+        assert!((value(&p, "figure 8", "Large", Quantity::Speedup, 4) - 1.53).abs() < 1e-12);
+        let so = value(
+            &p,
+            "figure 9",
+            "Search Overhead",
+            Quantity::SearchOverhead,
+            4,
+        );
+        assert!((so - 72.98).abs() < 1e-12);
+        let m = value(
+            &p,
+            "figure 9",
+            "Master Overhead",
+            Quantity::MasterOverhead,
+            16,
+        );
+        assert!((m - 16.62).abs() < 1e-12);
     }
 
     #[test]
@@ -545,5 +661,11 @@ mod tests {
         .expect_err("unknown quantity");
         assert!(e.what.contains("unknown quantity"), "{e}");
         assert!(parse("other", "").is_err());
+        let e = parse(
+            "brockington_schaeffer_figures",
+            "figure\tquantity\tseries\tn4\twhat\nfigure 9\toverhead_percent\tIdle\t3\tx\n",
+        )
+        .expect_err("unknown overhead");
+        assert!(e.what.contains("unknown quantity"), "{e}");
     }
 }

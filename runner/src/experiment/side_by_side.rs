@@ -95,7 +95,7 @@ fn items(record: &Record) -> Vec<&str> {
 /// `link` (the experiment's folder as seen from the page, "" beside it).
 #[must_use]
 pub fn sections(record: &Record, heading: &str, link: &str) -> String {
-    let mut out = String::new();
+    let mut out = super::claims::markdown(&record.claims);
     for item in items(record) {
         let _ = writeln!(out, "{heading} {item}\n");
         for v in record.verdicts.iter().filter(|v| v.item == item) {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::catalog::Against;
+use super::claims::Claim;
 use super::ours;
 use super::published::{Point, Quantity};
 use crate::compare::Outcome;
@@ -109,6 +110,10 @@ pub struct Record {
     pub comparisons: Vec<Comparison>,
     /// One per item and quantity.
     pub verdicts: Vec<Verdict>,
+    /// The claims of the paper's text checked in ours (`claims.rs`); empty for experiments
+    /// without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
 }
 
 /// Our label of `label` in `variant`.
@@ -140,8 +145,19 @@ pub fn curves(points: &[Point], against: &Against, outcome: &Outcome) -> Vec<Cur
                 .collect();
             format!("{} [{}]", p.series, ctx.join(", "))
         };
-        let ours = ours::value(p.quantity, label, p.procs, &cells, &outcome.summaries);
-        let series = our_label(label, against.variant);
+        let ours = ours::read(
+            against.reading,
+            p.quantity,
+            label,
+            p.procs,
+            &cells,
+            &outcome.summaries,
+        );
+        let series = match against.reading.label() {
+            "" => our_label(label, against.variant),
+            how if against.variant.is_empty() => format!("{label} ({how})"),
+            how => format!("{label} ({}, {how})", against.variant),
+        };
         match out.iter_mut().find(|c| {
             c.quantity == p.quantity && c.series == series && c.published_series == published_series
         }) {

@@ -81,8 +81,13 @@ pub struct AphidOptions {
     pub min_granularity: u32,
     /// `m` per 8 slaves: a slave sends buffered results only after searching this many nodes
     /// times `ceil(slaves / 8)` since its last report (the last required result and bad-bound
-    /// answers go at once).
+    /// answers go at once); without [`AphidOptions::scale_reports`], this many nodes whatever
+    /// the number of slaves.
     pub report_nodes: u64,
+    /// `report_nodes` grows with the number of slaves (`ceil(slaves / 8)` times), so that the
+    /// master's inbox does not; off, every slave reports after `report_nodes` nodes, as seed
+    /// 000's `APHID_SLAVENODESTOCOMM` (a tenth of a second of search) does.
+    pub scale_reports: bool,
     /// A speculative search yields after this many nodes so that required work can go first
     /// (it resumes with twice the budget).
     pub speculative_slice_nodes: u64,
@@ -146,6 +151,11 @@ pub struct AphidOptions {
     /// depth `k`, used for guesses (where no slave result of that depth has come) but never to
     /// make the leaf certain. On by default, with `tt_reseed_guesses`.
     pub tt_seeded_guesses: bool,
+    /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ..., then
+    /// `r - 1`, ...), each scaled as usual: seed 000's footnote 2, "we use the largest ply
+    /// value with the same parity". Off by default (it lost on Othello, README); on in seed
+    /// 000's chess setting (`bs96.toml`).
+    pub parity_guesses: bool,
     /// Every pass that finds a leaf uncertain reads the transposition table again for it
     /// (as `tt_seeded_guesses` does when the leaf is created): results of other leaves with
     /// the same position, and the leaf's own finished depths before their buffered report
@@ -170,6 +180,7 @@ impl Default for AphidOptions {
             min_piece_nodes: 0,
             min_granularity: 1,
             report_nodes: 1000,
+            scale_reports: true,
             speculative_slice_nodes: 2048,
             window: 10,
             load_balancing: true,
@@ -189,6 +200,7 @@ impl Default for AphidOptions {
             anchored_guesses: true,
             required_slice_nodes: 16_384,
             tt_seeded_guesses: true,
+            parity_guesses: false,
             tt_reseed_guesses: true,
             bad_bound_margin: 10,
         }
@@ -244,6 +256,8 @@ pub struct SlavesConfig {
     pub window: Option<Spanned<u32>>,
     /// [`AphidOptions::report_nodes`].
     pub report_nodes: Option<u64>,
+    /// [`AphidOptions::scale_reports`].
+    pub scale_reports: Option<bool>,
     /// [`AphidOptions::speculative_slice_nodes`].
     pub speculative_slice_nodes: Option<u64>,
     /// [`AphidOptions::required_slice_nodes`].
@@ -264,6 +278,8 @@ pub struct MasterConfig {
     pub anchored_guesses: Option<bool>,
     /// [`AphidOptions::tt_seeded_guesses`].
     pub tt_seeded_guesses: Option<bool>,
+    /// [`AphidOptions::parity_guesses`].
+    pub parity_guesses: Option<bool>,
     /// [`AphidOptions::tt_reseed_guesses`].
     pub tt_reseed_guesses: Option<bool>,
     /// [`AphidOptions::bad_bound_margin`].
@@ -404,6 +420,7 @@ impl ConfigFile {
             })?;
         }
         set(&mut o.report_nodes, s.report_nodes);
+        set(&mut o.scale_reports, s.scale_reports);
         set(&mut o.speculative_slice_nodes, s.speculative_slice_nodes);
         set(&mut o.required_slice_nodes, s.required_slice_nodes);
         set(&mut o.untouched_last, s.untouched_last);
@@ -412,6 +429,7 @@ impl ConfigFile {
         set(&mut o.incremental_passes, m.incremental_passes);
         set(&mut o.anchored_guesses, m.anchored_guesses);
         set(&mut o.tt_seeded_guesses, m.tt_seeded_guesses);
+        set(&mut o.parity_guesses, m.parity_guesses);
         set(&mut o.tt_reseed_guesses, m.tt_reseed_guesses);
         set(&mut o.bad_bound_margin, m.bad_bound_margin);
         let b = self.balance;
@@ -554,6 +572,24 @@ mod tests {
             ..AphidOptions::default()
         };
         assert_eq!(o, expected);
+        let text = include_str!("../../../../testsets/aphid/bs96.toml");
+        let o = AphidOptions::from_file_text("bs96.toml", text).expect("valid");
+        let expected = AphidOptions {
+            master_depth: Some(3),
+            min_granularity: 2,
+            report_nodes: 250,
+            scale_reports: false,
+            untouched_last: false,
+            parity_guesses: true,
+            anchored_guesses: false,
+            exemption_factor: 0,
+            split_tail: 0,
+            heartbeat_ns: 86_400_000_000_000,
+            patience_ns: 86_400_000_000_000,
+            dead_after_ns: 86_400_000_000_000,
+            ..AphidOptions::default()
+        };
+        assert_eq!(o, expected);
     }
 
     #[test]
@@ -589,7 +625,6 @@ mod tests {
             ("slaves", "priority_from_depth"),
             ("geometry", "master_leaf_cap"),
             ("master", "new_leaf_passes"),
-            ("master", "parity_guesses"),
             ("master", "leaf_probe_depth"),
             ("slaves", "required_slice_growth"),
             ("slaves", "speculative_slice_cap"),

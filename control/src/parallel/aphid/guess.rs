@@ -71,12 +71,28 @@ pub struct Guess {
     pub depth: u32,
 }
 
+/// The results a guess looks at, in the order it looks: depths `required` and below, deepest
+/// first; with `parity` (`AphidOptions::parity_guesses`, seed 000's footnote 2) every depth of
+/// the required depth's parity (`required`, `required - 2`, ...) before the others.
+fn candidates(bounds: &DepthBounds, required: u32, parity: bool) -> Vec<(u32, Bounds)> {
+    let mut c: Vec<(u32, Bounds)> = bounds
+        .deepest_first()
+        .filter(|(k, _)| *k <= required)
+        .collect();
+    if parity {
+        // Stable: each parity stays deepest first.
+        c.sort_by_key(|(k, _)| (required - k) % 2);
+    }
+    c
+}
+
 /// The guess for a leaf with results `bounds` (on the root's scale, from the leaf's side to
-/// move) at window `(alpha, beta)`, looking at depths `required` and below, deepest first.
+/// move) at window `(alpha, beta)`, looking at depths `required` and below in the order of
+/// [`candidates`] (deepest first; with `parity` the required depth's parity first).
 /// `delta(k)` is the amount to add to a depth-`k` result: the hypothetical root value minus
 /// the root value of the search of that depth, turned to the leaf's side (0 where unknown, and
 /// at `required`). `None` when no searched depth decides the window (then the caller falls
-/// back on the deepest result).
+/// back on the first candidate).
 #[must_use]
 pub fn guess(
     bounds: &DepthBounds,
@@ -84,10 +100,10 @@ pub fn guess(
     alpha: i32,
     beta: i32,
     delta: impl Fn(u32) -> i32,
+    parity: bool,
 ) -> Option<Guess> {
-    bounds
-        .deepest_first()
-        .filter(|(k, _)| *k <= required)
+    candidates(bounds, required, parity)
+        .into_iter()
         .find_map(|(k, b)| {
             b.scaled(delta(k))
                 .decides(alpha, beta)
@@ -95,23 +111,26 @@ pub fn guess(
         })
 }
 
-/// A value to use when no result decides the window: the deepest result at or above
-/// `required`'s level, scaled, taken at whichever bound is finite (the exact value if known),
-/// with the depth it came from.
+/// A value to use when no result decides the window: the first of [`candidates`] (the
+/// deepest result at or below `required`, with `parity` of its parity if there is one),
+/// scaled, taken at whichever bound is finite (the exact value if known), with the depth it
+/// came from.
 #[must_use]
-pub fn fallback(bounds: &DepthBounds, required: u32, delta: impl Fn(u32) -> i32) -> Option<Guess> {
-    bounds
-        .deepest_first()
-        .find(|(k, _)| *k <= required)
-        .map(|(k, b)| {
-            let s = b.scaled(delta(k));
-            let value = if s.lower > -games::score::INFINITY {
-                s.lower
-            } else {
-                s.upper
-            };
-            Guess { value, depth: k }
-        })
+pub fn fallback(
+    bounds: &DepthBounds,
+    required: u32,
+    delta: impl Fn(u32) -> i32,
+    parity: bool,
+) -> Option<Guess> {
+    candidates(bounds, required, parity).first().map(|&(k, b)| {
+        let s = b.scaled(delta(k));
+        let value = if s.lower > -games::score::INFINITY {
+            s.lower
+        } else {
+            s.upper
+        };
+        Guess { value, depth: k }
+    })
 }
 
 #[cfg(test)]
@@ -156,15 +175,18 @@ mod tests {
         let (d, _) = table_5_1();
         // Required 6: the 5-ply result (<= 15), at its finite upper bound.
         assert_eq!(
-            fallback(&d, 6, |_| 0),
+            fallback(&d, 6, |_| 0, false),
             Some(Guess {
                 value: 15,
                 depth: 5
             })
         );
         // Required 4: the 4-ply result (>= 2), at its lower bound, scaled.
-        assert_eq!(fallback(&d, 4, |_| 3), Some(Guess { value: 5, depth: 4 }));
-        assert_eq!(fallback(&DepthBounds::default(), 4, |_| 0), None);
+        assert_eq!(
+            fallback(&d, 4, |_| 3, false),
+            Some(Guess { value: 5, depth: 4 })
+        );
+        assert_eq!(fallback(&DepthBounds::default(), 4, |_| 0, false), None);
     }
 
     #[test]
@@ -203,7 +225,7 @@ mod tests {
     #[test]
     fn the_worked_example_uses_the_3_ply_result() {
         let (d, roots) = table_5_1();
-        let g = guess(&d, 6, -10, 8, |k| -2 - roots[k as usize]).expect("a guess");
+        let g = guess(&d, 6, -10, 8, |k| -2 - roots[k as usize], false).expect("a guess");
         assert_eq!(
             g,
             Guess {
@@ -221,7 +243,7 @@ mod tests {
         for k in [0, 1, 2, 4, 5] {
             e.record(k, d.get(k).expect("searched"));
         }
-        let g = guess(&e, 6, -10, 8, |k| -2 - roots[k as usize]).expect("a guess");
+        let g = guess(&e, 6, -10, 8, |k| -2 - roots[k as usize], false).expect("a guess");
         assert_eq!(
             g,
             Guess {
@@ -232,7 +254,7 @@ mod tests {
         // Only the 0-ply result: it is exact and always decides.
         let mut z = DepthBounds::default();
         z.record(0, Bounds::exact(20));
-        let g = guess(&z, 6, -10, 8, |_| -5).expect("a guess");
+        let g = guess(&z, 6, -10, 8, |_| -5, false).expect("a guess");
         assert_eq!(
             g,
             Guess {

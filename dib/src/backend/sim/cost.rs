@@ -225,7 +225,7 @@ const PRESETS: [(&str, &str); 6] = [
         "origin2000",
         include_str!("../../../presets/origin2000.toml"),
     ),
-    ("network", include_str!("../../../presets/network.toml")),
+    ("sun4-pvm", include_str!("../../../presets/sun4-pvm.toml")),
     ("pdp11", include_str!("../../../presets/pdp11.toml")),
     ("sun68k", include_str!("../../../presets/sun68k.toml")),
 ];
@@ -252,7 +252,7 @@ pub const SETTABLE_KEYS: [&str; 15] = [
 ];
 
 /// The names of the presets, for error messages and help.
-pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, network, pdp11, sun68k";
+pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k";
 
 /// A preset name that does not exist.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -364,10 +364,10 @@ impl CostModel {
         CostModel::preset("shared-memory").unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A network of early-1990s workstations on 10 Mbit/s Ethernet.
+    /// Brockington and Schaeffer's network of SUN 4 workstations on Ethernet, PVM messages.
     #[must_use]
-    pub fn network() -> CostModel {
-        CostModel::preset("network").unwrap_or_else(|e| panic!("{e}"))
+    pub fn sun4_pvm() -> CostModel {
+        CostModel::preset("sun4-pvm").unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Unequal processors on a slow serial link, after seed 002's PDP-11/45 and PDP-11/20.

@@ -291,8 +291,9 @@ impl<G: Game> Master<G> {
                 _ => 0,
             }
         };
-        let found = guess(&scaled, required, alpha, beta, delta)
-            .or_else(|| fallback(&scaled, required, delta));
+        let parity = self.opts.parity_guesses;
+        let found = guess(&scaled, required, alpha, beta, delta, parity)
+            .or_else(|| fallback(&scaled, required, delta, parity));
         let Some(g) = found else {
             return pos.evaluate();
         };

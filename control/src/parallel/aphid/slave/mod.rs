@@ -13,7 +13,9 @@
 //! atomic, so messages that arrive during a search are seen after it: there a speculative
 //! search sees them only when it yields: it runs at most `speculative_slice_nodes` nodes at
 //! a time, resuming with twice the budget when nothing more urgent came. Required searches do
-//! the same with `required_slice_nodes`, so that a leaf the master stopped touching is left.)
+//! the same with `required_slice_nodes`, so that a leaf the master stopped touching is left.
+//! Where the cost model says how often the machine looks at its inbox (`notice`), a first
+//! slice is that many nodes instead.)
 //! Results are buffered and sent only after `m` nodes
 //! (`report_nodes`), except the answer to a bad bound and the last required result of an
 //! iteration, which go at once; a silent searching slave sends an empty report every
@@ -146,9 +148,14 @@ impl<G: Game> Slave<G> {
         searcher: Searcher<G>,
     ) -> Self {
         // m grows with the number of slaves, so that the master's inbox does not (thesis
-        // 5.2.3: "m is based on the number of processors").
+        // 5.2.3: "m is based on the number of processors"); seed 000's is fixed.
         let slaves = procs.saturating_sub(1).max(1) as u64;
-        let report_nodes = opts.report_nodes.saturating_mul(slaves.div_ceil(8));
+        let scale = if opts.scale_reports {
+            slaves.div_ceil(8)
+        } else {
+            1
+        };
+        let report_nodes = opts.report_nodes.saturating_mul(scale);
         Slave {
             searcher,
             state: SlaveState {
@@ -210,12 +217,15 @@ impl<G: Game> Slave<G> {
         // simulator); the same work resumes with twice the budget, its finished subtrees
         // found again in the transposition table.
         let sliced = work.required && !work.bad && self.state.required_slice > 0;
+        // Where the machine says how often a busy processor looks at its inbox (the
+        // simulator's `notice`), a slice is that long.
+        let poll = ctx.slice_nodes();
         let limit = if speculative {
             Some(match self.state.cut_short {
                 Some((leaf, depth, budget)) if leaf == work.leaf && depth == work.depth => {
                     budget.saturating_mul(2)
                 }
-                _ => self.state.speculative_slice,
+                _ => poll.unwrap_or(self.state.speculative_slice),
             })
         } else if sliced {
             // Required work resumes with twice the budget (its finished subtrees are in the
