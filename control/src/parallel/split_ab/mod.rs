@@ -84,6 +84,17 @@ pub enum SplitPolicy {
     /// children to whoever asks, at any time (no eldest-first wait, no node types); window
     /// improvements spread to the pieces still out and a cutoff aborts them.
     AbDib,
+    /// Seed 002's splitting at a common depth ([`super::cdsplit`]): the nodes at most `cd`
+    /// plies below the root are shared; a request gets the next untried child of the deepest
+    /// shared frame of the running search. With `variable` (the thesis's strategy A) a frame's
+    /// common depth drops to its own ply once one of its children is done (the root keeps
+    /// `cd`), so that only the first line below each root move is shared down to `cd`.
+    CommonDepth {
+        /// The common depth CD (the root's; strategy A lowers it below the root).
+        cd: u32,
+        /// Strategy A (variable common depth) rather than B (fixed).
+        variable: bool,
+    },
 }
 
 impl SplitPolicy {
@@ -106,6 +117,22 @@ impl SplitPolicy {
 
     fn is_mwf(self) -> bool {
         matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
+    }
+
+    /// The common depth a run's root starts with (0 for the policies without one).
+    fn common_depth(self) -> u32 {
+        match self {
+            SplitPolicy::CommonDepth { cd, .. } => cd,
+            _ => 0,
+        }
+    }
+
+    /// Seed 002's splitting: a request is served by the deepest frame that may split, one child
+    /// at a time (the other processor "selects the next unevaluated move" at the common depth
+    /// on the leading processor's line); every other policy hands off all untried children of
+    /// the shallowest such frame.
+    fn one_deepest_child(self) -> bool {
+        matches!(self, SplitPolicy::CommonDepth { .. })
     }
 
     /// With move ordering on, the frames work as the sequential search does (the engine
@@ -162,6 +189,10 @@ pub(crate) struct AbProblem<G: Game> {
     pub role: Role,
     /// A child already searched, tried first and not searched again.
     pub known: Option<Known>,
+    /// The common depth it was reached with ([`SplitPolicy::CommonDepth`]; 0 otherwise): the
+    /// node and the nodes below it at most this many plies from the real root are shared.
+    #[serde(default)]
+    pub cd: u32,
 }
 
 impl<G: Game> AbProblem<G> {
@@ -177,6 +208,7 @@ impl<G: Game> AbProblem<G> {
             eldest: true,
             role,
             known: None,
+            cd: 0,
         }
     }
 }
@@ -273,7 +305,10 @@ impl Counters {
             SplitPolicy::TreeSplit { .. } => {
                 out.push(("widest_split", get(&self.widest)));
             }
-            SplitPolicy::Ybw | SplitPolicy::Never | SplitPolicy::AbDib => {}
+            SplitPolicy::Ybw
+            | SplitPolicy::Never
+            | SplitPolicy::AbDib
+            | SplitPolicy::CommonDepth { .. } => {}
         }
         out
     }
@@ -405,6 +440,7 @@ pub fn run<G: Game>(
     let search_at = |depth: u32, window: Window| {
         let mut problem = AbProblem::root(root.clone(), depth, role);
         problem.window = window;
+        problem.cd = policy.common_depth();
         for pool in &app.searchers {
             pool.free_all();
         }
