@@ -41,7 +41,7 @@ fn runnable(exp: &Experiment) -> bool {
         Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
             flags_for(args, &[], &[], false).is_some()
         }
-        Kind::Model => true,
+        Kind::Model | Kind::CommonDepth => true,
     }
 }
 
@@ -59,7 +59,7 @@ pub fn run(out: Option<&Path>, quick: bool) -> Result<()> {
                     Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
                         missing_algos(args).join(", ")
                     }
-                    Kind::Model => String::new(),
+                    Kind::Model | Kind::CommonDepth => String::new(),
                 }
             );
             continue;

@@ -174,6 +174,8 @@ mod tests {
             not_compared: Vec::new(),
             verdicts: verdicts(&comparisons),
             comparisons,
+            findings: Vec::new(),
+            details: String::new(),
         }
     }
 

@@ -54,6 +54,15 @@ pub enum Quantity {
     TimeOverhead,
     /// Leaf nodes searched by all processors, per position.
     LeafNodes,
+    /// Time over the ideal combination of unequal machines, percent: (T - T0) / T0, with
+    /// 1/T0 = 1/T1 + 1/T2 (seed 002).
+    TotalIncreasePct,
+    /// Subroutine (search work) time over T0, percent (seed 002's dsub).
+    DsubPct,
+    /// Time beyond the search work over T0, percent (seed 002's dcomm).
+    DcommPct,
+    /// Factor by which the communication overhead grows per unit of common depth (seed 002).
+    CommGrowth,
 }
 
 impl Quantity {
@@ -78,6 +87,10 @@ impl Quantity {
             Quantity::Idle => "idle",
             Quantity::TimeOverhead => "time_overhead",
             Quantity::LeafNodes => "leaf_nodes",
+            Quantity::TotalIncreasePct => "total_increase_pct",
+            Quantity::DsubPct => "dsub_pct",
+            Quantity::DcommPct => "dcomm_pct",
+            Quantity::CommGrowth => "comm_growth_per_cd",
         }
     }
 
@@ -102,6 +115,10 @@ impl Quantity {
             Quantity::Idle => "idle (%)",
             Quantity::TimeOverhead => "time overhead (%)",
             Quantity::LeafNodes => "leaf nodes",
+            Quantity::TotalIncreasePct => "time over T0 (%)",
+            Quantity::DsubPct => "dsub: search work over T0 (%)",
+            Quantity::DcommPct => "dcomm: the rest over T0 (%)",
+            Quantity::CommGrowth => "communication growth per unit CD (x)",
         }
     }
 }
@@ -379,9 +396,105 @@ fn rezaie_finkel(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     Ok(out)
 }
 
+/// Seed 002's position label from its row: "chess endgame position 1" is `end 1`, "chess
+/// middle game position 48b" is `48b` (the thesis's own labels).
+fn pdp11_position(program: &str) -> Option<String> {
+    if let Some(n) = program.strip_prefix("chess endgame position ") {
+        return Some(format!("end {n}"));
+    }
+    program
+        .strip_prefix("chess middle game position ")
+        .map(str::to_string)
+}
+
+/// Seed 002's numbers (long format: one number per row): tables 5.1 and 5.2 as items of one
+/// series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors, and the
+/// chapter 5 table of communication growth per unit of common depth (series `middle game, A`).
+/// Rows of other tables (facts of the machines, single-machine times) and `NA` values give no
+/// point.
+fn two_pdp11(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+    let err = |line: usize, what: String| ParseError {
+        file: file.to_string(),
+        line,
+        what,
+    };
+    let mut lines = data_lines(text);
+    let (hn, head) = lines
+        .next()
+        .ok_or_else(|| err(1, "no header line".into()))?;
+    let head: Vec<&str> = head.split('\t').collect();
+    if head.len() != 9 || head[..2] != ["paper", "table"] {
+        return Err(err(
+            hn,
+            "the header is not the long format (paper, table, ...)".into(),
+        ));
+    }
+    let mut out = Vec::new();
+    for (n, line) in lines {
+        let cells: Vec<&str> = line.split('\t').collect();
+        if cells.len() != head.len() {
+            return Err(err(
+                n,
+                format!("{} cells, the header has {}", cells.len(), head.len()),
+            ));
+        }
+        let (table, program, config, quantity) = (cells[1], cells[2], cells[3], cells[5]);
+        let quantity = match quantity {
+            "total_increase_pct" => Quantity::TotalIncreasePct,
+            "dsub_pct" => Quantity::DsubPct,
+            "dcomm_pct" => Quantity::DcommPct,
+            "comm_overhead_growth_per_unit_CD" => Quantity::CommGrowth,
+            _ => continue,
+        };
+        let item = if table.starts_with("Table 5.1") {
+            "table 5.1"
+        } else if table.starts_with("Table 5.2") {
+            "table 5.2"
+        } else if quantity == Quantity::CommGrowth {
+            "chapter 5 communication growth"
+        } else {
+            continue;
+        };
+        let Some(value) = (if cells[6] == "NA" {
+            None
+        } else {
+            number(cells[6]).map_err(|w| err(n, w))?
+        }) else {
+            continue;
+        };
+        let series = if quantity == Quantity::CommGrowth {
+            let phase = program.strip_prefix("chess ").unwrap_or(program);
+            let strategy = if config.contains("strategy A") {
+                "A"
+            } else {
+                "B"
+            };
+            format!("{phase}, {strategy}")
+        } else {
+            let position = pdp11_position(program)
+                .ok_or_else(|| err(n, format!("unknown position '{program}'")))?;
+            let maxd = config
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("MAXD="))
+                .ok_or_else(|| err(n, format!("no MAXD= in '{config}'")))?;
+            format!("{position} MAXD {maxd}")
+        };
+        out.push(Point {
+            item: item.to_string(),
+            series,
+            quantity,
+            procs: 2,
+            value,
+            context: vec![("configuration".into(), config.to_string())],
+        });
+    }
+    Ok(out)
+}
+
 /// Reads one embedded file by name.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     match file {
+        "two_pdp11_tables" => two_pdp11(file, text),
         "rezaie_finkel_figures" => rezaie_finkel(file, text),
         "brockington_tables" => wide(file, text, &BROCKINGTON),
         "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
@@ -425,16 +538,33 @@ mod tests {
     }
 
     #[test]
-    fn all_three_files_are_embedded_and_parse() {
+    fn all_four_files_are_embedded_and_parse() {
         let names: Vec<&str> = FILES.iter().map(|(n, _)| *n).collect();
         assert_eq!(
             names,
             [
                 "brockington_tables",
                 "marsland_popowich_tables",
-                "rezaie_finkel_figures"
+                "rezaie_finkel_figures",
+                "two_pdp11_tables"
             ]
         );
+        let p = points();
+        // Seed 002: table 5.1's 20 rows of three numbers, table 5.2's 19 legible cells, the
+        // four growth factors.
+        assert_eq!(count(&p, "table 5.1"), 60);
+        assert_eq!(count(&p, "table 5.2"), 19);
+        assert_eq!(count(&p, "chapter 5 communication growth"), 4);
+        let t = value(&p, "table 5.1", "55a MAXD 5", Quantity::TotalIncreasePct, 2);
+        assert!((t + 3.0).abs() < 1e-12);
+        let g = value(
+            &p,
+            "chapter 5 communication growth",
+            "middle game, B",
+            Quantity::CommGrowth,
+            2,
+        );
+        assert!((g - 5.0).abs() < 1e-12);
         let p = points();
         // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9.
         for fig in ["figure 5", "figure 6", "figure 7"] {

@@ -109,6 +109,24 @@ pub struct Record {
     pub comparisons: Vec<Comparison>,
     /// One per item and quantity.
     pub verdicts: Vec<Verdict>,
+    /// The paper's claims beyond its numbers, each checked against ours (empty for experiments
+    /// that compare numbers only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Finding>,
+    /// More of the run as markdown (our measurements by setting), shown after the verdicts.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub details: String,
+}
+
+/// A claim of the paper checked against our runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The claim, as the paper makes it.
+    pub claim: String,
+    /// Whether our runs show it.
+    pub holds: bool,
+    /// What we measured, and where it does not hold, why.
+    pub measured: String,
 }
 
 /// Our label of `label` in `variant`.

@@ -541,6 +541,35 @@ mod tests {
         assert!(pieces(SplitPolicy::Never).is_empty());
     }
 
+    /// Under a common depth a request gets one child, of the deepest frame within it: with
+    /// frames open at plies 0, 1 and 2 and CD = 2, the next child of the ply-2 frame; with CD
+    /// = 1, of the ply-1 frame; with CD = 0, of the root. Each further request gets the next
+    /// child.
+    #[test]
+    fn a_common_depth_gives_one_child_of_the_deepest_shared_frame() {
+        for cd in 0..=2 {
+            let mut options = ParallelOptions::new(6, 2, Backend::Threads { seed: 1 });
+            options.search = SearchConfig::unsorted();
+            // Frames at plies 0 to 2 whatever the common depth, as `cdsplit` makes for CD 2.
+            options.min_split_depth = 4;
+            let policy = SplitPolicy::CommonDepth { cd, variable: true };
+            let app = SplitAb::<TicTacToe4>::new(policy, &options).unwrap();
+            let mut root = AbProblem::root(TicTacToe4::start(), 6, Role::Plain);
+            root.cd = cd;
+            let mut search = app.start(&root);
+            let mut fx = Effects::default();
+            assert!(matches!(search.step(3, &mut fx), dib::Step::Continue));
+            let first = search.split(&mut fx);
+            assert_eq!(first.len(), 1, "cd {cd}");
+            let p = &first[0].problem;
+            assert_eq!((p.ply, p.cd), (cd + 1, cd), "cd {cd}");
+            let second = search.split(&mut fx);
+            assert_eq!(second.len(), 1, "cd {cd}");
+            assert_eq!(second[0].problem.ply, cd + 1);
+            assert_ne!(second[0].slot, first[0].slot);
+        }
+    }
+
     /// A constructed node for DMWF: the root has one child per entry of `STATICS`, whose
     /// static value from the root's side is that entry; deeper nodes have two children and
     /// evaluate to 0.
