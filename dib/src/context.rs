@@ -50,6 +50,14 @@ pub trait Context<M> {
     /// Ends the whole run (called by the processor that completed the root).
     fn finish(&mut self);
 
+    /// How many full search nodes this processor may search before it next looks at its
+    /// inbox, where the machine decides it (the simulator with a cost model's
+    /// [`crate::backend::sim::Notice`]); `None`: the caller's own node quantum. A processor
+    /// that runs a search in slices ends a slice after about this many nodes.
+    fn slice_nodes(&self) -> Option<u64> {
+        None
+    }
+
     /// A peer chosen uniformly at random, or `None` when this processor is alone.
     fn random_peer(&mut self) -> Option<ProcId> {
         let n = self.procs();

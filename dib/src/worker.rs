@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::accounting::DibCounters;
 use crate::application::{Application, Effects, Search, Step};
-use crate::backend::sim::CostModel;
+use crate::backend::sim::{CostModel, Notice};
 use crate::context::{Context, Envelope, Nanos, ProcId};
 use crate::message::{Message, TaskId};
 use crate::processor::{Activity, Processor};
@@ -19,7 +19,8 @@ use crate::work_table::{Parent, State, Task, WorkTable};
 /// Tuning of the DIB protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct DibConfig {
-    /// Nodes a search runs between two looks at the inbox.
+    /// Nodes a search runs between two looks at the inbox, where the machine does not decide
+    /// it ([`Context::slice_nodes`]: on the simulator, a cost model with a notice).
     pub quantum: u64,
     /// How long a requester waits for an answer before asking someone else.
     pub request_timeout_ns: Nanos,
@@ -42,9 +43,9 @@ impl DibConfig {
         }
     }
 
-    /// Settings matched to a simulated cost model: the timeout covers a few quanta of the
-    /// busiest processor plus the message round trip; a refused requester waits about one
-    /// message round trip.
+    /// Settings matched to a simulated cost model: the timeout covers a few slices of the
+    /// slowest processor (its quantum, or its polling period) plus the message round trip; a
+    /// refused requester waits about one message round trip.
     #[must_use]
     pub fn for_sim(cost: &CostModel) -> DibConfig {
         let quantum = 256;
@@ -54,7 +55,12 @@ impl DibConfig {
             .copied()
             .max()
             .unwrap_or(100);
-        let quantum_ns = cost.node_ns * quantum * u64::from(slowest.max(100)) / 100;
+        let node_ns = cost.node_ns * u64::from(slowest.max(100)) / 100;
+        let quantum_ns = match cost.notice {
+            None => node_ns * quantum,
+            Some(Notice::Poll { every_ns }) => every_ns,
+            Some(Notice::Interrupt) => node_ns,
+        };
         let round_trip = 2 * (cost.latency_ns + cost.send_ns() + cost.recv_ns());
         DibConfig {
             quantum,
@@ -411,7 +417,7 @@ impl<A: Application> DibProcessor<A> {
     }
 
     fn step(&mut self, ctx: &mut dyn Context<Message<A>>, id: TaskId) {
-        let quantum = self.config.quantum;
+        let quantum = ctx.slice_nodes().unwrap_or(self.config.quantum);
         let mut fx = Effects::default();
         let step = match self.table().get_mut(id).map(|t| &mut t.state) {
             Some(State::Active { search, .. }) => search.step(quantum, &mut fx),

@@ -345,8 +345,9 @@ pub struct CompareArgs {
     #[arg(long)]
     pub sim_preset: Option<String>,
     /// One numeric key of the simulator's cost model over the preset's value, as KEY=VALUE
-    /// (such as `shared_table_ports=8` or `send_overhead_ns=100000`); repeatable, each key
-    /// once (sim only; the keys are those of `dib/presets/*.toml`).
+    /// (such as `shared_table_ports=8` or `send_overhead_ns=100000`; `poll_ns=T` makes a busy
+    /// processor look at its inbox every T ns, `poll_ns=0` interrupts it); repeatable, each
+    /// key once (sim only; the keys are those of `dib/presets/*.toml`).
     #[arg(long, value_name = "KEY=VALUE")]
     pub sim_set: Vec<String>,
     /// Seeds 1..=K per cell: mean and spread over them.

@@ -393,4 +393,7 @@ impl Context<Msg> for Down<'_> {
         self.inner.charge_work(work);
     }
     fn finish(&mut self) {}
+    fn slice_nodes(&self) -> Option<u64> {
+        self.inner.slice_nodes()
+    }
 }

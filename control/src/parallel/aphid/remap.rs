@@ -59,4 +59,7 @@ impl Context<Msg> for Remap<'_> {
     fn finish(&mut self) {
         self.inner.finish();
     }
+    fn slice_nodes(&self) -> Option<u64> {
+        self.inner.slice_nodes()
+    }
 }

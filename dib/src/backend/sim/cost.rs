@@ -100,9 +100,95 @@ pub struct CostModel {
     /// times slower), cycled over the processors; empty means all 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relative_cost_percent: Vec<u32>,
+    /// How a busy processor notices a message that arrives while it works; `None`: it looks
+    /// at its inbox between slices of the runtime's own node quantum (see
+    /// [`crate::DibConfig::quantum`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<Notice>,
     /// Node costs of one game that differ from the defaults above (by game name).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub games: BTreeMap<String, GameCosts>,
+}
+
+/// How a busy processor of the modelled machine notices an arriving message: a property of
+/// the machine and its message layer, in virtual time (see `dib/README.md`, "Noticing
+/// messages").
+///
+/// In TOML: `notice = "interrupt"` or `notice = { poll_ns = 250_000_000 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The message interrupts the work in progress: it is taken in as soon as the node being
+    /// searched is done.
+    Interrupt,
+    /// The processor looks at its inbox every `every_ns` of its own busy time.
+    Poll {
+        /// The polling period.
+        every_ns: Nanos,
+    },
+}
+
+/// [`Notice`] as written in TOML: the word `interrupt`, or a table `{ poll_ns = N }`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum NoticeText {
+    Word(&'static str),
+    Poll { poll_ns: Nanos },
+}
+
+const NOTICE_FORMAT: &str = "notice = \"interrupt\" or notice = { poll_ns = N } with N at least 1";
+
+impl<'de> Deserialize<'de> for Notice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Notice, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Notice;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(NOTICE_FORMAT)
+            }
+            fn visit_str<E: serde::de::Error>(self, w: &str) -> Result<Notice, E> {
+                if w == "interrupt" {
+                    Ok(Notice::Interrupt)
+                } else {
+                    Err(E::custom(format!("notice \"{w}\": use {NOTICE_FORMAT}")))
+                }
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, mut m: M) -> Result<Notice, M::Error> {
+                let mut poll = None;
+                while let Some(key) = m.next_key::<String>()? {
+                    if key != "poll_ns" || poll.is_some() {
+                        return Err(serde::de::Error::custom(format!(
+                            "notice key '{key}': use {NOTICE_FORMAT}"
+                        )));
+                    }
+                    poll = Some(m.next_value::<Nanos>()?);
+                }
+                match poll {
+                    Some(every_ns) if every_ns > 0 => Ok(Notice::Poll { every_ns }),
+                    _ => Err(serde::de::Error::custom(format!("use {NOTICE_FORMAT}"))),
+                }
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl Serialize for Notice {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Notice::Interrupt => NoticeText::Word("interrupt"),
+            Notice::Poll { every_ns } => NoticeText::Poll { poll_ns: every_ns },
+        }
+        .serialize(s)
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::Interrupt => write!(f, "interrupt"),
+            Notice::Poll { every_ns } => write!(f, "poll every {every_ns} ns"),
+        }
+    }
 }
 
 /// A game's own node costs in a preset (`[games.NAME]`); what is missing keeps the default.
@@ -159,12 +245,16 @@ const PRESETS: [(&str, &str); 6] = [
 ];
 
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
-/// per-probe and per-message cost, the shared table's ports and the table limit.
-pub const SETTABLE_KEYS: [&str; 14] = [
+/// per-probe, per-message and per-word cost, the shared table's ports, the table limit, and
+/// `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
+pub const SETTABLE_KEYS: [&str; 17] = [
     "node_ns",
     "quiescence_ns",
     "static_eval_ns",
     "control_ns",
+    "frame_ns",
+    "message_handling_ns",
+    "poll_ns",
     "table_probe_ns",
     "shared_probe_ns",
     "shared_table_ports",
@@ -244,7 +334,19 @@ impl CostModel {
             .map_err(|e| PresetError::Parse(e.message().to_string()))?;
         let v = i64::try_from(value)
             .map_err(|_| PresetError::Invalid(format!("{key} = {value} is too large")))?;
-        table.insert(key.to_string(), toml::Value::Integer(v));
+        if key == "poll_ns" {
+            let notice = if v == 0 {
+                toml::Value::String("interrupt".into())
+            } else {
+                toml::Value::Table(toml::Table::from_iter([(
+                    "poll_ns".to_string(),
+                    toml::Value::Integer(v),
+                )]))
+            };
+            table.insert("notice".to_string(), notice);
+        } else {
+            table.insert(key.to_string(), toml::Value::Integer(v));
+        }
         let model: CostModel = table.try_into().map_err(|e: toml::de::Error| {
             PresetError::Invalid(format!("{key} = {value}: {}", e.message()))
         })?;
@@ -315,6 +417,13 @@ impl CostModel {
         } else {
             u64::from(self.relative_cost_percent[id % self.relative_cost_percent.len()])
         }
+    }
+
+    /// How many full search nodes processor `id` searches in `ns` (at least 1).
+    #[must_use]
+    pub fn nodes_within(&self, id: ProcId, ns: Nanos) -> u64 {
+        let per_node = self.node_ns.saturating_mul(self.percent(id)) / 100;
+        (ns / per_node.max(1)).max(1)
     }
 
     /// The virtual time of `nodes` full search nodes on processor `id`.
@@ -477,6 +586,9 @@ impl fmt::Display for CostModel {
                 ", shared probe {} ns x {} ports",
                 self.shared_probe_ns, self.shared_table_ports
             )?;
+        }
+        if let Some(n) = self.notice {
+            write!(f, ", {n}")?;
         }
         write!(f, ")")
     }
@@ -687,6 +799,44 @@ mod tests {
     }
 
     #[test]
+    fn the_notice_reads_as_a_word_or_a_period() {
+        let base = "name = \"t\"\nnode_ns = 10\nsend_overhead_ns = 1\nrecv_overhead_ns = 1\nlatency_ns = 1\n";
+        let read = |extra: &str| CostModel::from_toml(&format!("{base}{extra}"));
+        assert_eq!(read("").map(|c| c.notice), Ok(None));
+        let i = read("notice = \"interrupt\"\n").expect("interrupt");
+        assert_eq!(i.notice, Some(Notice::Interrupt));
+        let p = read("notice = { poll_ns = 1_000 }\n").expect("poll");
+        assert_eq!(p.notice, Some(Notice::Poll { every_ns: 1_000 }));
+        for c in [i, p] {
+            assert_eq!(
+                CostModel::from_toml(&c.to_toml()),
+                Ok(c.clone()),
+                "{}",
+                c.to_toml()
+            );
+        }
+        for bad in [
+            "notice = \"poll\"\n",
+            "notice = { poll_ns = 0 }\n",
+            "notice = 3\n",
+        ] {
+            let err = read(bad).unwrap_err().to_string();
+            assert!(err.contains("notice"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn nodes_within_a_time_follow_the_processors_speed() {
+        let p = CostModel {
+            relative_cost_percent: vec![100, 300],
+            ..CostModel::shared_memory()
+        };
+        assert_eq!(p.nodes_within(0, 1_000_000), 100);
+        assert_eq!(p.nodes_within(1, 1_000_000), 33);
+        assert_eq!(p.nodes_within(1, 5), 1, "at least one node");
+    }
+
+    #[test]
     fn the_table_limit_is_a_size_in_mib() {
         let o = CostModel::preset("origin2000").expect("preset");
         assert_eq!(o.max_table_mib(16), Some(256));
@@ -708,6 +858,14 @@ mod tests {
         );
         let q = o.with_setting("quiescence_ns", 3000).expect("valid");
         assert_eq!(q.quiescence_ns, Some(3000));
+        let f = o.with_setting("frame_ns", 4000).expect("valid");
+        assert_eq!(f.frame_ns, Some(4000));
+        let h = o.with_setting("message_handling_ns", 9).expect("valid");
+        assert_eq!(h.message_handling_ns, 9);
+        let p = o.with_setting("poll_ns", 250_000).expect("valid");
+        assert_eq!(p.notice, Some(Notice::Poll { every_ns: 250_000 }));
+        let i = p.with_setting("poll_ns", 0).expect("valid");
+        assert_eq!(i.notice, Some(Notice::Interrupt));
         for (key, value, named) in [
             ("node_nss", 1, "node_nss"),
             ("name", 1, "name"),

@@ -26,6 +26,11 @@ impl<E> EventQueue<E> {
         self.next_seq += 1;
     }
 
+    /// The time of the earliest event, if any.
+    pub(crate) fn next_time(&self) -> Option<Nanos> {
+        self.events.first_key_value().map(|((t, _), _)| *t)
+    }
+
     /// The earliest event with its time and sequence number.
     pub(crate) fn pop(&mut self) -> Option<(Nanos, u64, E)> {
         self.events.pop_first().map(|((t, s), e)| (t, s, e))

@@ -10,11 +10,14 @@ mod cost;
 mod event_queue;
 mod faults;
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use serde::Serialize;
 
-pub use cost::{CostModel, GameCosts, PRESET_NAMES, PresetError, SETTABLE_KEYS, UnknownPreset};
+pub use cost::{
+    CostModel, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, UnknownPreset,
+};
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 
 use crate::accounting::BackendCounters;
@@ -174,6 +177,8 @@ struct Slot<M> {
     counters: BackendCounters,
     /// Whether it has probed a shared table (it counts as a user of the table while busy).
     shared_user: bool,
+    /// The arrival times of the messages on their way to it (scheduled, not yet arrived).
+    arrivals: BinaryHeap<Reverse<Nanos>>,
 }
 
 struct SimCtx<'a, M> {
@@ -182,6 +187,10 @@ struct SimCtx<'a, M> {
     /// Processors using the shared table at the start of this slice, this one included.
     shared_users: u64,
     cost: &'a CostModel,
+    /// The earliest virtual time a message not yet in this processor's inbox can arrive:
+    /// its next scheduled arrival, or a message any other processor sends from the next event
+    /// on (no earlier than that event's time plus the latency).
+    horizon: Nanos,
     slot: &'a mut Slot<M>,
     /// Messages sent in this slice: receiver, message, content words, time the send ended.
     outbox: &'a mut Vec<(ProcId, M, u64, Nanos)>,
@@ -194,6 +203,10 @@ fn content_words<M: Serialize>(msg: &M) -> u64 {
     let bytes = postcard::to_allocvec(msg).map_or(0, |b| b.len() as u64);
     bytes.div_ceil(cost::WORD_BYTES)
 }
+
+/// The longest slice, in nodes, of an interrupted processor with no message in sight (a
+/// bound on the simulator's bookkeeping, not on what the processor notices).
+const MAX_SLICE_NODES: u64 = 1 << 16;
 
 impl<M: Serialize> Context<M> for SimCtx<'_, M> {
     fn id(&self) -> ProcId {
@@ -248,6 +261,15 @@ impl<M: Serialize> Context<M> for SimCtx<'_, M> {
     }
     fn finish(&mut self) {
         *self.finished = true;
+    }
+    fn slice_nodes(&self) -> Option<u64> {
+        match self.cost.notice? {
+            Notice::Poll { every_ns } => Some(self.cost.nodes_within(self.id, every_ns)),
+            Notice::Interrupt => {
+                let until = self.horizon.saturating_sub(self.slot.clock);
+                Some(self.cost.nodes_within(self.id, until).min(MAX_SLICE_NODES))
+            }
+        }
     }
 }
 
@@ -308,6 +330,7 @@ pub fn run<P: Processor>(
             rng: Rng::new(sub_seed(seed, STREAM_PROCESSOR, id as u64)),
             counters: BackendCounters::default(),
             shared_user: false,
+            arrivals: BinaryHeap::new(),
         })
         .collect();
     let mut queue: EventQueue<Event<P::Msg>> = EventQueue::new();
@@ -362,7 +385,12 @@ pub fn run<P: Processor>(
                 }
                 slot.waiting = false;
                 let start = slot.clock;
+                let next_arrival = slot.arrivals.peek().map_or(Nanos::MAX, |r| r.0);
                 let shared_users = shared_users(&slots, proc, cost);
+                let horizon = queue
+                    .next_time()
+                    .map_or(Nanos::MAX, |t| t.saturating_add(cost.latency_ns))
+                    .min(next_arrival);
                 let slot = &mut slots[proc];
                 let activity = {
                     let mut ctx = SimCtx {
@@ -370,6 +398,7 @@ pub fn run<P: Processor>(
                         procs,
                         shared_users,
                         cost,
+                        horizon,
                         slot,
                         outbox: &mut outbox,
                         finished: &mut finished,
@@ -427,6 +456,7 @@ pub fn run<P: Processor>(
                             Frame::Plain(msg.clone())
                         };
                         let at = arrive + copy * (1 + fault_rng.below(cost.latency_ns + 1));
+                        slots[to].arrivals.push(Reverse(at));
                         queue.push(
                             at,
                             Event::Arrive {
@@ -447,6 +477,7 @@ pub fn run<P: Processor>(
             } => {
                 trace.record(&[time, seq, TAG_ARRIVE, to as u64, from as u64]);
                 let slot = &mut slots[to];
+                slot.arrivals.pop();
                 if slot.crashed {
                     figures.lost_to_crashes += 1;
                     continue;
