@@ -6,9 +6,11 @@
 //! [`super::split_ab`] with [`SplitPolicy::CommonDepth`]; `cdsplit.md` beside this file reads
 //! the mechanism against the thesis's own sentences.
 //!
-//! The frames are exactly the nodes within the common depth (nodes deeper are searched by the
-//! sequential searcher, the thesis's MINMX2), so `ParallelOptions::min_split_depth` is not
-//! used.
+//! Every node within the common depth is a frame of the split engine; below it the private
+//! search (the thesis's MINMX2) is made of frames that never split down to
+//! `ParallelOptions::min_split_depth` plies left, then the sequential searcher. A small
+//! `min_split_depth` lets a busy processor answer a request between nodes instead of after a
+//! whole private subtree.
 
 use std::fmt;
 use std::str::FromStr;
@@ -75,8 +77,11 @@ pub fn search<G: Game>(
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     let cd = options.common_depth;
     let framed = ParallelOptions {
-        // Frames at plies 0..=cd (plies left at least depth - cd); the rest is MINMX2's.
-        min_split_depth: options.depth.saturating_sub(cd).max(1),
+        // Frames at least at plies 0..=cd (plies left at least depth - cd).
+        min_split_depth: options
+            .min_split_depth
+            .min(options.depth.saturating_sub(cd))
+            .max(1),
         ..options.clone()
     };
     let policy = SplitPolicy::CommonDepth {

@@ -408,10 +408,12 @@ fn pdp11_position(program: &str) -> Option<String> {
 }
 
 /// Seed 002's numbers (long format: one number per row): tables 5.1 and 5.2 as items of one
-/// series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors, and the
-/// chapter 5 table of communication growth per unit of common depth (series `middle game, A`).
-/// Rows of other tables (facts of the machines, single-machine times) and `NA` values give no
-/// point.
+/// series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors; appendix A's
+/// parallel runs read with confidence A or B (time over T0, dsub, dcomm) as item `appendix A`,
+/// one series per position, depth, strategy and common depth (`end 1 MAXD 8, A CD 2`); and the
+/// chapter 5 table of communication growth per unit of common depth (series `middle game,
+/// A`). Rows of other tables (facts of the machines, single-machine times) and `NA` values give
+/// no point.
 fn two_pdp11(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     let err = |line: usize, what: String| ParseError {
         file: file.to_string(),
@@ -446,10 +448,14 @@ fn two_pdp11(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
             "comm_overhead_growth_per_unit_CD" => Quantity::CommGrowth,
             _ => continue,
         };
+        let appendix = table.starts_with("Appendix A")
+            && (cells[8].starts_with("conf A") || cells[8].starts_with("conf B"));
         let item = if table.starts_with("Table 5.1") {
             "table 5.1"
         } else if table.starts_with("Table 5.2") {
             "table 5.2"
+        } else if appendix {
+            "appendix A"
         } else if quantity == Quantity::CommGrowth {
             "chapter 5 communication growth"
         } else {
@@ -477,7 +483,18 @@ fn two_pdp11(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
                 .split_whitespace()
                 .find_map(|w| w.strip_prefix("MAXD="))
                 .ok_or_else(|| err(n, format!("no MAXD= in '{config}'")))?;
-            format!("{position} MAXD {maxd}")
+            let setting = |key: &str| {
+                config
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix(key))
+                    .ok_or_else(|| err(n, format!("no {key} in '{config}'")))
+            };
+            if item == "appendix A" {
+                let strategy = if setting("VARCD=")? == "1" { "A" } else { "B" };
+                format!("{position} MAXD {maxd}, {strategy} CD {}", setting("CD=")?)
+            } else {
+                format!("{position} MAXD {maxd}")
+            }
         };
         out.push(Point {
             item: item.to_string(),
@@ -555,6 +572,15 @@ mod tests {
         assert_eq!(count(&p, "table 5.1"), 60);
         assert_eq!(count(&p, "table 5.2"), 19);
         assert_eq!(count(&p, "chapter 5 communication growth"), 4);
+        let a = value(
+            &p,
+            "appendix A",
+            "end 4 MAXD 9, A CD 0",
+            Quantity::TotalIncreasePct,
+            2,
+        );
+        assert!((a - 81.0).abs() < 1e-12);
+        assert!(count(&p, "appendix A") > 300);
         let t = value(&p, "table 5.1", "55a MAXD 5", Quantity::TotalIncreasePct, 2);
         assert!((t + 3.0).abs() < 1e-12);
         let g = value(

@@ -138,10 +138,15 @@ impl SplitPolicy {
     /// With move ordering on, the frames work as the sequential search does (the engine
     /// setting): they probe and store the table, order by the table move, the hints, the
     /// frames' killers and the history, give younger children PVS minimal windows when the
-    /// search is PVS, and the search deepens iteratively. YBW and `Never` only: the other
-    /// policies keep the frames their measurements were made with (`README.md`).
+    /// search is PVS, and the search deepens iteratively (with the table on). YBW, `Never`
+    /// and the common depth (whose private search below the shared nodes is the sequential
+    /// search's, with its killers and history): the other policies keep the frames their
+    /// measurements were made with (`README.md`).
     fn engine_frames(self) -> bool {
-        matches!(self, SplitPolicy::Ybw | SplitPolicy::Never)
+        matches!(
+            self,
+            SplitPolicy::Ybw | SplitPolicy::Never | SplitPolicy::CommonDepth { .. }
+        )
     }
 }
 
