@@ -466,7 +466,7 @@ fn a_view_ranks_series_of_two_tables_together() {
 
 /// `pdp11-t5 --quick`: seed 002's own runs (no comparison folder): `verdict.json` holds table
 /// 5.1's rows (each held against the published row of its position), the checked findings and
-/// the measurements; the page shows them with the plot of dcomm by common depth.
+/// the measurements; the page shows them with the plot of communication by common depth.
 #[test]
 fn pdp11_t5_quick_checks_the_findings() {
     let dir = temp_dir("pdp11");
@@ -501,7 +501,8 @@ fn pdp11_t5_quick_checks_the_findings() {
         md.contains("## Findings") && md.contains("## Every setting"),
         "{md}"
     );
-    let svg = std::fs::read_to_string(out.join("dcomm-by-cd.svg")).expect("the plot");
+    let svg =
+        std::fs::read_to_string(out.join("chapter-5-communication-growth.svg")).expect("the plot");
     assert!(svg.ends_with("</svg>\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }

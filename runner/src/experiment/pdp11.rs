@@ -789,7 +789,7 @@ fn details(exp: &Experiment, rows: &[Row], measured: &[Measured]) -> String {
     let mut s = format!(
         "## Setup\n\n{}\n\n| the thesis | ours |\n| --- | --- |\n\
          | a PDP-11/45 and a PDP-11/20 (1.8 times slower by appendix A's single-machine times) on a DR11A parallel link | the `pdp11` preset: node 600 µs on the 11/45 (eq. 5 over the appendix's printouts), relative cost 180 % on the 11/20, 34 µs a word on the link with the sender waiting, 25 cycles a received word, 3 overhead words a message; a message's content is its DIB encoding (a work piece carries its position, where the thesis's RELIN carried the line from the shared root) |\n\
-         | full-width alpha-beta to MAXD, captures and queening to MMAXD = MAXD + 2, static there, no table | `--unsorted` with `quiescence_plies = 2` (our material-and-position evaluation, our move generator's order) |\n\
+         | full-width alpha-beta to MAXD, captures and queening to MMAXD = MAXD + 2, static there, no table; moves ordered \"based upon a knowledge of chess, the killer heuristic\" (l. 420-435) | plain alpha-beta at one depth with a full window, no table, `quiescence_plies = 2`, the game's hints (captures first), killers and history; our evaluation (material, piece squares, pawns, mobility); the tree sizes beside the thesis's below |\n\
          | nodes at depth <= CD shared (MINMXF), the rest private (MINMX2); the follower takes the next unevaluated move at CD on the leader's line | `cdsplit`: one child of the deepest shared frame per request; a frame at every node (`min_split_depth` 1) so a busy machine answers between nodes |\n\
          | strategy A: after RESTOR, IF D<CD & VARCD THEN CD=D; IF D=0 THEN CD=CD0 | a frame's common depth drops to its ply when a child of it is done (local or another machine's), never at the root |\n\
          | a free machine looks for the next unevaluated shared move, ascending to the root; with none left it waits (busy loop) until the end | a refused machine asks again only once it has worked again (a piece of its own came back): `ask_again_after_work` with a retry delay longer than the search |\n\
@@ -797,16 +797,17 @@ fn details(exp: &Experiment, rows: &[Row], measured: &[Measured]) -> String {
          | T1, T2 single-machine times; T0 = 1/(1/T1 + 1/T2) | processor 0 alone at 100 % and at 180 % |\n\n",
         exp.what
     );
-    s.push_str("## Positions\n\n| position | MAXD | reading of the OCR | T1 nodes | T1 (s) | T2 (s) | T0 (s) | best (ours) | time over T0 | dsub | dcomm |\n| --- | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
+    s.push_str("## Positions\n\nT1 nodes: ours on one machine; the thesis's board updates on one machine (appendix A, where legible).\n\n| position | MAXD | reading of the OCR | T1 nodes | thesis's updates | T1 (s) | T2 (s) | T0 (s) | best (ours) | time over T0 | dsub | dcomm |\n| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
     for (row, m) in rows.iter().zip(measured) {
         let (cd, st, b) = m.best();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {st} CD {cd} | {:.1} | {:.1} | {:.1} |",
+            "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {st} CD {cd} | {:.1} | {:.1} | {:.1} |",
             row.id,
             row.maxd,
             row.reading,
             m.nodes,
+            thesis_updates(row).map_or_else(|| "-".to_string(), |u| u.to_string()),
             m.t1,
             m.t2,
             m.t0,
@@ -861,13 +862,38 @@ fn details(exp: &Experiment, rows: &[Row], measured: &[Measured]) -> String {
     s
 }
 
-/// One plot: the mean time over T0 by common depth, per phase and strategy.
+/// The board updates of the thesis's single-machine search of `row` (appendix A), where its
+/// printout reads.
+fn thesis_updates(row: &Row) -> Option<u64> {
+    let (_, text) = published::FILES
+        .iter()
+        .find(|(name, _)| *name == "two_pdp11_tables")?;
+    let program = if row.endgame {
+        format!(
+            "chess endgame position {}",
+            row.id.trim_start_matches("end ")
+        )
+    } else {
+        format!("chess middle game position {}", row.id)
+    };
+    let maxd = format!("MAXD={} ", row.maxd);
+    text.lines().find_map(|l| {
+        let c: Vec<&str> = l.split('\t').collect();
+        (c.len() > 6 && c[2] == program && c[3].starts_with(&maxd) && c[5] == "board_updates")
+            .then(|| c[6].parse().ok())
+            .flatten()
+    })
+}
+
+/// One plot: communication (the link's time, sending and receiving, over T0) by common depth,
+/// the mean over the positions of each phase, per strategy; log scale, where a geometric
+/// growth is a straight line.
 fn plots(out: &Path, rows: &[Row], measured: &[Measured]) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     for endgame in [true, false] {
         for st in CdStrategy::ALL {
             let pts = means_by_cd(rows, measured, endgame, st, &|m: &Measured, r: &Run| {
-                m.dcomm(r).max(0.01)
+                100.0 * r.link / m.t0
             });
             lines.push(Line {
                 name: format!("{}, strategy {st}", phase(endgame)),
@@ -876,12 +902,12 @@ fn plots(out: &Path, rows: &[Row], measured: &[Measured]) -> Result<Vec<String>>
         }
     }
     let mut chart = Chart::new(
-        "dcomm by common depth (mean over the positions of each phase)",
+        "Communication by common depth (the link's time, mean over each phase's positions)",
         "common depth CD",
-        "dcomm (% of T0)",
+        "link time (% of T0)",
     );
     chart.y_scale = Scale::Log10;
-    let file = "dcomm-by-cd.svg";
+    let file = "chapter-5-communication-growth.svg";
     let path = out.join(file);
     std::fs::write(&path, svg::chart(&chart, &lines))
         .with_context(|| format!("writing {}", path.display()))?;
