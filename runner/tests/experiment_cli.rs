@@ -501,6 +501,12 @@ fn pdp11_t5_quick_checks_the_findings() {
         md.contains("## Findings") && md.contains("## Every setting"),
         "{md}"
     );
+    // Every departure of the setup table carries its measured effect, finite.
+    assert!(
+        md.contains("| the thesis | ours | effect (measured) |"),
+        "{md}"
+    );
+    assert!(!md.contains("NaN") && !md.contains("inf "), "{md}");
     let svg =
         std::fs::read_to_string(out.join("chapter-5-communication-growth.svg")).expect("the plot");
     assert!(svg.ends_with("</svg>\n"));

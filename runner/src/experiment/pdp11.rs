@@ -786,16 +786,25 @@ fn findings(
 
 /// The measurements by row and setting, as markdown.
 fn details(exp: &Experiment, rows: &[Row], measured: &[Measured]) -> String {
+    let e = Effects::of(rows, measured);
     let mut s = format!(
-        "## Setup\n\n{}\n\n| the thesis | ours |\n| --- | --- |\n\
-         | a PDP-11/45 and a PDP-11/20 (1.8 times slower by appendix A's single-machine times) on a DR11A parallel link | the `pdp11` preset: node 600 µs on the 11/45 (eq. 5 over the appendix's printouts), relative cost 180 % on the 11/20, 34 µs a word on the link with the sender waiting, 25 cycles a received word, 3 overhead words a message; a message's content is its DIB encoding (a work piece carries its position, where the thesis's RELIN carried the line from the shared root) |\n\
-         | full-width alpha-beta to MAXD, captures and queening to MMAXD = MAXD + 2, static there, no table; moves ordered \"based upon a knowledge of chess, the killer heuristic\" (l. 420-435) | plain alpha-beta at one depth with a full window, no table, `quiescence_plies = 2`, the game's hints (captures first), killers and history; our evaluation (material, piece squares, pawns, mobility); the tree sizes beside the thesis's below |\n\
-         | nodes at depth <= CD shared (MINMXF), the rest private (MINMX2); the follower takes the next unevaluated move at CD on the leader's line | `cdsplit`: one child of the deepest shared frame per request; a frame at every node (`min_split_depth` 1) so a busy machine answers between nodes |\n\
-         | strategy A: after RESTOR, IF D<CD & VARCD THEN CD=D; IF D=0 THEN CD=CD0 | a frame's common depth drops to its ply when a child of it is done (local or another machine's), never at the root |\n\
-         | a free machine looks for the next unevaluated shared move, ascending to the root; with none left it waits (busy loop) until the end | a refused machine asks again only once it has worked again (a piece of its own came back): `ask_again_after_work` with a retry delay longer than the search |\n\
-         | acknowledgements (3-word messages) where no reply carries them | not modelled |\n\
-         | T1, T2 single-machine times; T0 = 1/(1/T1 + 1/T2) | processor 0 alone at 100 % and at 180 % |\n\n",
-        exp.what
+        "## Setup\n\n{}\n\nEach departure's effect is measured in this run (at each row's fastest setting unless said).\n\n\
+         | the thesis | ours | effect (measured) |\n| --- | --- | --- |\n\
+         | a PDP-11/45 and a PDP-11/20 (1.8 times slower by appendix A's single-machine times) on a DR11A parallel link | the `pdp11` preset: node 600 µs on the 11/45 (eq. 5 over the appendix's printouts), relative cost 180 % on the 11/20, 34 µs a word on the link with the sender waiting, 25 cycles a received word, 3 overhead words a message; a message's content is its DIB encoding (a work piece carries its position, where the thesis's RELIN carried the line from the shared root) | the link's time {:.2} % of T0 in the mean (largest {:.2} %), {:.0} words a moved piece |\n\
+         | full-width alpha-beta to MAXD, captures and queening to MMAXD = MAXD + 2, static there, no table; moves ordered \"based upon a knowledge of chess, the killer heuristic\" (l. 420-435) | plain alpha-beta at one depth with a full window, no table, `quiescence_plies = 2`, the game's hints (captures first), killers and history; our evaluation (material, piece squares, pawns, mobility) | our tree on one machine over the thesis's board updates: {} |\n\
+         | nodes at depth <= CD shared (MINMXF), the rest private (MINMX2); the follower takes the next unevaluated move at CD on the leader's line | `cdsplit`: one child of the deepest shared frame per request; a frame at every node (`min_split_depth` 1) so a busy machine answers between nodes | a frame costs no simulated time; frames only within CD make a request wait for the leader's whole private subtree (the design note's tried-and-rejected table) |\n\
+         | strategy A: after RESTOR, IF D<CD & VARCD THEN CD=D; IF D=0 THEN CD=CD0 | a frame's common depth drops to its ply when a child of it is done (local or another machine's), never at the root | the same rule, read per frame |\n\
+         | a free machine looks for the next unevaluated shared move, ascending to the root; with none left it waits (busy loop) until the end | a refused machine asks again only once it has worked again (a piece of its own came back): `ask_again_after_work` with a retry delay longer than the search | end-of-search idle at CD >= 1 over all settings: mean {:.2} %, largest {:.2} % of the search time (the thesis: \"less than 1%\", l. 2463) |\n\
+         | acknowledgements (3-word messages) where no reply carries them | not modelled | at most one 3-word message for each message sent, whose own overhead is 3 words: at most the link's time again, {:.2} % of T0 in the mean |\n\
+         | T1, T2 single-machine times; T0 = 1/(1/T1 + 1/T2) | processor 0 alone at 100 % and at 180 % | none |\n\n",
+        exp.what,
+        e.link_mean,
+        e.link_max,
+        e.words_per_piece,
+        e.trees(),
+        e.idle_mean,
+        e.idle_max,
+        e.link_mean,
     );
     s.push_str("## Positions\n\nT1 nodes: ours on one machine; the thesis's board updates on one machine (appendix A, where legible).\n\n| position | MAXD | reading of the OCR | T1 nodes | thesis's updates | T1 (s) | T2 (s) | T0 (s) | best (ours) | time over T0 | dsub | dcomm |\n| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
     for (row, m) in rows.iter().zip(measured) {
@@ -860,6 +869,68 @@ fn details(exp: &Experiment, rows: &[Row], measured: &[Measured]) -> String {
         }
     }
     s
+}
+
+/// The measured effects of the setup's departures, for the page's setup table.
+struct Effects {
+    /// The link's time over T0 at each row's fastest setting, percent: mean and largest.
+    link_mean: f64,
+    link_max: f64,
+    /// Words on the link per moved piece at the fastest settings (all words over all pieces).
+    words_per_piece: f64,
+    /// Our single-machine nodes over the thesis's board updates, rows with a legible count.
+    tree_min: f64,
+    tree_max: f64,
+    tree_geomean: f64,
+    tree_rows: usize,
+    /// End-of-search idle over the search time at CD >= 1, percent: mean and largest.
+    idle_mean: f64,
+    idle_max: f64,
+}
+
+impl Effects {
+    fn of(rows: &[Row], measured: &[Measured]) -> Self {
+        let n = measured.len().max(1) as f64;
+        let bests: Vec<(f64, Run)> = measured.iter().map(|m| (m.t0, m.best().2)).collect();
+        let links: Vec<f64> = bests.iter().map(|(t0, r)| 100.0 * r.link / t0).collect();
+        let (words, pieces) = bests
+            .iter()
+            .fold((0, 0), |(w, p), (_, r)| (w + r.words, p + r.pieces));
+        let ratios: Vec<f64> = rows
+            .iter()
+            .zip(measured)
+            .filter_map(|(row, m)| thesis_updates(row).map(|u| m.nodes as f64 / u as f64))
+            .collect();
+        let idle: Vec<f64> = measured
+            .iter()
+            .flat_map(|m| m.runs.iter().filter(|(cd, _, _)| *cd >= 1))
+            .map(|(_, _, r)| 100.0 * r.end_idle / r.t)
+            .collect();
+        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        Effects {
+            link_mean: links.iter().sum::<f64>() / n,
+            link_max: max(&links),
+            words_per_piece: words as f64 / pieces.max(1) as f64,
+            tree_min: ratios.iter().copied().fold(f64::INFINITY, f64::min),
+            tree_max: max(&ratios),
+            tree_geomean: mean(&ratios.iter().map(|r| r.ln()).collect::<Vec<_>>()).exp(),
+            tree_rows: ratios.len(),
+            idle_mean: mean(&idle),
+            idle_max: max(&idle),
+        }
+    }
+
+    /// The tree sizes' cell: their range and geometric mean.
+    fn trees(&self) -> String {
+        if self.tree_rows == 0 {
+            return "no row run at a depth of a legible printout".to_string();
+        }
+        format!(
+            "{:.2} to {:.2} times, geometric mean {:.2} ({} rows with a legible count; each beside the other below)",
+            self.tree_min, self.tree_max, self.tree_geomean, self.tree_rows
+        )
+    }
 }
 
 /// The board updates of the thesis's single-machine search of `row` (appendix A), where its
