@@ -24,6 +24,17 @@ pub struct BackendCounters {
     pub messages_received: u64,
     /// Whether the simulator crashed this processor (and did not restart it).
     pub crashed: bool,
+    /// 16-bit words sent, each message's overhead words included (simulator, when its cost
+    /// model prices a message by its size; 0 otherwise).
+    #[serde(default)]
+    pub words_sent: u64,
+    /// 16-bit words received (as `words_sent`).
+    #[serde(default)]
+    pub words_received: u64,
+    /// The time this processor last finished charged work (simulator; 0 elsewhere): the run's
+    /// time less this is its idle time at the end of the run.
+    #[serde(default)]
+    pub last_busy_ns: u64,
 }
 
 /// What the DIB protocol counts for one processor.
@@ -78,6 +89,9 @@ impl ProcAccounts {
             t.backend.messages_sent += b.messages_sent;
             t.backend.messages_received += b.messages_received;
             t.backend.crashed |= b.crashed;
+            t.backend.words_sent += b.words_sent;
+            t.backend.words_received += b.words_received;
+            t.backend.last_busy_ns = t.backend.last_busy_ns.max(b.last_busy_ns);
             t.dib.requests_sent += d.requests_sent;
             t.dib.requests_received += d.requests_received;
             t.dib.requests_granted += d.requests_granted;

@@ -29,6 +29,12 @@ pub struct DibConfig {
     /// After this many unanswered or refused requests in a row, an idle processor redoes the
     /// oldest work it gave away whose result has not come back.
     pub redo_patience: u32,
+    /// A refused processor that works again (a search it was given, or one a result or update
+    /// made runnable) asks again as soon as it is idle, without waiting out `retry_delay_ns`.
+    /// Off by default. With a retry delay longer than the search it makes a refusal last until
+    /// the processor has worked again: seed 002's two machines, where one that finds no
+    /// shared move left waits for the end of the search unless work of its own comes back.
+    pub ask_again_after_work: bool,
 }
 
 impl DibConfig {
@@ -40,6 +46,7 @@ impl DibConfig {
             request_timeout_ns: 5_000_000,
             retry_delay_ns: 20_000,
             redo_patience: 200,
+            ask_again_after_work: false,
         }
     }
 
@@ -68,6 +75,7 @@ impl DibConfig {
             request_timeout_ns: 4 * quantum_ns + 4 * round_trip,
             retry_delay_ns: round_trip,
             redo_patience: 24,
+            ask_again_after_work: false,
         }
     }
 }
@@ -418,6 +426,9 @@ impl<A: Application> DibProcessor<A> {
     }
 
     fn step(&mut self, ctx: &mut dyn Context<Message<A>>, id: TaskId) {
+        if self.config.ask_again_after_work {
+            self.next_request_at = 0;
+        }
         let quantum = ctx.slice_nodes().unwrap_or(self.config.quantum);
         let mut fx = Effects::default();
         let step = match self.table().get_mut(id).map(|t| &mut t.state) {

@@ -145,3 +145,35 @@ fn long_sweep() {
         );
     }
 }
+
+/// With a retry delay longer than the run, a refused processor waits for the end; with
+/// `ask_again_after_work` it asks again once it has worked again (a result of its own made
+/// its search runnable).
+#[test]
+fn a_refused_processor_asks_again_after_working_when_told_to() {
+    let backend = common::sim("pdp11", 3, "");
+    let run = |again: bool| {
+        let config = dib::DibConfig {
+            retry_delay_ns: 1 << 50,
+            ask_again_after_work: again,
+            ..backend.default_config()
+        };
+        let r = dib::solve(
+            std::sync::Arc::new(APP),
+            Board::empty(10),
+            2,
+            &backend,
+            Some(config),
+        )
+        .expect("runs");
+        assert_eq!(r.value, 724, "again {again}");
+        r
+    };
+    let (never, again) = (run(false), run(true));
+    assert!(
+        again.total.dib.requests_sent > never.total.dib.requests_sent,
+        "{} against {} requests",
+        again.total.dib.requests_sent,
+        never.total.dib.requests_sent
+    );
+}

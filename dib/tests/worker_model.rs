@@ -115,3 +115,44 @@ fn the_simulated_clock_follows_the_cost_model() {
         assert_eq!(w.messaging_ns, (1 + jobs) * send + jobs * recv);
     }
 }
+
+#[test]
+fn the_simulated_clock_prices_a_message_by_its_words() {
+    // Every message of the protocol is 2 bytes of postcard (a kind and a small number): one
+    // word of content and 3 of overhead. The sender waits for the link; the receiver pays per
+    // word at its own speed (processor 1 is 1.8 times slower).
+    let cost = CostModel {
+        wire_word_ns: 34_000,
+        sender_waits_for_wire: true,
+        recv_word_ns: 25_000,
+        message_overhead_words: 3,
+        send_overhead_ns: 0,
+        recv_overhead_ns: 0,
+        latency_ns: 100,
+        relative_cost_percent: vec![100, 180],
+        ..CostModel::shared_memory()
+    };
+    let config = SimConfig::new(cost.clone(), 9);
+    let jobs = 5;
+    let out = sim::run(2, &config, &|_| SumOfSquares::new(jobs)).unwrap();
+    let send = 4 * 34_000;
+    let to_master = send + 100 + 4 * 25_000;
+    let to_worker = send + 100 + 4 * 25_000 * 180 / 100;
+    let nodes: u64 = (1..=jobs).sum();
+    let expected =
+        (1 + jobs) * to_master + jobs * to_worker + nodes * cost.node_ns * 180 / 100 + send;
+    assert_eq!(out.elapsed_ns, expected);
+    let w = &out.counters[1];
+    assert_eq!((w.words_sent, w.words_received), (4 * (1 + jobs), 4 * jobs));
+    assert_eq!(out.counters[0].words_sent, 4 * (jobs + 1));
+    // Sent without waiting, the words' link time moves from the sender to the flight: the
+    // same total, since nothing overlaps, but for the last message, whose flight the run
+    // does not wait for.
+    let flying = CostModel {
+        sender_waits_for_wire: false,
+        ..cost
+    };
+    let out = sim::run(2, &SimConfig::new(flying, 9), &|_| SumOfSquares::new(jobs)).unwrap();
+    assert_eq!(out.elapsed_ns, expected - send);
+    assert_eq!(out.counters[1].messaging_ns, jobs * 4 * 25_000 * 180 / 100);
+}

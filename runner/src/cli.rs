@@ -173,6 +173,17 @@ pub struct SearchArgs {
     /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]
     pub split_width: Option<usize>,
+    /// Common-depth splitting (`--algo cdsplit`, seed 002): the nodes within this many plies of
+    /// the root are shared (default 2).
+    #[arg(long, value_name = "CD")]
+    pub common_depth: Option<u32>,
+    /// Common-depth splitting: strategy a (variable common depth, the default) or b (fixed).
+    #[arg(long, value_name = "a|b")]
+    pub cd_strategy: Option<String>,
+    /// Quiescence plies below the horizon, statically evaluated there (seed 002: 2); default:
+    /// no limit.
+    #[arg(long, value_name = "K")]
+    pub quiescence_plies: Option<u32>,
 }
 
 impl SearchArgs {

@@ -88,6 +88,22 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.split_width = check_split_width(w)?;
     }
+    if args.common_depth.is_some() || args.cd_strategy.is_some() {
+        if algo != ParallelAlgo::CdSplit {
+            let flag = if args.common_depth.is_some() {
+                "--common-depth"
+            } else {
+                "--cd-strategy"
+            };
+            return Err(input(flag, "applies to --algo cdsplit only"));
+        }
+        if let Some(cd) = args.common_depth {
+            options.common_depth = cd;
+        }
+        if let Some(s) = &args.cd_strategy {
+            options.cd_strategy = s.parse().map_err(|e| input("--cd-strategy", e))?;
+        }
+    }
     if args.aphid_config.is_some() || args.aphid_tt.is_some() {
         if algo != ParallelAlgo::Aphid {
             let flag = if args.aphid_tt.is_some() {
@@ -277,6 +293,9 @@ impl GameVisitor for Visitor<'_> {
                 "min_split_depth": o.min_split_depth,
                 "mwf_wait": o.mwf_wait,
                 "split_width": o.split_width,
+                "common_depth": o.common_depth,
+                "cd_strategy": o.cd_strategy.letter(),
+                "quiescence_plies": c.quiescence_plies,
                 "unsorted": c.is_unsorted(),
                 "depth": o.depth,
                 "value": r.value,

@@ -108,6 +108,7 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
     if args.no_aspiration {
         config.aspiration = None;
     }
+    config.quiescence_plies = args.quiescence_plies;
     Ok(config)
 }
 

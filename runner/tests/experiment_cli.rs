@@ -573,3 +573,52 @@ fn a_view_ranks_series_of_two_tables_together() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pdp11-t5 --quick`: seed 002's own runs (no comparison folder): `verdict.json` holds table
+/// 5.1's rows (each held against the published row of its position), the checked findings and
+/// the measurements; the page shows them with the plot of communication by common depth.
+#[test]
+fn pdp11_t5_quick_checks_the_findings() {
+    let dir = temp_dir("pdp11");
+    let out = dir.join("pdp11-t5");
+    run_quick("pdp11-t5", &out);
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),
+    )
+    .expect("parses");
+    assert_eq!(json["preset"], "pdp11");
+    let comparisons = json["comparisons"].as_array().expect("comparisons");
+    let t51 = comparisons
+        .iter()
+        .filter(|c| c["item"] == "table 5.1" && c["quantity"] == "total_increase_pct")
+        .count();
+    assert_eq!(t51, 3, "three quick rows");
+    for c in comparisons {
+        assert!(c["ours"].as_f64().is_some_and(f64::is_finite), "{c}");
+    }
+    let claims = json["claims"].as_array().expect("claims");
+    assert_eq!(claims.len(), 6);
+    for f in claims {
+        assert!(f["holds"].is_boolean() && f["ours"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+    assert!(
+        json["details"]
+            .as_str()
+            .is_some_and(|d| d.contains("## Every setting"))
+    );
+    let md = std::fs::read_to_string(out.join("published_vs_ours.md")).expect("markdown");
+    assert!(
+        md.contains("Claims of the text:") && md.contains("## Every setting"),
+        "{md}"
+    );
+    // Every departure of the setup table carries its measured effect, finite.
+    assert!(
+        md.contains("| the thesis | ours | effect (measured) |"),
+        "{md}"
+    );
+    assert!(!md.contains("NaN") && !md.contains("inf "), "{md}");
+    let svg =
+        std::fs::read_to_string(out.join("chapter-5-communication-growth.svg")).expect("the plot");
+    assert!(svg.ends_with("</svg>\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -56,6 +56,11 @@ pub struct ParallelOptions {
     /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
     /// global table, or one local table per processor.
     pub split_tables: split_ab::SplitTables,
+    /// Common-depth splitting (`cdsplit`, seed 002): the nodes at most this many plies below
+    /// the root are shared (CD).
+    pub common_depth: u32,
+    /// Common-depth splitting: strategy A (variable common depth, the default) or B (fixed).
+    pub cd_strategy: cdsplit::CdStrategy,
 }
 
 /// The work of `nodes` nodes a searcher visited (quiescence included, look-ahead not) split
@@ -113,6 +118,8 @@ impl ParallelOptions {
             mwf_wait: true,
             aphid: aphid::AphidOptions::default(),
             split_tables: split_ab::SplitTables::Global,
+            common_depth: 2,
+            cd_strategy: cdsplit::CdStrategy::Variable,
         }
     }
 
@@ -380,6 +387,12 @@ algorithms! {
         description: "ER: e-nodes evaluate elder grandchildren in parallel, then an e-child, then refute the rest in parallel with extra e-children",
         paper: "Steinberg and Solomon, Searching game trees in parallel, ICPP 1990 (via seed 003 section 3.5 and seed 001 section 3.4.3)",
     };
+    CdSplit => cdsplit, AlgoInfo {
+        name: "cdsplit",
+        aliases: &[],
+        description: "splitting at a common depth: the nodes within CD plies of the root are shared one child at a time, at the deepest shared node of the running line; strategy A lowers CD as the search backs up",
+        paper: "a 1978 thesis on two unequal computers (a PDP-11/45 and a PDP-11/20) searching chess trees over a data link (seed 002), chapters 4 and 5",
+    };
     Aphid => aphid, AlgoInfo {
         name: "aphid",
         aliases: &[],
@@ -392,6 +405,7 @@ pub(crate) mod ab_frames;
 pub mod abdib;
 pub mod alphabeta;
 pub mod aphid;
+pub mod cdsplit;
 mod deepening;
 pub mod delaysplit;
 pub mod dmwf;
@@ -445,6 +459,8 @@ impl ParallelAlgo {
             | ParallelAlgo::TreeSplit
             | ParallelAlgo::PvSplit
             | ParallelAlgo::Er => 4,
+            // Its frames are the nodes within the common depth, whatever this says.
+            ParallelAlgo::CdSplit => 2,
             ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
         }
     }

@@ -50,7 +50,7 @@ impl<G: Game> Searcher<G> {
         if depth <= 0 || ply >= MAX_PLY {
             self.stats.leaves += 1;
             self.stats.horizon += 1;
-            return self.quiescence(pos, alpha, beta, ply, ctx);
+            return self.quiescence(pos, alpha, beta, ply, self.config.quiescence_plies, ctx);
         }
         if self.config.sorting.type_two_bug && depth > 0 {
             let sorting = self.config.sorting;

@@ -33,7 +33,14 @@ impl<G: Game> Searcher<G> {
         if depth <= 0 || ply >= MAX_PLY {
             self.stats.leaves += 1;
             self.stats.horizon += 1;
-            return self.quiescence(pos, -INFINITY, INFINITY, ply, ctx);
+            return self.quiescence(
+                pos,
+                -INFINITY,
+                INFINITY,
+                ply,
+                self.config.quiescence_plies,
+                ctx,
+            );
         }
         self.stats.interior += 1;
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
@@ -60,8 +67,14 @@ impl<G: Game> Searcher<G> {
 
     /// The quiescence value by its definition, without pruning (for the oracle's own test).
     #[cfg(test)]
-    fn minimax_quiescence(&mut self, pos: &mut G, ply: usize, ctx: &mut dyn SearchContext) -> i32 {
-        if ply >= MAX_PLY {
+    fn minimax_quiescence(
+        &mut self,
+        pos: &mut G,
+        ply: usize,
+        left: Option<u32>,
+        ctx: &mut dyn SearchContext,
+    ) -> i32 {
+        if ply >= MAX_PLY || left == Some(0) {
             return pos.evaluate();
         }
         let mut moves = std::mem::take(&mut self.plies[ply].moves);
@@ -79,7 +92,9 @@ impl<G: Game> Searcher<G> {
                 self.stats.quiescence += 1;
                 match pos.outcome() {
                     Some(outcome) => outcome.score(ply as u32 + 1),
-                    None => -self.minimax_quiescence(pos, ply + 1, ctx),
+                    None => {
+                        -self.minimax_quiescence(pos, ply + 1, super::quiescence::below(left), ctx)
+                    }
                 }
             };
             pos.unmake_move(mv, undo);
@@ -142,12 +157,14 @@ mod tests {
     use crate::search::context::Unlimited;
     use crate::search::settings::{Algorithm, SearchConfig, TtMode};
 
-    /// Pruned quiescence equals the unpruned definition on every position of random games
-    /// whose capture tree has at most `budget` nodes; returns how many were compared.
-    fn compare<G: Game>(games: u64, budget: u64) -> usize {
+    /// Pruned quiescence equals the unpruned definition (both at most `left` plies deep) on
+    /// every position of random games whose capture tree has at most `budget` nodes; returns
+    /// how many were compared.
+    fn compare<G: Game>(games: u64, budget: u64, left: Option<u32>) -> usize {
         let config = SearchConfig {
             algorithm: Algorithm::Minimax,
             tt_mode: TtMode::Off,
+            quiescence_plies: left,
             ..SearchConfig::research()
         };
         let mut compared = 0;
@@ -162,11 +179,17 @@ mod tests {
                 }
                 let mut s = Searcher::<G>::new(config).unwrap();
                 s.arm(&Limits::nodes(budget));
-                let slow = s.minimax_quiescence(&mut pos.clone(), 0, &mut Unlimited);
+                let slow = s.minimax_quiescence(&mut pos.clone(), 0, left, &mut Unlimited);
                 if !s.stopped {
                     let mut fast = Searcher::<G>::new(config).unwrap();
-                    let v =
-                        fast.quiescence(&mut pos.clone(), -INFINITY, INFINITY, 0, &mut Unlimited);
+                    let v = fast.quiescence(
+                        &mut pos.clone(),
+                        -INFINITY,
+                        INFINITY,
+                        0,
+                        left,
+                        &mut Unlimited,
+                    );
                     assert_eq!(v, slow, "quiescence of {pos}");
                     compared += 1;
                 }
@@ -181,12 +204,15 @@ mod tests {
 
     #[test]
     fn pruned_quiescence_equals_its_unpruned_definition() {
-        let chess = compare::<games::chess::Chess>(12, 20_000);
+        let chess = compare::<games::chess::Chess>(12, 20_000, None);
         assert!(chess > 150, "only {chess} chess positions compared");
-        let checkers = compare::<games::checkers::Checkers>(12, 20_000);
+        let checkers = compare::<games::checkers::Checkers>(12, 20_000, None);
         assert!(
             checkers > 300,
             "only {checkers} checkers positions compared"
         );
+        // Seed 002's limit: static evaluation two plies below the horizon.
+        let limited = compare::<games::chess::Chess>(12, 20_000, Some(2));
+        assert!(limited > 150, "only {limited} limited positions compared");
     }
 }

@@ -8,7 +8,8 @@
 //! a node with neither evaluates statically; nodes at [`MAX_PLY`] evaluate statically. The
 //! minimax oracle runs this search with a full window below its horizon (the unpruned capture
 //! tree explodes in chess); a unit test in `minimax.rs` checks it against the unpruned
-//! definition.
+//! definition. With [`super::SearchConfig::quiescence_plies`] `= Some(k)` the nodes `k` plies
+//! below the horizon evaluate statically (`left` counts the plies still allowed).
 
 use games::Game;
 use games::score::INFINITY;
@@ -19,16 +20,18 @@ use super::ordering::select_next;
 use super::searcher::Searcher;
 
 impl<G: Game> Searcher<G> {
-    /// Fail-soft alpha-beta over the tactical moves of `pos` (already counted as a node).
+    /// Fail-soft alpha-beta over the tactical moves of `pos` (already counted as a node), at
+    /// most `left` plies deep (`None`: no limit).
     pub(crate) fn quiescence(
         &mut self,
         pos: &mut G,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        left: Option<u32>,
         ctx: &mut dyn SearchContext,
     ) -> i32 {
-        if ply >= MAX_PLY {
+        if ply >= MAX_PLY || left == Some(0) {
             return pos.evaluate();
         }
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
@@ -61,7 +64,7 @@ impl<G: Game> Searcher<G> {
                 self.stats.quiescence += 1;
                 match pos.outcome() {
                     Some(outcome) => outcome.score(ply as u32 + 1),
-                    None => -self.quiescence(pos, -beta, -alpha, ply + 1, ctx),
+                    None => -self.quiescence(pos, -beta, -alpha, ply + 1, below(left), ctx),
                 }
             };
             pos.unmake_move(mv, undo);
@@ -82,4 +85,9 @@ impl<G: Game> Searcher<G> {
         self.plies[ply] = buf;
         best
     }
+}
+
+/// The quiescence plies left one ply further down.
+pub(crate) fn below(left: Option<u32>) -> Option<u32> {
+    left.map(|l| l.saturating_sub(1))
 }

@@ -135,6 +135,11 @@ pub struct SearchConfig {
     pub refutation_table: bool,
     /// Which enhancements the play setting uses (ignored in the research setting).
     pub play_features: PlayFeatures,
+    /// How far below the horizon the quiescence search goes: `None` searches the tactical moves
+    /// out (the default); `Some(k)` evaluates every node `k` plies below the horizon
+    /// statically, as seed 002's program does with MMAXD = MAXD + 2 ("Nodes at depth MMAXD are
+    /// scored statically", thesis l. 389-390).
+    pub quiescence_plies: Option<u32>,
 }
 
 /// The enhancements of the play setting, each switchable (all but ProbCut on by default). The research
@@ -215,6 +220,7 @@ impl SearchConfig {
             aspiration: Some(50),
             refutation_table: false,
             play_features: PlayFeatures::default(),
+            quiescence_plies: None,
         }
     }
 

@@ -225,6 +225,11 @@ impl Calibration {
             recv_overhead_ns: self.messages.recv.nanos(),
             latency_ns: self.messages.latency.median.round().max(0.0) as u64,
             message_handling_ns: self.handling.nanos(),
+            // This machine's channels cost per message, not per word.
+            wire_word_ns: 0,
+            sender_waits_for_wire: false,
+            recv_word_ns: 0,
+            message_overhead_words: 0,
             relative_cost_percent: Vec::new(),
             notice: None,
             games,

@@ -85,7 +85,7 @@ fn runnable(exp: &Experiment) -> bool {
         Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
             flags_for(args, &[], &[], false).is_some()
         }
-        Kind::Model => true,
+        Kind::Model | Kind::CommonDepth => true,
     }
 }
 
@@ -105,7 +105,7 @@ pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
                     Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
                         missing_algos(args).join(", ")
                     }
-                    Kind::Model => String::new(),
+                    Kind::Model | Kind::CommonDepth => String::new(),
                 }
             );
             continue;

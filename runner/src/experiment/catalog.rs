@@ -26,6 +26,8 @@ pub enum Kind {
     },
     /// The analytical model of thesis chapter 4 with simulated runs.
     Model,
+    /// Seed 002's runs of common-depth splitting on its two unequal machines (`pdp11.rs`).
+    CommonDepth,
     /// One comparison per value of a cost-model key (`--sim-set`), for each key swept.
     Sweep {
         /// The comparison's flags.
@@ -1174,6 +1176,12 @@ pub const ALL: &[Experiment] = &[
         },
     },
     Experiment {
+        name: "pdp11-t5",
+        reproduces: "seed 002 tables 5.1 and 5.2",
+        what: "a PDP-11/45 and a PDP-11/20 sharing a chess search over a parallel link: time over the ideal combination T0 (1/T0 = 1/T1 + 1/T2) at each position's fastest common depth (CD 0-4, strategies A and B), dsub at CD 0, and the common-depth findings; ten positions, endgames at MAXD 7-10, middle games at 4-5, quiescence to MAXD + 2",
+        kind: Kind::CommonDepth,
+    },
+    Experiment {
         name: "thesis-ch4-model",
         reproduces: "thesis figures 4.2-4.7",
         what: "analytical efficiency of synchronous vs asynchronous search on perfect and realistic critical trees, beside simulated runs on synthetic trees",
@@ -1263,7 +1271,7 @@ mod tests {
             let (args, variants) = match &e.kind {
                 Kind::Compare { args, variants, .. } => (*args, *variants),
                 Kind::Sweep { args, .. } => (*args, &[][..]),
-                Kind::Model => continue,
+                Kind::Model | Kind::CommonDepth => continue,
             };
             let one: &[(&str, Flags)] = &[("", &[])];
             let vs = if variants.is_empty() { one } else { variants };

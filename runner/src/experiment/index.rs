@@ -203,6 +203,7 @@ mod tests {
             verdicts: verdicts(&comparisons),
             comparisons,
             claims: Vec::new(),
+            details: String::new(),
         }
     }
 

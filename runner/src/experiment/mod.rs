@@ -20,6 +20,7 @@ pub mod model;
 pub mod model_report;
 pub mod ours;
 pub mod overlay;
+pub mod pdp11;
 pub mod published;
 pub mod side_by_side;
 pub mod sweep;
@@ -247,7 +248,7 @@ fn experiment_command(name: &str, scope: &Scope, out: &Path) -> String {
 fn check_variants(exp: &Experiment, scope: &Scope) -> Result<()> {
     let known: Vec<&str> = match &exp.kind {
         Kind::Compare { variants, .. } => variants.iter().map(|(l, _)| *l).collect(),
-        Kind::Model | Kind::Sweep { .. } => Vec::new(),
+        Kind::Model | Kind::Sweep { .. } | Kind::CommonDepth => Vec::new(),
     };
     for v in &scope.variants {
         if !known.contains(&v.as_str()) {
@@ -286,12 +287,13 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
         comparisons: Vec::new(),
         verdicts: Vec::new(),
         claims: Vec::new(),
+        details: String::new(),
     };
-    if scope.assemble && matches!(exp.kind, Kind::Model) {
+    if scope.assemble && matches!(exp.kind, Kind::Model | Kind::CommonDepth) {
         return Err(input(
             "--assemble",
             format!(
-                "{} computes its model's curves on every run; leave --assemble out",
+                "{} computes its numbers on every run; leave --assemble out",
                 exp.name
             ),
         ));
@@ -307,6 +309,18 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
     }
     let provenance = match &exp.kind {
         Kind::Model => model_report::run(exp, out, scope)?,
+        Kind::CommonDepth => {
+            if scope.positions.is_some() {
+                return Err(input(
+                    "--positions",
+                    format!(
+                        "{} runs its own ten positions; leave --positions out",
+                        exp.name
+                    ),
+                ));
+            }
+            pdp11::run(exp, out, quick, &mut record)?
+        }
         Kind::Compare {
             args: flags,
             quick: quick_flags,
@@ -381,7 +395,7 @@ fn list() {
                     format!(" [not registered yet: {}]", missing.join(", "))
                 }
             }
-            Kind::Model => String::new(),
+            Kind::Model | Kind::CommonDepth => String::new(),
         };
         println!("  {:<28} {}{status}", e.name, e.reproduces);
         println!("  {:<28}   {}", "", e.what);

@@ -60,6 +60,15 @@ pub enum Quantity {
     /// Search overhead from the leaf nodes, percent: mean leaves on N / mean leaves on 1 - 1
     /// (seed 004's "node search overhead", section 7.2).
     LeafSearchOverhead,
+    /// Time over the ideal combination of unequal machines, percent: (T - T0) / T0, with
+    /// 1/T0 = 1/T1 + 1/T2 (seed 002).
+    TotalIncreasePct,
+    /// Subroutine (search work) time over T0, percent (seed 002's dsub).
+    DsubPct,
+    /// Time beyond the search work over T0, percent (seed 002's dcomm).
+    DcommPct,
+    /// Factor by which the communication overhead grows per unit of common depth (seed 002).
+    CommGrowth,
 }
 
 impl Quantity {
@@ -85,6 +94,10 @@ impl Quantity {
             Quantity::TimeOverhead => "time_overhead",
             Quantity::LeafNodes => "leaf_nodes",
             Quantity::LeafSearchOverhead => "leaf_search_overhead",
+            Quantity::TotalIncreasePct => "total_increase_pct",
+            Quantity::DsubPct => "dsub_pct",
+            Quantity::DcommPct => "dcomm_pct",
+            Quantity::CommGrowth => "comm_growth_per_cd",
         }
     }
 
@@ -110,6 +123,10 @@ impl Quantity {
             Quantity::TimeOverhead => "time overhead (%)",
             Quantity::LeafNodes => "leaf nodes",
             Quantity::LeafSearchOverhead => "search overhead, leaf nodes (%)",
+            Quantity::TotalIncreasePct => "time over T0 (%)",
+            Quantity::DsubPct => "dsub: search work over T0 (%)",
+            Quantity::DcommPct => "dcomm: the rest over T0 (%)",
+            Quantity::CommGrowth => "communication growth per unit CD (x)",
         }
     }
 }
@@ -478,10 +495,122 @@ const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
         })
     },
 };
+/// Seed 002's position label from its row: "chess endgame position 1" is `end 1`, "chess
+/// middle game position 48b" is `48b` (the thesis's own labels).
+fn pdp11_position(program: &str) -> Option<String> {
+    if let Some(n) = program.strip_prefix("chess endgame position ") {
+        return Some(format!("end {n}"));
+    }
+    program
+        .strip_prefix("chess middle game position ")
+        .map(str::to_string)
+}
+
+/// Seed 002's numbers (long format: one number per row): tables 5.1 and 5.2 as items of one
+/// series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors; appendix A's
+/// parallel runs read with confidence A or B (time over T0, dsub, dcomm) as item `appendix A`,
+/// one series per position, depth, strategy and common depth (`end 1 MAXD 8, A CD 2`); and the
+/// chapter 5 table of communication growth per unit of common depth (series `middle game,
+/// A`). Rows of other tables (facts of the machines, single-machine times) and `NA` values give
+/// no point.
+fn two_pdp11(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
+    let err = |line: usize, what: String| ParseError {
+        file: file.to_string(),
+        line,
+        what,
+    };
+    let mut lines = data_lines(text);
+    let (hn, head) = lines
+        .next()
+        .ok_or_else(|| err(1, "no header line".into()))?;
+    let head: Vec<&str> = head.split('\t').collect();
+    if head.len() != 9 || head[..2] != ["paper", "table"] {
+        return Err(err(
+            hn,
+            "the header is not the long format (paper, table, ...)".into(),
+        ));
+    }
+    let mut out = Vec::new();
+    for (n, line) in lines {
+        let cells: Vec<&str> = line.split('\t').collect();
+        if cells.len() != head.len() {
+            return Err(err(
+                n,
+                format!("{} cells, the header has {}", cells.len(), head.len()),
+            ));
+        }
+        let (table, program, config, quantity) = (cells[1], cells[2], cells[3], cells[5]);
+        let quantity = match quantity {
+            "total_increase_pct" => Quantity::TotalIncreasePct,
+            "dsub_pct" => Quantity::DsubPct,
+            "dcomm_pct" => Quantity::DcommPct,
+            "comm_overhead_growth_per_unit_CD" => Quantity::CommGrowth,
+            _ => continue,
+        };
+        let appendix = table.starts_with("Appendix A")
+            && (cells[8].starts_with("conf A") || cells[8].starts_with("conf B"));
+        let item = if table.starts_with("Table 5.1") {
+            "table 5.1"
+        } else if table.starts_with("Table 5.2") {
+            "table 5.2"
+        } else if appendix {
+            "appendix A"
+        } else if quantity == Quantity::CommGrowth {
+            "chapter 5 communication growth"
+        } else {
+            continue;
+        };
+        let Some(value) = (if cells[6] == "NA" {
+            None
+        } else {
+            number(cells[6]).map_err(|w| err(n, w))?
+        }) else {
+            continue;
+        };
+        let series = if quantity == Quantity::CommGrowth {
+            let phase = program.strip_prefix("chess ").unwrap_or(program);
+            let strategy = if config.contains("strategy A") {
+                "A"
+            } else {
+                "B"
+            };
+            format!("{phase}, {strategy}")
+        } else {
+            let position = pdp11_position(program)
+                .ok_or_else(|| err(n, format!("unknown position '{program}'")))?;
+            let maxd = config
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("MAXD="))
+                .ok_or_else(|| err(n, format!("no MAXD= in '{config}'")))?;
+            let setting = |key: &str| {
+                config
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix(key))
+                    .ok_or_else(|| err(n, format!("no {key} in '{config}'")))
+            };
+            if item == "appendix A" {
+                let strategy = if setting("VARCD=")? == "1" { "A" } else { "B" };
+                format!("{position} MAXD {maxd}, {strategy} CD {}", setting("CD=")?)
+            } else {
+                format!("{position} MAXD {maxd}")
+            }
+        };
+        out.push(Point {
+            item: item.to_string(),
+            series,
+            quantity,
+            procs: 2,
+            value,
+            context: vec![("configuration".into(), config.to_string())],
+        });
+    }
+    Ok(out)
+}
 
 /// Reads one embedded file by name.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     match file {
+        "two_pdp11_tables" => two_pdp11(file, text),
         "rezaie_finkel_figures" => curves(file, text, &REZAIE_FINKEL),
         "brockington_tables" => wide(file, text, &BROCKINGTON),
         "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
@@ -534,10 +663,35 @@ mod tests {
                 "brockington_schaeffer_figures",
                 "brockington_tables",
                 "marsland_popowich_tables",
-                "rezaie_finkel_figures"
+                "rezaie_finkel_figures",
+                "two_pdp11_tables"
             ]
         );
         let p = points();
+        // Seed 002: table 5.1's 20 rows of three numbers, table 5.2's 19 legible cells, the
+        // four growth factors.
+        assert_eq!(count(&p, "table 5.1"), 60);
+        assert_eq!(count(&p, "table 5.2"), 19);
+        assert_eq!(count(&p, "chapter 5 communication growth"), 4);
+        let a = value(
+            &p,
+            "appendix A",
+            "end 4 MAXD 9, A CD 0",
+            Quantity::TotalIncreasePct,
+            2,
+        );
+        assert!((a - 81.0).abs() < 1e-12);
+        assert!(count(&p, "appendix A") > 300);
+        let t = value(&p, "table 5.1", "55a MAXD 5", Quantity::TotalIncreasePct, 2);
+        assert!((t + 3.0).abs() < 1e-12);
+        let g = value(
+            &p,
+            "chapter 5 communication growth",
+            "middle game, B",
+            Quantity::CommGrowth,
+            2,
+        );
+        assert!((g - 5.0).abs() < 1e-12);
         // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Seed
         // 000 adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
         let seed000 = |p: &&Point| p.context("what").is_some();

@@ -147,6 +147,12 @@ pub fn sections(record: &Record, heading: &str, link: &str) -> String {
             out.push('\n');
         }
     }
+    if !record.details.is_empty() {
+        // The details' own headings ("## ") take the level of this section's.
+        let details = format!("\n{}", record.details).replace("\n## ", &format!("\n{heading} "));
+        out.push_str(details.trim_start_matches('\n'));
+        out.push('\n');
+    }
     if !record.not_compared.is_empty() {
         let _ = writeln!(out, "Not compared:\n");
         for n in &record.not_compared {

@@ -114,6 +114,9 @@ pub struct Record {
     /// without them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<Claim>,
+    /// More of the run as markdown (our measurements by setting), shown after the verdicts.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub details: String,
 }
 
 /// Our label of `label` in `variant`.

@@ -97,6 +97,11 @@ pub(super) struct Frame<G: Game> {
     /// children of this iteration (move, value, line below it) in the order taken.
     pub(super) table: Option<RefutationTable>,
     pub(super) children: Vec<(u16, i32, Vec<u16>)>,
+    /// The common depth as this node sees it now ([`super::SplitPolicy::CommonDepth`]): it
+    /// shares its children while its ply is at most this, and its children start with it.
+    pub(super) cd: u32,
+    /// Strategy A: `cd` drops to this node's ply once a child is done (never at the root).
+    pub(super) variable_cd: bool,
 }
 
 impl<G: Game> Frame<G> {
@@ -147,6 +152,10 @@ impl<G: Game> Frame<G> {
         }
         if t.what == What::Child {
             self.completed += 1;
+            if self.variable_cd && self.ply > 0 && self.ply < self.cd {
+                // "IF D<CD & VARCD THEN DO; CD=D; IF D=0 THEN CD=CD0; END" (thesis fig. 4.7).
+                self.cd = self.ply;
+            }
             if self.main {
                 self.main_done += 1;
             }

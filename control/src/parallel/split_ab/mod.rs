@@ -84,6 +84,17 @@ pub enum SplitPolicy {
     /// children to whoever asks, at any time (no eldest-first wait, no node types); window
     /// improvements spread to the pieces still out and a cutoff aborts them.
     AbDib,
+    /// Seed 002's splitting at a common depth ([`super::cdsplit`]): the nodes at most `cd`
+    /// plies below the root are shared; a request gets the next untried child of the deepest
+    /// shared frame of the running search. With `variable` (the thesis's strategy A) a frame's
+    /// common depth drops to its own ply once one of its children is done (the root keeps
+    /// `cd`), so that only the first line below each root move is shared down to `cd`.
+    CommonDepth {
+        /// The common depth CD (the root's; strategy A lowers it below the root).
+        cd: u32,
+        /// Strategy A (variable common depth) rather than B (fixed).
+        variable: bool,
+    },
 }
 
 impl SplitPolicy {
@@ -112,6 +123,22 @@ impl SplitPolicy {
     /// ER, whose r-nodes refute with their own windows and whose tree is not PVS's).
     fn pvs_windows(self) -> bool {
         self != SplitPolicy::Er
+    }
+
+    /// The common depth a run's root starts with (0 for the policies without one).
+    fn common_depth(self) -> u32 {
+        match self {
+            SplitPolicy::CommonDepth { cd, .. } => cd,
+            _ => 0,
+        }
+    }
+
+    /// Seed 002's splitting: a request is served by the deepest frame that may split, one child
+    /// at a time (the other processor "selects the next unevaluated move" at the common depth
+    /// on the leading processor's line); every other policy hands off all untried children of
+    /// the shallowest such frame.
+    fn one_deepest_child(self) -> bool {
+        matches!(self, SplitPolicy::CommonDepth { .. })
     }
 }
 
@@ -166,6 +193,10 @@ pub(crate) struct AbProblem<G: Game> {
     /// The run root's refutation table from the last iteration (the run root only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refute: Option<RefutationTable>,
+    /// The common depth it was reached with ([`SplitPolicy::CommonDepth`]; 0 otherwise): the
+    /// node and the nodes below it at most this many plies from the real root are shared.
+    #[serde(default)]
+    pub cd: u32,
 }
 
 impl<G: Game> AbProblem<G> {
@@ -183,6 +214,7 @@ impl<G: Game> AbProblem<G> {
             known: None,
             line: Vec::new(),
             refute: None,
+            cd: 0,
         }
     }
 }
@@ -290,7 +322,10 @@ impl Counters {
             SplitPolicy::TreeSplit { .. } => {
                 out.push(("widest_split", get(&self.widest)));
             }
-            SplitPolicy::Ybw | SplitPolicy::Never | SplitPolicy::AbDib => {}
+            SplitPolicy::Ybw
+            | SplitPolicy::Never
+            | SplitPolicy::AbDib
+            | SplitPolicy::CommonDepth { .. } => {}
         }
         out
     }
@@ -442,6 +477,7 @@ pub fn run<G: Game>(
             }
             problem.refute = refute.1.clone();
         }
+        problem.cd = policy.common_depth();
         for pool in &app.searchers {
             pool.free_all();
         }
@@ -543,6 +579,35 @@ mod tests {
         );
         assert!(pieces(SplitPolicy::Ybw).is_empty());
         assert!(pieces(SplitPolicy::Never).is_empty());
+    }
+
+    /// Under a common depth a request gets one child, of the deepest frame within it: with
+    /// frames open at plies 0, 1 and 2 and CD = 2, the next child of the ply-2 frame; with CD
+    /// = 1, of the ply-1 frame; with CD = 0, of the root. Each further request gets the next
+    /// child.
+    #[test]
+    fn a_common_depth_gives_one_child_of_the_deepest_shared_frame() {
+        for cd in 0..=2 {
+            let mut options = ParallelOptions::new(6, 2, Backend::Threads { seed: 1 });
+            options.search = SearchConfig::unsorted();
+            // Frames at plies 0 to 2 whatever the common depth, as `cdsplit` makes for CD 2.
+            options.min_split_depth = 4;
+            let policy = SplitPolicy::CommonDepth { cd, variable: true };
+            let app = SplitAb::<TicTacToe4>::new(policy, &options).unwrap();
+            let mut root = AbProblem::root(TicTacToe4::start(), 6, Role::Plain);
+            root.cd = cd;
+            let mut search = app.start(&root);
+            let mut fx = Effects::default();
+            assert!(matches!(search.step(3, &mut fx), dib::Step::Continue));
+            let first = search.split(&mut fx);
+            assert_eq!(first.len(), 1, "cd {cd}");
+            let p = &first[0].problem;
+            assert_eq!((p.ply, p.cd), (cd + 1, cd), "cd {cd}");
+            let second = search.split(&mut fx);
+            assert_eq!(second.len(), 1, "cd {cd}");
+            assert_eq!(second[0].problem.ply, cd + 1);
+            assert_ne!(second[0].slot, first[0].slot);
+        }
     }
 
     /// A constructed node for DMWF: the root has one child per entry of `STATICS`, whose

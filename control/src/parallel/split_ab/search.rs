@@ -320,6 +320,8 @@ impl<G: Game> AbSearch<G> {
             best_line: Vec::new(),
             table: p.refute,
             children: Vec::new(),
+            cd: p.cd,
+            variable_cd: matches!(self.policy, SplitPolicy::CommonDepth { variable: true, .. }),
         };
         let first = usize::from(p.known.is_some());
         if let Some(k) = p.known {
@@ -434,6 +436,7 @@ impl<G: Game> AbSearch<G> {
                 known: None,
                 line: Vec::new(),
                 refute: None,
+                cd: f.cd,
             };
         }
         let known = match (f.grand_moves.get(at), f.keys.get(at)) {
@@ -457,6 +460,7 @@ impl<G: Game> AbSearch<G> {
                 Vec::new()
             },
             refute: None,
+            cd: f.cd,
         }
     }
 
@@ -511,7 +515,11 @@ impl<G: Game> AbSearch<G> {
 
     /// Whether frame `f` may hand off its untried tasks now.
     fn may_split(&self, f: &Frame<G>) -> bool {
-        if f.untried().is_none() || f.depth - 1 < self.min_split_depth {
+        // Under a common depth the depth alone decides: a shared node's children are searched
+        // privately by whichever processor takes them, however small.
+        let too_small = f.depth - 1 < self.min_split_depth
+            && !matches!(self.policy, SplitPolicy::CommonDepth { .. });
+        if f.untried().is_none() || too_small {
             return false;
         }
         if self.width.is_some_and(|w| f.pending.len() >= w) {
@@ -533,6 +541,7 @@ impl<G: Game> AbSearch<G> {
             SplitPolicy::Ybw => f.completed > 0,
             SplitPolicy::Never => false,
             SplitPolicy::AbDib => true,
+            SplitPolicy::CommonDepth { .. } => f.ply <= f.cd,
         }
     }
 
@@ -748,7 +757,13 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         if self.done.is_some() || self.problem.is_some() {
             return Vec::new();
         }
-        let Some(i) = (0..self.stack.len()).find(|&i| self.may_split(&self.stack[i])) else {
+        let splits = |&i: &usize| self.may_split(&self.stack[i]);
+        let found = if self.policy.one_deepest_child() {
+            (0..self.stack.len()).rev().find(splits)
+        } else {
+            (0..self.stack.len()).find(splits)
+        };
+        let Some(i) = found else {
             return Vec::new();
         };
         let kind = self.stack[i].kind;
@@ -757,9 +772,12 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         } else {
             self.counts.splits_other += 1;
         }
-        let room = self
-            .width
-            .map_or(usize::MAX, |w| w - self.stack[i].pending.len());
+        let room = if self.policy.one_deepest_child() {
+            1
+        } else {
+            self.width
+                .map_or(usize::MAX, |w| w - self.stack[i].pending.len())
+        };
         let tasks: Vec<usize> = (self.stack[i].next..self.stack[i].tasks.len())
             .filter(|&t| !self.stack[i].tasks[t].launched)
             .take(room)

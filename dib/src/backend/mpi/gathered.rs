@@ -95,6 +95,9 @@ mod tests {
                 messages_sent: next(),
                 messages_received: next(),
                 crashed: true,
+                words_sent: next(),
+                words_received: next(),
+                last_busy_ns: next(),
             },
             finished_at: Some(next()),
         };

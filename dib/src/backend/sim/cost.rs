@@ -10,7 +10,11 @@
 //!
 //! for the work it charges ([`Work`]), and by the LogP overheads for messages (`o_send` at the
 //! sender, `o_recv` at the receiver, `L` on the wire) plus the runtime's handling of a message
-//! (`message_handling_ns`, at the sender and again at the receiver). A shared transposition table has
+//! (`message_handling_ns`, at the sender and again at the receiver). A link that moves a
+//! message a word at a time adds per-word costs for the message's size in 16-bit words (its
+//! content plus `message_overhead_words`): `wire_word_ns` per word on the link (charged to the
+//! sender too when `sender_waits_for_wire`) and `recv_word_ns` per word at the receiver, scaled
+//! by the receiver's relative cost (an interrupt per word). A shared transposition table has
 //! `shared_table_ports` ports: while `k` processors use it at once, a probe costs
 //! `shared_probe_ns · max(1, k / ports)` (the ports are shared fairly, so the table serves at
 //! most `ports` probes per probe time); `ports = 0` means no contention. Per-game sections
@@ -88,6 +92,23 @@ pub struct CostModel {
     /// at the sender and again at the receiver (0: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub message_handling_ns: Nanos,
+    /// Time one 16-bit word of a message spends on the link (0: a message costs the same
+    /// whatever its size).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wire_word_ns: Nanos,
+    /// The sender is busy while its message is on the link (programmed I/O without a send
+    /// interrupt): the words' link time is charged to the sender and the message arrives
+    /// `latency_ns` after the sender is done; otherwise it arrives `latency_ns` plus the words'
+    /// link time after the send.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sender_waits_for_wire: bool,
+    /// The receiver's time per word of a message (an interrupt per received word), on a
+    /// processor of relative cost 100; scaled by the receiver's `relative_cost_percent`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recv_word_ns: Nanos,
+    /// Words every message carries besides its content (header, acknowledgement, checksum).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub message_overhead_words: u64,
     /// Relative cost of a node per processor in percent (100 = the base speed; 300 = three
     /// times slower), cycled over the processors; empty means all 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -214,6 +235,15 @@ fn is_zero(n: &Nanos) -> bool {
     *n == 0
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The bytes of a 16-bit word: a message's content of `n` bytes is `n.div_ceil(WORD_BYTES)`
+/// words.
+pub const WORD_BYTES: u64 = 2;
+
 /// The built-in presets: name and TOML text.
 const PRESETS: [(&str, &str); 6] = [
     (
@@ -231,9 +261,9 @@ const PRESETS: [(&str, &str); 6] = [
 ];
 
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
-/// per-probe and per-message cost, the shared table's ports, the table limit, and `poll_ns`
-/// (the [`Notice`]: poll every N ns, or 0 for an interrupt).
-pub const SETTABLE_KEYS: [&str; 15] = [
+/// per-probe, per-message and per-word cost, the shared table's ports, the table limit, and
+/// `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
+pub const SETTABLE_KEYS: [&str; 18] = [
     "node_ns",
     "horizon_ns",
     "quiescence_ns",
@@ -249,6 +279,9 @@ pub const SETTABLE_KEYS: [&str; 15] = [
     "send_overhead_ns",
     "recv_overhead_ns",
     "latency_ns",
+    "wire_word_ns",
+    "recv_word_ns",
+    "message_overhead_words",
 ];
 
 /// The names of the presets, for error messages and help.
@@ -370,7 +403,8 @@ impl CostModel {
         CostModel::preset("sun4-pvm").unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Unequal processors on a slow serial link, after seed 002's PDP-11/45 and PDP-11/20.
+    /// Seed 002's PDP-11/45 and 1.8 times slower PDP-11/20 on a parallel link that moves a
+    /// message a word at a time.
     #[must_use]
     pub fn pdp11() -> CostModel {
         CostModel::preset("pdp11").unwrap_or_else(|e| panic!("{e}"))
@@ -457,20 +491,73 @@ impl CostModel {
             )
     }
 
-    /// What sending a message costs the sender: the channel's overhead and the runtime's
-    /// handling.
+    /// What sending a message without content costs the sender (see
+    /// [`CostModel::send_msg_ns`]).
     #[must_use]
     pub fn send_ns(&self) -> Nanos {
-        self.send_overhead_ns
-            .saturating_add(self.message_handling_ns)
+        self.send_msg_ns(0)
     }
 
-    /// What taking in a message costs the receiver: the channel's overhead and the runtime's
-    /// handling.
+    /// What taking in a message without content costs processor 0 (see
+    /// [`CostModel::recv_msg_ns`]).
     #[must_use]
     pub fn recv_ns(&self) -> Nanos {
+        self.recv_msg_ns(0, 0)
+    }
+
+    /// Whether a message's cost depends on its size (some per-word cost is set); the
+    /// simulator measures messages only then.
+    #[must_use]
+    pub fn sized_messages(&self) -> bool {
+        self.wire_word_ns > 0 || self.recv_word_ns > 0
+    }
+
+    /// The words on the link of a message with `content` words of content.
+    #[must_use]
+    pub fn message_words(&self, content: u64) -> u64 {
+        content.saturating_add(self.message_overhead_words)
+    }
+
+    /// What sending a message of `content` words costs the sender: the channel's overhead,
+    /// the runtime's handling and, when the sender waits for the link, the words' link time.
+    #[must_use]
+    pub fn send_msg_ns(&self, content: u64) -> Nanos {
+        let waiting = if self.sender_waits_for_wire {
+            self.message_words(content)
+                .saturating_mul(self.wire_word_ns)
+        } else {
+            0
+        };
+        self.send_overhead_ns
+            .saturating_add(self.message_handling_ns)
+            .saturating_add(waiting)
+    }
+
+    /// The time from the end of a send of `content` words to the message's arrival: the
+    /// latency and, unless the sender already waited for it, the words' link time.
+    #[must_use]
+    pub fn wire_ns(&self, content: u64) -> Nanos {
+        let words = if self.sender_waits_for_wire {
+            0
+        } else {
+            self.message_words(content)
+                .saturating_mul(self.wire_word_ns)
+        };
+        self.latency_ns.saturating_add(words)
+    }
+
+    /// What taking in a message of `content` words costs processor `id`: the channel's
+    /// overhead, the runtime's handling and the per-word receive cost at its relative speed.
+    #[must_use]
+    pub fn recv_msg_ns(&self, id: ProcId, content: u64) -> Nanos {
+        let words = self
+            .message_words(content)
+            .saturating_mul(self.recv_word_ns)
+            .saturating_mul(self.percent(id))
+            / 100;
         self.recv_overhead_ns
             .saturating_add(self.message_handling_ns)
+            .saturating_add(words)
     }
 
     /// The largest table in MiB that holds at most [`CostModel::max_table_entries`] entries
@@ -501,6 +588,20 @@ impl fmt::Display for CostModel {
         if self.message_handling_ns > 0 {
             write!(f, ", handling {} ns", self.message_handling_ns)?;
         }
+        if self.sized_messages() {
+            write!(
+                f,
+                ", link {} ns/word{}, receive {} ns/word, {} overhead words",
+                self.wire_word_ns,
+                if self.sender_waits_for_wire {
+                    " (sender waits)"
+                } else {
+                    ""
+                },
+                self.recv_word_ns,
+                self.message_overhead_words
+            )?;
+        }
         if self.shared_probe_ns > 0 {
             write!(
                 f,
@@ -530,7 +631,7 @@ mod tests {
         assert_eq!(PRESETS.len(), PRESET_NAMES.split(", ").count());
         assert!("cray".parse::<CostModel>().is_err());
         let p = CostModel::pdp11();
-        assert_eq!(p.nodes_ns(1, 10), 3 * p.nodes_ns(0, 10));
+        assert_eq!(10 * p.nodes_ns(1, 10), 18 * p.nodes_ns(0, 10));
     }
 
     #[test]
@@ -626,6 +727,43 @@ mod tests {
         assert_eq!((c.send_ns(), c.recv_ns()), (720, 715));
         assert!(c.to_string().contains("handling 700 ns"), "{c}");
         assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
+    }
+
+    #[test]
+    fn a_message_costs_its_words_on_the_link_and_at_the_receiver() {
+        let c = CostModel::from_toml(
+            "name = \"t\"\nnode_ns = 100\nsend_overhead_ns = 20\nrecv_overhead_ns = 15\n\
+             latency_ns = 300\nwire_word_ns = 34000\nsender_waits_for_wire = true\n\
+             recv_word_ns = 25000\nmessage_overhead_words = 3\nrelative_cost_percent = [100, 180]\n",
+        )
+        .expect("valid");
+        assert!(c.sized_messages());
+        // Five words of content and three of overhead.
+        assert_eq!(c.send_msg_ns(5), 20 + 8 * 34_000);
+        assert_eq!(c.wire_ns(5), 300);
+        assert_eq!(c.recv_msg_ns(0, 5), 15 + 8 * 25_000);
+        assert_eq!(c.recv_msg_ns(1, 5), 15 + 8 * 45_000);
+        // An empty message still has its overhead words.
+        assert_eq!(
+            (c.send_ns(), c.recv_ns()),
+            (20 + 3 * 34_000, 15 + 3 * 25_000)
+        );
+        let flying = CostModel {
+            sender_waits_for_wire: false,
+            ..c.clone()
+        };
+        assert_eq!(flying.send_msg_ns(5), 20);
+        assert_eq!(flying.wire_ns(5), 300 + 8 * 34_000);
+        assert!(c.to_string().contains("34000 ns/word"), "{c}");
+        assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
+        // Without per-word costs a message costs the same whatever its size.
+        for name in PRESET_NAMES.split(", ").filter(|n| *n != "pdp11") {
+            let p = CostModel::preset(name).expect("preset");
+            assert!(!p.sized_messages(), "{name}");
+            assert_eq!(p.send_msg_ns(1000), p.send_ns(), "{name}");
+            assert_eq!(p.recv_msg_ns(1, 1000), p.recv_ns(), "{name}");
+            assert_eq!(p.wire_ns(1000), p.latency_ns, "{name}");
+        }
     }
 
     #[test]

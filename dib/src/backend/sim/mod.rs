@@ -154,6 +154,8 @@ enum Event<M> {
         to: ProcId,
         from: ProcId,
         frame: Frame<M>,
+        /// The message's content in 16-bit words (0 when the model prices messages by count).
+        words: u64,
     },
     Crash {
         proc: ProcId,
@@ -169,7 +171,8 @@ struct Slot<M> {
     generation: u64,
     waiting: bool,
     crashed: bool,
-    inbox: VecDeque<Envelope<M>>,
+    /// Arrived messages with their content in words.
+    inbox: VecDeque<(Envelope<M>, u64)>,
     rng: Rng,
     counters: BackendCounters,
     /// Whether it has probed a shared table (it counts as a user of the table while busy).
@@ -189,15 +192,23 @@ struct SimCtx<'a, M> {
     /// on (no earlier than that event's time plus the latency).
     horizon: Nanos,
     slot: &'a mut Slot<M>,
-    outbox: &'a mut Vec<(ProcId, M, Nanos)>,
+    /// Messages sent in this slice: receiver, message, content words, time the send ended.
+    outbox: &'a mut Vec<(ProcId, M, u64, Nanos)>,
     finished: &'a mut bool,
+}
+
+/// The content of `msg` in 16-bit words: its postcard encoding (the MPI backend's wire
+/// format), rounded up to whole words.
+fn content_words<M: Serialize>(msg: &M) -> u64 {
+    let bytes = postcard::to_allocvec(msg).map_or(0, |b| b.len() as u64);
+    bytes.div_ceil(cost::WORD_BYTES)
 }
 
 /// The longest slice, in nodes, of an interrupted processor with no message in sight (a
 /// bound on the simulator's bookkeeping, not on what the processor notices).
 const MAX_SLICE_NODES: u64 = 1 << 16;
 
-impl<M> Context<M> for SimCtx<'_, M> {
+impl<M: Serialize> Context<M> for SimCtx<'_, M> {
     fn id(&self) -> ProcId {
         self.id
     }
@@ -211,18 +222,25 @@ impl<M> Context<M> for SimCtx<'_, M> {
         &mut self.slot.rng
     }
     fn send(&mut self, to: ProcId, msg: M) {
-        let o = self.cost.send_ns();
+        let words = if self.cost.sized_messages() {
+            content_words(&msg)
+        } else {
+            0
+        };
+        let o = self.cost.send_msg_ns(words);
         self.slot.clock += o;
         self.slot.counters.messaging_ns += o;
         self.slot.counters.messages_sent += 1;
-        self.outbox.push((to, msg, self.slot.clock));
+        self.slot.counters.words_sent += self.cost.message_words(words);
+        self.outbox.push((to, msg, words, self.slot.clock));
     }
     fn poll(&mut self) -> Option<Envelope<M>> {
-        let env = self.slot.inbox.pop_front()?;
-        let o = self.cost.recv_ns();
+        let (env, words) = self.slot.inbox.pop_front()?;
+        let o = self.cost.recv_msg_ns(self.id, words);
         self.slot.clock += o;
         self.slot.counters.messaging_ns += o;
         self.slot.counters.messages_received += 1;
+        self.slot.counters.words_received += self.cost.message_words(words);
         Some(env)
     }
     fn charge(&mut self, nodes: u64) {
@@ -237,6 +255,9 @@ impl<M> Context<M> for SimCtx<'_, M> {
         self.slot.clock += t;
         self.slot.counters.busy_ns += t;
         self.slot.counters.nodes += work.nodes();
+        if t > 0 {
+            self.slot.counters.last_busy_ns = self.slot.clock;
+        }
     }
     fn finish(&mut self) {
         *self.finished = true;
@@ -336,7 +357,7 @@ pub fn run<P: Processor>(
         ..SimFigures::default()
     };
     let mut trace = TraceHash::default();
-    let mut outbox: Vec<(ProcId, P::Msg, Nanos)> = Vec::new();
+    let mut outbox: Vec<(ProcId, P::Msg, u64, Nanos)> = Vec::new();
     let mut finished = false;
     let mut end_time = 0;
     let mut now = 0;
@@ -404,8 +425,8 @@ pub fn run<P: Processor>(
                         }
                     }
                 }
-                for (to, msg, sent_at) in outbox.drain(..) {
-                    let mut arrive = sent_at + cost.latency_ns;
+                for (to, msg, words, sent_at) in outbox.drain(..) {
+                    let mut arrive = sent_at + cost.wire_ns(words);
                     if fault_rng.chance(faults.drop) {
                         figures.dropped += 1;
                         continue;
@@ -442,12 +463,18 @@ pub fn run<P: Processor>(
                                 to,
                                 from: proc,
                                 frame,
+                                words,
                             },
                         );
                     }
                 }
             }
-            Event::Arrive { to, from, frame } => {
+            Event::Arrive {
+                to,
+                from,
+                frame,
+                words,
+            } => {
                 trace.record(&[time, seq, TAG_ARRIVE, to as u64, from as u64]);
                 let slot = &mut slots[to];
                 slot.arrivals.pop();
@@ -467,7 +494,7 @@ pub fn run<P: Processor>(
                         }
                     }
                 };
-                slot.inbox.push_back(Envelope { from, msg });
+                slot.inbox.push_back((Envelope { from, msg }, words));
                 if slot.waiting {
                     slot.waiting = false;
                     slot.generation += 1;
