@@ -23,17 +23,18 @@ const SAME_TREE: [ParallelAlgo; 7] = [
     ParallelAlgo::PvSplit,
 ];
 
-fn config(tt: TtMode, refutation_table: bool) -> SearchConfig {
+fn config(tt: TtMode, refutation_table: bool, deepening: bool) -> SearchConfig {
     SearchConfig {
         tt_mode: tt,
         tt_mib: 1,
         refutation_table,
+        deepening,
         ..SearchConfig::research()
     }
 }
 
-/// Sequential PVS with iterative deepening to `depth`: (value, best move, nodes, horizon
-/// leaves).
+/// Sequential PVS to `depth` (with iterative deepening when `c` deepens): (value, best move,
+/// nodes, horizon leaves).
 fn sequential<G: Game>(pos: &G, depth: u32, c: SearchConfig) -> (i32, Option<G::Move>, u64, u64) {
     let mut s = Searcher::<G>::new(c).expect("a 1 MiB table");
     let r = s.search(pos, &Limits::depth(depth), &mut Unlimited);
@@ -42,13 +43,17 @@ fn sequential<G: Game>(pos: &G, depth: u32, c: SearchConfig) -> (i32, Option<G::
 
 fn check<G: Game>(name: &str, positions: &[G], depth: u32) {
     for (i, pos) in positions.iter().enumerate() {
-        for (tt, refute) in [
-            (TtMode::Off, false),
-            (TtMode::ExactDepth, false),
-            (TtMode::Off, true),
-            (TtMode::ExactDepth, true),
+        // (table, refutation table, iterative deepening): the last two search the full depth
+        // once, as seed 002's program does.
+        for (tt, refute, deepening) in [
+            (TtMode::Off, false, true),
+            (TtMode::ExactDepth, false, true),
+            (TtMode::Off, true, true),
+            (TtMode::ExactDepth, true, true),
+            (TtMode::Off, false, false),
+            (TtMode::ExactDepth, false, false),
         ] {
-            let c = config(tt, refute);
+            let c = config(tt, refute, deepening);
             let (value, best, nodes, horizon) = sequential(pos, depth, c);
             for algo in SAME_TREE {
                 for min_split in [1, 2, 3] {
@@ -58,7 +63,7 @@ fn check<G: Game>(name: &str, positions: &[G], depth: u32) {
                     o.min_split_depth = min_split;
                     let r = search(algo, pos, &o).unwrap_or_else(|e| panic!("{algo}: {e}"));
                     let at = format!(
-                        "{name} position {i}, {algo}, table {tt}, refutation table {refute}, min split {min_split}"
+                        "{name} position {i}, {algo}, table {tt}, refutation table {refute}, deepening {deepening}, min split {min_split}"
                     );
                     assert_eq!(r.value, value, "{at}: value");
                     assert_eq!(r.best_move, best, "{at}: best move");

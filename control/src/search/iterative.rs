@@ -95,8 +95,9 @@ impl<G: Game> Searcher<G> {
         self.refute.table = None;
         let mut last: Option<(i32, Vec<G::Move>, u32)> = None;
         let mut previous_nodes = None;
-        for depth in 1..=max_depth {
-            if depth > 1 && self.past_soft_deadline(ctx) {
+        let first = if self.config.deepening { 1 } else { max_depth };
+        for depth in first..=max_depth {
+            if depth > first && self.past_soft_deadline(ctx) {
                 self.stopped = true;
                 break;
             }

@@ -128,6 +128,10 @@ pub struct SearchConfig {
     /// Iterative deepening's aspiration window half-width around the previous value;
     /// `None` searches every iteration with a full window.
     pub aspiration: Option<i32>,
+    /// Iterative deepening from one ply to the requested depth (the default); off, one search
+    /// at the requested depth with a full window, as seed 002's program searches. The split
+    /// engine deepens exactly when the sequential search does.
+    pub deepening: bool,
     /// Marsland and Popowich's refutation table: each iteration searches the root's moves
     /// sorted by the last iteration's values and follows, below each, the line the last
     /// iteration searched first (`refutation`). Off by default; seed 004's experiments turn
@@ -218,6 +222,7 @@ impl SearchConfig {
             move_ordering: true,
             sorting: SortConfig::default(),
             aspiration: Some(50),
+            deepening: true,
             refutation_table: false,
             play_features: PlayFeatures::default(),
             quiescence_plies: None,
@@ -256,6 +261,7 @@ impl SearchConfig {
             tt_mode: TtMode::Off,
             move_ordering: false,
             aspiration: None,
+            deepening: true,
             ..self
         }
     }

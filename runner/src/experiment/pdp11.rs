@@ -148,7 +148,8 @@ impl Measured {
     }
 }
 
-/// The search of the thesis's program: plain alpha-beta at one fixed depth with a full window,
+/// The search of the thesis's program: plain alpha-beta at one fixed depth with a full window
+/// (no iterative deepening, on one machine or two),
 /// no table, quiescence to MAXD + 2; the moves ordered by the game's hints (captures first),
 /// killers and history, as the thesis's chapter 1 orders them "based upon a knowledge of chess,
 /// the killer heuristic" (l. 420-435).
@@ -157,6 +158,7 @@ fn search_config() -> SearchConfig {
         algorithm: Algorithm::AlphaBeta,
         tt_mode: TtMode::Off,
         aspiration: None,
+        deepening: false,
         quiescence_plies: Some(QUIESCENCE_PLIES),
         ..SearchConfig::research()
     }

@@ -501,7 +501,11 @@ pub fn run<G: Game>(
         Ok(result_from_report(report, value, pv, Vec::new()))
     };
     let mut result = if engine {
-        deepening::deepen(options, options.depth > 1, search_at)?
+        deepening::deepen(
+            options,
+            options.search.deepening && options.depth > 1,
+            search_at,
+        )?
     } else {
         search_at(options.depth, Window::FULL)?
     };
