@@ -15,10 +15,9 @@ use games::score::INFINITY;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::ParallelError;
-use crate::search::RefutationTable;
 use crate::search::limits::MAX_PLY;
 use crate::search::ordering::select_next;
-use crate::search::refutation::{LINE_KEY, rank_key};
+use crate::search::refutation::First;
 use crate::search::sorting::NodeType;
 use crate::search::tt::{Bound, TtEntry, value_from_tt, value_to_tt};
 use crate::search::{SearchConfig, Searcher, TranspositionTable, TtMode, Unlimited};
@@ -225,18 +224,6 @@ pub(super) fn sorted_by_expansion<G: Game>(
     )
 }
 
-/// What a frame tries before the normal move order: the table move, and with the refutation
-/// table on, the run root's table order or the line's move.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct First<'a> {
-    /// The transposition table's move (generation index).
-    pub(super) tt_move: Option<u32>,
-    /// The run root's refutation table (the root's moves in its order, before everything).
-    pub(super) table: Option<&'a RefutationTable>,
-    /// The refutation line's move at this node (after the table move).
-    pub(super) line_move: Option<u16>,
-}
-
 /// The order of `moves` (the moves of `pos`, a frame at `ply` from the run's root): what
 /// `first` names, then by the sequential search's key (the game's hint, the killers of `ply`
 /// and the history of `searcher`, whose leaf searches keep their killers by ply from the
@@ -254,16 +241,9 @@ pub(super) fn keyed_order<G: Game>(
         .enumerate()
         .map(|(i, &mv)| {
             let i = i as u16;
-            let rank = first.table.and_then(|t| t.rank(i));
-            let key = if let Some(rank) = rank {
-                rank_key(rank)
-            } else if first.tt_move == Some(u32::from(i)) {
-                i64::MAX
-            } else if first.line_move == Some(i) {
-                LINE_KEY
-            } else {
-                searcher.tables.key(pos, mv, (ply as usize).min(MAX_PLY))
-            };
+            let key = first
+                .key(i)
+                .unwrap_or_else(|| searcher.tables.key(pos, mv, (ply as usize).min(MAX_PLY)));
             (key, i)
         })
         .collect();

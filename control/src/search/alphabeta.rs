@@ -14,7 +14,7 @@ use games::score::{INFINITY, is_decisive};
 use super::context::SearchContext;
 use super::limits::MAX_PLY;
 use super::ordering::select_next;
-use super::refutation::{LINE_KEY, rank_key};
+use super::refutation::First;
 use super::searcher::{NodeInfo, Searcher};
 use super::settings::{Algorithm, TtMode};
 use super::sorting::NodeType;
@@ -158,18 +158,18 @@ impl<G: Game> Searcher<G> {
             } else {
                 None
             };
+            let first = First {
+                table: root_table,
+                tt_move,
+                line_move,
+            };
             for (i, &mv) in buf.moves.iter().enumerate() {
-                let rank = root_table.and_then(|t| t.rank(i as u16));
-                let key = if !self.config.move_ordering {
-                    0
-                } else if let Some(rank) = rank {
-                    rank_key(rank)
-                } else if tt_move == Some(i as u16) {
-                    i64::MAX
-                } else if line_move == Some(i as u16) {
-                    LINE_KEY
+                let key = if self.config.move_ordering {
+                    first
+                        .key(i as u16)
+                        .unwrap_or_else(|| self.tables.key(pos, mv, self.killer_ply(ply)))
                 } else {
-                    self.tables.key(pos, mv, self.killer_ply(ply))
+                    0
                 };
                 buf.order.push((key, i as u16));
             }

@@ -61,13 +61,43 @@ impl RefutationTable {
 /// The ordering key of a move listed at `rank` in a [`RefutationTable`]: above every key of
 /// the normal move order (and of the table move), earlier ranks higher.
 #[must_use]
-pub(crate) fn rank_key(rank: usize) -> i64 {
+fn rank_key(rank: usize) -> i64 {
     i64::MAX - rank as i64
 }
 
 /// The ordering key of the line's move at a node on the line: above every key but the table
 /// move's.
-pub(crate) const LINE_KEY: i64 = i64::MAX - 1;
+const LINE_KEY: i64 = i64::MAX - 1;
+
+/// What a node tries before its normal move order, by generation index: the run root's
+/// refutation table (its moves in the last iteration's order), the transposition table's
+/// move, then the refutation line's move. The sequential search and the split engine's frames
+/// both order by it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct First<'a> {
+    /// The run root's refutation table.
+    pub(crate) table: Option<&'a RefutationTable>,
+    /// The transposition table's move.
+    pub(crate) tt_move: Option<u16>,
+    /// The refutation line's move at this node.
+    pub(crate) line_move: Option<u16>,
+}
+
+impl First<'_> {
+    /// The key of move `index` when one of these names it; `None` leaves it to the normal key.
+    #[must_use]
+    pub(crate) fn key(&self, index: u16) -> Option<i64> {
+        if let Some(rank) = self.table.and_then(|t| t.rank(index)) {
+            Some(rank_key(rank))
+        } else if self.tt_move == Some(index) {
+            Some(i64::MAX)
+        } else if self.line_move == Some(index) {
+            Some(LINE_KEY)
+        } else {
+            None
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,7 @@ use crate::parallel::ab_frames::Bounds;
 use crate::search::RefutationTable;
 use crate::search::sorting::NodeType;
 
-use super::{Role, Window};
+use super::{AbValue, Role, Window};
 
 /// What a task of a frame does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,27 +214,6 @@ pub(super) fn slot_of(frame: usize, task: u32) -> Slot {
 
 /// A node opened for searching: solved at once, or a frame to push.
 pub(super) enum Opened<G: Game> {
-    Solved(Solved),
+    Solved(AbValue),
     Frame(Box<Frame<G>>),
-}
-
-/// A node solved at once: its value, best move and, with the refutation table on, its line and
-/// (the run root) its table.
-#[derive(Debug, Default)]
-pub(super) struct Solved {
-    pub(super) value: i32,
-    pub(super) best: Option<u32>,
-    pub(super) line: Vec<u16>,
-    pub(super) table: Option<RefutationTable>,
-}
-
-impl Solved {
-    /// A value alone.
-    pub(super) fn value(value: i32, best: Option<u32>) -> Solved {
-        Solved {
-            value,
-            best,
-            ..Solved::default()
-        }
-    }
 }

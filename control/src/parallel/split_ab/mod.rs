@@ -222,7 +222,7 @@ impl<G: Game> AbProblem<G> {
 /// A solved problem: its fail-soft value and the index of its best move (in generation order),
 /// when known; with the refutation table on, the line found from it and, for the run root, the
 /// table of its children.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct AbValue {
     /// The fail-soft value.
     pub value: i32,
@@ -234,6 +234,17 @@ pub(crate) struct AbValue {
     /// The run root's children as the next iteration's refutation table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<RefutationTable>,
+}
+
+impl AbValue {
+    /// A value and best move alone (no line, no table).
+    pub(super) fn value(value: i32, best: Option<u32>) -> AbValue {
+        AbValue {
+            value,
+            best,
+            ..AbValue::default()
+        }
+    }
 }
 
 /// What the searches of one run count together (over all processors).

@@ -9,13 +9,14 @@ use games::Game;
 use games::score::INFINITY;
 
 use crate::parallel::ab_frames::{self, Bounds, PooledSearcher, hinted_moves};
+use crate::search::refutation::First;
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
 use crate::search::{
     Algorithm, KindTally, RefutationTable, SearchConfig, TranspositionTable, Unlimited,
 };
 
-use super::frame::{Frame, Opened, Solved, Task, What, slot_of};
+use super::frame::{Frame, Opened, Task, What, slot_of};
 use super::{AbProblem, AbValue, Counters, Counts, Known, Role, SplitAb, SplitPolicy, Window};
 
 /// A running search.
@@ -134,7 +135,7 @@ impl<G: Game> AbSearch<G> {
     /// (at the root only), with the refutation table on its line (and at the run root its
     /// table, as the sequential root keeps it), and the nodes it took (sorting look-ahead
     /// included).
-    fn leaf(&mut self, p: &AbProblem<G>) -> (Solved, u64) {
+    fn leaf(&mut self, p: &AbProblem<G>) -> (AbValue, u64) {
         let (alpha, beta) = ab_frames::leaf_window(p.window, p.ply);
         let sorted_before = self.searcher.stats().sort_nodes;
         let refute = self.config.refutation_table;
@@ -167,7 +168,7 @@ impl<G: Game> AbSearch<G> {
         } else {
             None
         };
-        let solved = Solved {
+        let solved = AbValue {
             value: ab_frames::leaf_value(r.value, p.ply),
             best,
             line: if refute {
@@ -217,8 +218,8 @@ impl<G: Game> AbSearch<G> {
             } else {
                 (None, None)
             };
-            let first = ab_frames::First {
-                tt_move,
+            let first = First {
+                tt_move: tt_move.and_then(|m| u16::try_from(m).ok()),
                 table,
                 line_move,
             };
@@ -281,7 +282,7 @@ impl<G: Game> AbSearch<G> {
             (None, None)
         };
         if let Some(value) = cut {
-            return (Opened::Solved(Solved::value(value, None)), 1);
+            return (Opened::Solved(AbValue::value(value, None)), 1);
         }
         if self.is_leaf(&p.position, p.depth) {
             let (solved, n) = self.leaf(&p);
@@ -332,7 +333,7 @@ impl<G: Game> AbSearch<G> {
             f.take(0, k.value, &[], false);
             if f.bounds.cut() {
                 return (
-                    Opened::Solved(Solved::value(f.bounds.best, f.bounds.best_index)),
+                    Opened::Solved(AbValue::value(f.bounds.best, f.bounds.best_index)),
                     1 + sorted,
                 );
             }
@@ -563,13 +564,8 @@ impl<G: Game> AbSearch<G> {
         f.pending.clear();
     }
 
-    fn finish(&mut self, solved: Solved) {
-        self.done = Some(AbValue {
-            value: solved.value,
-            best: solved.best,
-            line: solved.line,
-            table: solved.table,
-        });
+    fn finish(&mut self, solved: AbValue) {
+        self.done = Some(solved);
     }
 
     /// Frame `j` is finished (completed or cut off): drops it and every frame above it
@@ -600,7 +596,7 @@ impl<G: Game> AbSearch<G> {
                 // At the root: done (when its window closed, its giver needs no exact value).
                 let table = (self.config.refutation_table && f.ply == 0)
                     .then(|| RefutationTable::from_children(f.children));
-                self.finish(Solved {
+                self.finish(AbValue {
                     value: f.bounds.best,
                     best: f.bounds.best_index,
                     line: f.best_line,
@@ -672,7 +668,7 @@ impl<G: Game> AbSearch<G> {
     /// The first step: the problem is solved at once or becomes the root frame.
     fn begin(&mut self, problem: AbProblem<G>) -> u64 {
         if problem.window.alpha >= problem.window.beta {
-            self.finish(Solved::value(-INFINITY, None));
+            self.finish(AbValue::value(-INFINITY, None));
             return 0;
         }
         let (opened, nodes) = self.open(problem, 0);
