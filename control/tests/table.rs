@@ -87,3 +87,39 @@ fn the_table_saves_nodes_in_exact_depth_mode() {
     assert!(c_exact > 0);
     assert!(n_exact < n_off, "{n_exact} >= {n_off}");
 }
+
+/// `tt_min_depth` 0 probes and stores the table at the horizon nodes too (seed 004's "complete
+/// system"): the values are those without a table, in exact-depth and normal mode, on a game
+/// with a quiescence search (chess) and one without (tic-tac-toe), and the horizon probes show.
+#[test]
+fn horizon_probes_keep_the_values() {
+    use games::chess::Chess;
+    fn run<G: Game>(pos: &G, depth: u32, mode: TtMode, min_depth: u32) -> (i32, u64) {
+        let mut c = SearchConfig::research();
+        c.tt_mode = mode;
+        c.tt_min_depth = min_depth;
+        let mut s = Searcher::<G>::new(c).unwrap();
+        let r = s.search_window(pos, depth, -INFINITY, INFINITY, &mut Unlimited);
+        (r.value, s.stats().tt_probes)
+    }
+    let chess = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+    ];
+    for fen in chess {
+        let pos = Chess::parse_position(fen).unwrap();
+        let (off, _) = run(&pos, 4, TtMode::Off, 1);
+        for mode in [TtMode::ExactDepth, TtMode::Normal] {
+            let (interior, p1) = run(&pos, 4, mode, 1);
+            let (all, p0) = run(&pos, 4, mode, 0);
+            assert_eq!((interior, all), (off, off), "{fen} {mode:?}");
+            assert!(
+                p0 > p1,
+                "{fen} {mode:?}: {p0} probes at every node, {p1} at interior ones"
+            );
+        }
+    }
+    let pos = TicTacToe4::parse_position("X---/-O--/----/----").unwrap();
+    let (off, _) = run(&pos, 6, TtMode::Off, 1);
+    assert_eq!(run(&pos, 6, TtMode::ExactDepth, 0).0, off);
+}

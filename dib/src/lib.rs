@@ -41,7 +41,7 @@ pub use accounting::{BackendCounters, DibCounters, ProcAccounts};
 pub use application::{Application, Effects, Piece, Search, Slot, Step};
 pub use backend::sim::{
     CostModel, FaultPlan, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, SimConfig,
-    SimError, SimFigures,
+    SimError, SimFigures, SlowLines,
 };
 pub use context::{Context, Envelope, Nanos, ProcId};
 pub use message::{Message, TaskId};

@@ -144,7 +144,8 @@ pub struct SearchArgs {
     /// default: exact in the research setting, normal in play.
     #[arg(long)]
     pub tt_mode: Option<String>,
-    /// Nodes with fewer plies left than this do not use the table (1: every interior node).
+    /// Nodes with fewer plies left than this do not use the table (1: every interior node; 0:
+    /// the horizon nodes too).
     #[arg(long, default_value_t = 2)]
     pub tt_min_depth: u32,
     /// The named setting: research (fixed depth, deterministic) or play (every enhancement).
@@ -349,7 +350,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Nodes with fewer plies left than this neither probe nor store the table (default 2; 1:
-    /// every interior node; 3: only subtrees of more than 2 plies, seed 004's "> 2 ply").
+    /// every interior node; 0: the horizon nodes too, seed 004's "any tree node"; 3: only
+    /// subtrees of more than 2 plies, seed 004's "> 2 ply").
     #[arg(long)]
     pub tt_min_depth: Option<u32>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each

@@ -88,11 +88,11 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
             flags: &args.table_sort,
         },
     )?;
-    if args.tt_min_depth == 0 || args.tt_min_depth > MAX_DEPTH {
+    if args.tt_min_depth > MAX_DEPTH {
         return Err(input(
             "--tt-min-depth",
             format!(
-                "{} is out of range; use 1 to {MAX_DEPTH}",
+                "{} is out of range; use 0 to {MAX_DEPTH}",
                 args.tt_min_depth
             ),
         ));
@@ -216,7 +216,7 @@ fn parse_limits(args: &SearchArgs) -> Result<Limits> {
         if d == 0 || d > MAX_DEPTH {
             return Err(input(
                 "--depth",
-                format!("{d} is out of range; use 1 to {MAX_DEPTH}"),
+                format!("{d} is out of range; use 0 to {MAX_DEPTH}"),
             ));
         }
     }

@@ -1111,7 +1111,7 @@ fn quick_seed_004_tables_run_pv_splitting_with_and_without_tables() {
     assert_eq!(local["split_tables"], "local");
     assert_eq!(local["tt_min_depth"], 3);
     assert_eq!(local["sim_preset"], "sun68k");
-    assert!(settings("global-all")["tt_min_depth"] == 1);
+    assert!(settings("global-all")["tt_min_depth"] == 0);
     let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
     assert!(html.contains("global-gt2") && balanced(&html));
 

@@ -50,7 +50,25 @@ impl<G: Game> Searcher<G> {
         if depth <= 0 || ply >= MAX_PLY {
             self.stats.leaves += 1;
             self.stats.horizon += 1;
-            return self.quiescence(pos, alpha, beta, ply, self.config.quiescence_plies, ctx);
+            // With `tt_min_depth` 0 a horizon node probes and stores the table too (seed 004's
+            // "complete system": "a table lookup is made upon the initial visit to any tree
+            // node", section 8.2).
+            let use_tt = self.config.tt_mode != TtMode::Off
+                && self.config.tt_min_depth == 0
+                && ply < MAX_PLY;
+            let left = self.config.quiescence_plies;
+            if !use_tt {
+                return self.quiescence(pos, alpha, beta, ply, left, ctx);
+            }
+            let hash = pos.hash();
+            if let (Some(v), _) = self.probe_table(hash, 0, alpha, beta, ply) {
+                return v;
+            }
+            let v = self.quiescence(pos, alpha, beta, ply, left, ctx);
+            if !self.stopped {
+                self.store_table(hash, v, alpha, beta, 0, ply, None, ctx);
+            }
+            return v;
         }
         if self.config.sorting.type_two_bug && depth > 0 {
             let sorting = self.config.sorting;
@@ -66,27 +84,11 @@ impl<G: Game> Searcher<G> {
         let mut tt_move = None;
         let use_tt = self.config.tt_mode != TtMode::Off && depth >= self.config.tt_min_depth as i32;
         if use_tt {
-            self.stats.tt_probes += 1;
-            if let Some(entry) = self.tt.probe(hash) {
-                self.stats.tt_hits += 1;
-                tt_move = entry.move_index;
-                let deep_enough = match self.config.tt_mode {
-                    TtMode::ExactDepth => i32::from(entry.depth) == depth.min(255),
-                    _ => i32::from(entry.depth) >= depth.min(255),
-                };
-                if deep_enough && ply > 0 {
-                    let v = value_from_tt(entry.value, ply);
-                    let cuts = match entry.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v >= beta,
-                        Bound::Upper => v <= alpha,
-                    };
-                    if cuts {
-                        self.stats.tt_cutoffs += 1;
-                        return v;
-                    }
-                }
+            let (cut, hint) = self.probe_table(hash, depth, alpha, beta, ply);
+            if let Some(v) = cut {
+                return v;
             }
+            tt_move = hint;
         }
 
         let in_check = play && pos.in_check();
@@ -272,23 +274,74 @@ impl<G: Game> Searcher<G> {
         self.plies[ply] = buf;
 
         if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let entry = TtEntry {
-                value: value_to_tt(best, ply),
-                depth: depth.clamp(0, 255) as u8,
-                bound,
-                move_index: best_index,
-            };
-            self.tt.store(hash, entry);
-            ctx.stored(hash, &entry);
+            self.store_table(hash, best, alpha_orig, beta, depth, ply, best_index, ctx);
         }
         best
+    }
+
+    /// Probes the table for a node of `depth` plies left at `ply` with window
+    /// (`alpha`, `beta`): the value when a stored result decides the node (never at the root),
+    /// and the stored best move.
+    fn probe_table(
+        &mut self,
+        hash: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> (Option<i32>, Option<u16>) {
+        self.stats.tt_probes += 1;
+        let Some(entry) = self.tt.probe(hash) else {
+            return (None, None);
+        };
+        self.stats.tt_hits += 1;
+        let deep_enough = match self.config.tt_mode {
+            TtMode::ExactDepth => i32::from(entry.depth) == depth.min(255),
+            _ => i32::from(entry.depth) >= depth.min(255),
+        };
+        if deep_enough && ply > 0 {
+            let v = value_from_tt(entry.value, ply);
+            let cuts = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cuts {
+                self.stats.tt_cutoffs += 1;
+                return (Some(v), entry.move_index);
+            }
+        }
+        (None, entry.move_index)
+    }
+
+    /// Stores the fail-soft value `best` of a node searched with window (`alpha_orig`, `beta`).
+    #[allow(clippy::too_many_arguments)]
+    fn store_table(
+        &mut self,
+        hash: u64,
+        best: i32,
+        alpha_orig: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        best_index: Option<u16>,
+        ctx: &mut dyn SearchContext,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let entry = TtEntry {
+            value: value_to_tt(best, ply),
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            move_index: best_index,
+        };
+        self.tt.store(hash, entry);
+        ctx.stored(hash, &entry);
     }
 }
 

@@ -118,7 +118,8 @@ pub struct SearchConfig {
     /// machine had room for: `dib::CostModel::max_table_entries`); `None`: `tt_mib` alone.
     pub tt_entries: Option<usize>,
     /// Nodes with fewer plies left than this neither probe nor store the table (frontier nodes
-    /// are many, and a probe costs a cache miss). 1 uses the table at every interior node.
+    /// are many, and a probe costs a cache miss). 1 uses the table at every interior node; 0 at
+    /// the horizon nodes too, before their quiescence search.
     pub tt_min_depth: u32,
     /// Move ordering from the TT move, the game's hints, killers and history; off gives the
     /// game's generation order (the papers' "no sorting").

@@ -231,6 +231,7 @@ impl Calibration {
             recv_word_ns: 0,
             message_overhead_words: 0,
             relative_cost_percent: Vec::new(),
+            slow_lines: None,
             notice: None,
             games,
         }

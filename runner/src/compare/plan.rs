@@ -318,7 +318,7 @@ impl Plan {
             (Some(d), _) if d == 0 || d > MAX_DEPTH => {
                 return Err(input(
                     "--depth",
-                    format!("{d} is out of range; use 1 to {MAX_DEPTH}"),
+                    format!("{d} is out of range; use 0 to {MAX_DEPTH}"),
                 ));
             }
             (_, Some(0)) => return Err(input("--time-ms", "give at least 1 ms")),
@@ -378,10 +378,10 @@ impl Plan {
             ));
         }
         if let Some(m) = args.min_split_depth {
-            if m == 0 || m > MAX_DEPTH {
+            if m > MAX_DEPTH {
                 return Err(input(
                     "--min-split-depth",
-                    format!("{m} is out of range; use 1 to {MAX_DEPTH}"),
+                    format!("{m} is out of range; use 0 to {MAX_DEPTH}"),
                 ));
             }
         }
@@ -681,10 +681,10 @@ fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
     let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
     let mut config = SearchConfig::for_setting(setting);
     if let Some(m) = args.tt_min_depth {
-        if m == 0 || m > MAX_DEPTH {
+        if m > MAX_DEPTH {
             return Err(input(
                 "--tt-min-depth",
-                format!("{m} is out of range; use 1 to {MAX_DEPTH}"),
+                format!("{m} is out of range; use 0 to {MAX_DEPTH}"),
             ));
         }
         config.tt_min_depth = m;

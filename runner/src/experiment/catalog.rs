@@ -1097,14 +1097,14 @@ pub const ALL: &[Experiment] = &[
     Experiment {
         name: "mp-t3",
         reproduces: "seed 004 table 3",
-        what: "PV splitting with one global table (probed over the serial lines) or a local table per processor, storing every subtree or only those of more than 2 ply",
+        what: "PV splitting with one global table (probed over the serial lines) or a local table per processor, used at every node or only at those of more than 2 ply",
         kind: Kind::Compare {
             args: MP_PVSPLIT,
             quick: MP_QUICK,
             variants: &[
                 (
                     "global-all",
-                    &[("--split-tables", "global"), ("--tt-min-depth", "1")],
+                    &[("--split-tables", "global"), ("--tt-min-depth", "0")],
                 ),
                 (
                     "global-gt2",
@@ -1112,7 +1112,7 @@ pub const ALL: &[Experiment] = &[
                 ),
                 (
                     "local-all",
-                    &[("--split-tables", "local"), ("--tt-min-depth", "1")],
+                    &[("--split-tables", "local"), ("--tt-min-depth", "0")],
                 ),
                 (
                     "local-gt2",

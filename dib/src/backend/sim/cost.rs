@@ -113,6 +113,11 @@ pub struct CostModel {
     /// times slower), cycled over the processors; empty means all 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relative_cost_percent: Vec<u32>,
+    /// Lines that run slower from some processor count on (seed 004's serial lines ran "at
+    /// half that speed with the four processor configuration"); `None`: the same at every
+    /// count. Applied by [`CostModel::for_procs`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slow_lines: Option<SlowLines>,
     /// How a busy processor notices a message that arrives while it works; `None`: it looks
     /// at its inbox between slices of the runtime's own node quantum (see
     /// [`crate::DibConfig::quantum`]).
@@ -121,6 +126,19 @@ pub struct CostModel {
     /// Node costs of one game that differ from the defaults above (by game name).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub games: BTreeMap<String, GameCosts>,
+}
+
+/// The machine's lines at `speed_percent` of their speed when it runs `from_procs` processors
+/// or more: every time spent on a line (the latency, the per-word link time and a probe of the
+/// shared table, a line transfer where `shared_table_home` is set) takes `100 / speed_percent`
+/// times as long. In TOML: `slow_lines = { from_procs = 4, speed_percent = 50 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlowLines {
+    /// The smallest processor count at which the lines are slower (at least 1).
+    pub from_procs: u32,
+    /// Their speed in percent of the preset's (1 to 100).
+    pub speed_percent: u32,
 }
 
 /// How a busy processor of the modelled machine notices an arriving message: a property of
@@ -382,6 +400,15 @@ impl CostModel {
                 "relative_cost_percent entries must be at least 1".into(),
             ));
         }
+        if let Some(l) = self.slow_lines {
+            if l.from_procs == 0 || !(1..=100).contains(&l.speed_percent) {
+                return Err(PresetError::Invalid(format!(
+                    "slow_lines = {{ from_procs = {}, speed_percent = {} }}: from_procs must be \
+                     at least 1 and speed_percent 1 to 100",
+                    l.from_procs, l.speed_percent
+                )));
+            }
+        }
         if self.shared_probe_ns == 0 && self.shared_table_ports > 0 {
             return Err(PresetError::Invalid(
                 "shared_table_ports needs a shared_probe_ns above 0".into(),
@@ -426,6 +453,28 @@ impl CostModel {
             frame_ns: g.frame_ns.or(self.frame_ns),
             table_probe_ns: g.table_probe_ns.unwrap_or(self.table_probe_ns),
             ..self.clone()
+        }
+    }
+
+    /// The model of a run on `procs` processors: its lines slowed where [`SlowLines`] says so,
+    /// otherwise unchanged.
+    #[must_use]
+    pub fn for_procs(&self, procs: usize) -> CostModel {
+        match self.slow_lines {
+            Some(l) if procs >= l.from_procs as usize => {
+                let slow = |ns: Nanos| ns.saturating_mul(100) / u64::from(l.speed_percent);
+                CostModel {
+                    latency_ns: slow(self.latency_ns),
+                    wire_word_ns: slow(self.wire_word_ns),
+                    shared_probe_ns: if self.shared_table_home.is_some() {
+                        slow(self.shared_probe_ns)
+                    } else {
+                        self.shared_probe_ns
+                    },
+                    ..self.clone()
+                }
+            }
+            _ => self.clone(),
         }
     }
 
@@ -609,6 +658,13 @@ impl fmt::Display for CostModel {
                 self.shared_probe_ns, self.shared_table_ports
             )?;
         }
+        if let Some(l) = self.slow_lines {
+            write!(
+                f,
+                ", lines at {} % from {} processors",
+                l.speed_percent, l.from_procs
+            )?;
+        }
         if let Some(n) = self.notice {
             write!(f, ", {n}")?;
         }
@@ -619,6 +675,41 @@ impl fmt::Display for CostModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slow_lines_slow_the_lines_from_their_processor_count() {
+        let m = CostModel::preset("sun68k").expect("preset");
+        let l = m
+            .slow_lines
+            .expect("sun68k's lines slow down at 4 processors");
+        assert_eq!((l.from_procs, l.speed_percent), (4, 50));
+        assert_eq!(m.for_procs(3), m);
+        let four = m.for_procs(4);
+        assert_eq!(four.latency_ns, 2 * m.latency_ns);
+        assert_eq!(four.shared_probe_ns, 2 * m.shared_probe_ns);
+        assert_eq!(four.send_overhead_ns, m.send_overhead_ns);
+        assert_eq!(four.horizon_ns, m.horizon_ns);
+        // Without a home the shared table is memory, not a line.
+        let o = CostModel::preset("origin2000").expect("preset");
+        let mut slowed = o.clone();
+        slowed.slow_lines = Some(SlowLines {
+            from_procs: 2,
+            speed_percent: 25,
+        });
+        let at2 = slowed.for_procs(2);
+        assert_eq!(at2.latency_ns, 4 * o.latency_ns);
+        assert_eq!(at2.shared_probe_ns, o.shared_probe_ns);
+        for bad in [
+            "slow_lines = { from_procs = 0, speed_percent = 50 }",
+            "slow_lines = { from_procs = 4, speed_percent = 0 }",
+            "slow_lines = { from_procs = 4, speed_percent = 101 }",
+        ] {
+            let text = format!(
+                "name = \"x\"\nnode_ns = 1\nsend_overhead_ns = 0\nrecv_overhead_ns = 0\nlatency_ns = 0\n{bad}\n"
+            );
+            assert!(CostModel::from_toml(&text).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn presets_parse_and_slow_processors_cost_more() {

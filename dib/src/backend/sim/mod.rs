@@ -16,7 +16,8 @@ use std::collections::{BinaryHeap, VecDeque};
 use serde::Serialize;
 
 pub use cost::{
-    CostModel, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, UnknownPreset,
+    CostModel, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, SlowLines,
+    UnknownPreset,
 };
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 
@@ -315,7 +316,7 @@ pub fn run<P: Processor>(
             });
         }
     }
-    let cost = &config.cost;
+    let cost = &config.cost.for_procs(procs);
     let faults = &config.faults;
     let encode = !faults.corrupt.is_never();
     let mut fault_rng = Rng::new(sub_seed(seed, STREAM_FAULTS, 0));
