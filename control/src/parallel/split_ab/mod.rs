@@ -188,10 +188,8 @@ pub(crate) struct AbProblem<G: Game> {
     pub known: Option<Known>,
     /// The refutation table's line to follow from this node (its first move is this node's;
     /// empty off the line or with the table off).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub line: Vec<u16>,
     /// The run root's refutation table from the last iteration (the run root only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refute: Option<RefutationTable>,
     /// The common depth it was reached with ([`SplitPolicy::CommonDepth`]; 0 otherwise): the
     /// node and the nodes below it at most this many plies from the real root are shared.
@@ -229,10 +227,8 @@ pub(crate) struct AbValue {
     /// The best move's index among the position's moves.
     pub best: Option<u32>,
     /// The best line from this node (refutation table on).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub line: Vec<u16>,
     /// The run root's children as the next iteration's refutation table.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<RefutationTable>,
 }
 
@@ -569,6 +565,39 @@ mod tests {
     use super::*;
     use dib::{Effects, Search};
     use games::tictactoe::TicTacToe4;
+
+    /// The engine's problems and values cross MPI in postcard, which is not self-describing:
+    /// every field is on the wire whatever its value, so an empty line or a missing table
+    /// decodes back as it was sent (a field left out when empty would not decode).
+    #[test]
+    fn problems_and_values_round_trip_through_the_mpi_encoding() {
+        let table = crate::search::refutation::RefutationTable::from_children(vec![
+            (3, 10, vec![1, 2]),
+            (0, -5, vec![]),
+        ]);
+        let bare = AbProblem::root(TicTacToe4::start(), 6, Role::Plain);
+        let mut full = bare.clone();
+        full.line = vec![4, 7];
+        full.refute = Some(table.clone());
+        full.known = Some(Known { mv: 2, value: -3 });
+        for p in [bare, full] {
+            let bytes = postcard::to_allocvec(&p).expect("encode");
+            let back: AbProblem<TicTacToe4> = postcard::from_bytes(&bytes).expect("decode");
+            assert_eq!(back, p);
+        }
+        let bare = AbValue::value(7, None);
+        let full = AbValue {
+            value: -2,
+            best: Some(5),
+            line: vec![5, 1],
+            table: Some(table),
+        };
+        for v in [bare, full] {
+            let bytes = postcard::to_allocvec(&v).expect("encode");
+            let back: AbValue = postcard::from_bytes(&bytes).expect("decode");
+            assert_eq!(back, v);
+        }
+    }
 
     /// After two steps' worth of nodes (the root frame opened, its eldest child's frame
     /// opened), a work request gets the root's fifteen younger children from `abdib`, none
