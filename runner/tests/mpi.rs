@@ -19,6 +19,9 @@ fn mpirun(ranks: usize, args: &[&str]) -> Output {
         // Open MPI refuses root without these (CI containers run as root).
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        // A run whose rank died while the others wait fails here within 5 minutes, not at
+        // CI's limit (each run takes seconds).
+        .env("MPIEXEC_TIMEOUT", "300")
         .output()
         .expect("mpirun starts: install Open MPI (openmpi-bin) to run this test")
 }
