@@ -23,9 +23,10 @@ const SAME_TREE: [ParallelAlgo; 7] = [
     ParallelAlgo::PvSplit,
 ];
 
-fn config(tt: TtMode, refutation_table: bool, deepening: bool) -> SearchConfig {
+fn config(tt: TtMode, refutation_table: bool, deepening: bool, tt_min_depth: u32) -> SearchConfig {
     SearchConfig {
         tt_mode: tt,
+        tt_min_depth,
         tt_mib: 1,
         refutation_table,
         deepening,
@@ -43,17 +44,20 @@ fn sequential<G: Game>(pos: &G, depth: u32, c: SearchConfig) -> (i32, Option<G::
 
 fn check<G: Game>(name: &str, positions: &[G], depth: u32) {
     for (i, pos) in positions.iter().enumerate() {
-        // (table, refutation table, iterative deepening): the last two search the full depth
-        // once, as seed 002's program does.
-        for (tt, refute, deepening) in [
-            (TtMode::Off, false, true),
-            (TtMode::ExactDepth, false, true),
-            (TtMode::Off, true, true),
-            (TtMode::ExactDepth, true, true),
-            (TtMode::Off, false, false),
-            (TtMode::ExactDepth, false, false),
+        // (table, refutation table, iterative deepening, the table's minimum depth): the
+        // fifth and sixth search the full depth once, as seed 002's program does; the last two
+        // use the table at the horizon nodes too, as seed 004's "complete system".
+        for (tt, refute, deepening, tt_min) in [
+            (TtMode::Off, false, true, 2),
+            (TtMode::ExactDepth, false, true, 2),
+            (TtMode::Off, true, true, 2),
+            (TtMode::ExactDepth, true, true, 2),
+            (TtMode::Off, false, false, 2),
+            (TtMode::ExactDepth, false, false, 2),
+            (TtMode::ExactDepth, true, true, 0),
+            (TtMode::ExactDepth, false, true, 0),
         ] {
-            let c = config(tt, refute, deepening);
+            let c = config(tt, refute, deepening, tt_min);
             let (value, best, nodes, horizon) = sequential(pos, depth, c);
             for algo in SAME_TREE {
                 for min_split in [1, 2, 3] {
@@ -63,7 +67,7 @@ fn check<G: Game>(name: &str, positions: &[G], depth: u32) {
                     o.min_split_depth = min_split;
                     let r = search(algo, pos, &o).unwrap_or_else(|e| panic!("{algo}: {e}"));
                     let at = format!(
-                        "{name} position {i}, {algo}, table {tt}, refutation table {refute}, deepening {deepening}, min split {min_split}"
+                        "{name} position {i}, {algo}, table {tt} from depth {tt_min}, refutation table {refute}, deepening {deepening}, min split {min_split}"
                     );
                     assert_eq!(r.value, value, "{at}: value");
                     assert_eq!(r.best_move, best, "{at}: best move");

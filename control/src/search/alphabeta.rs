@@ -49,21 +49,27 @@ impl<G: Game> Searcher<G> {
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.stats.leaves += 1;
-            self.stats.horizon += 1;
             // With `tt_min_depth` 0 a horizon node probes and stores the table too (seed 004's
             // "complete system": "a table lookup is made upon the initial visit to any tree
-            // node", section 8.2).
+            // node", section 8.2). A horizon leaf is one that is evaluated: a node the table
+            // decides is a search node.
             let use_tt = self.config.tt_mode != TtMode::Off
                 && self.config.tt_min_depth == 0
                 && ply < MAX_PLY;
             let left = self.config.quiescence_plies;
             if !use_tt {
+                self.stats.horizon += 1;
                 return self.quiescence(pos, alpha, beta, ply, left, ctx);
             }
             let hash = pos.hash();
-            if let (Some(v), _) = self.probe_table(hash, 0, alpha, beta, ply) {
-                return v;
+            // At the search's root a stored value cannot decide the node: a depth-0 root is a
+            // split engine's leaf, which the engine has probed already.
+            if ply > 0 {
+                if let (Some(v), _) = self.probe_table(hash, 0, alpha, beta, ply) {
+                    return v;
+                }
             }
+            self.stats.horizon += 1;
             let v = self.quiescence(pos, alpha, beta, ply, left, ctx);
             if !self.stopped {
                 self.store_table(hash, v, alpha, beta, 0, ply, None, ctx);

@@ -27,7 +27,8 @@ pub struct SearchStats {
     /// Finished games, and nodes at the horizon (where quiescence starts).
     pub leaves: u64,
     /// Of the leaves, those at the horizon with the game not over (evaluated, or where
-    /// quiescence started): zero means the search saw every line to the end of the game.
+    /// quiescence started; one the table decides is not counted): zero means the search saw
+    /// every line to the end of the game.
     pub horizon: u64,
     /// Nodes below the horizon, reached by quiescence moves.
     pub quiescence: u64,
