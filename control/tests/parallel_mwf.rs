@@ -2,6 +2,8 @@
 //! depth, for seeded random positions of every registered game, on the simulator with 1 to 32
 //! processors, on real threads with 1 to 4, and under injected faults.
 
+use control::parallel::dmwf::DmwfPromote;
+use control::parallel::mwf::MwfCutoffs;
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{SearchConfig, Searcher, Unlimited};
 use dib::{Backend, CostModel, FaultPlan, SimConfig};
@@ -11,7 +13,24 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 /// Nodes allowed to the sequential search per test position: the depth grows until it passes.
 const NODE_BUDGET: u64 = 1_500;
 
-const ALGOS: [&str; 3] = ["mwf", "dmwf", "treesplit"];
+/// The algorithms and readings checked: label, algorithm, MWF's cutoffs, DMWF's promotion.
+const ALGOS: [(&str, &str, MwfCutoffs, DmwfPromote); 5] = [
+    ("mwf", "mwf", MwfCutoffs::Shallow, DmwfPromote::Replace),
+    ("mwf-deep", "mwf", MwfCutoffs::Deep, DmwfPromote::Replace),
+    ("dmwf", "dmwf", MwfCutoffs::Shallow, DmwfPromote::Replace),
+    (
+        "dmwf-deep-beside",
+        "dmwf",
+        MwfCutoffs::Deep,
+        DmwfPromote::Beside,
+    ),
+    (
+        "treesplit",
+        "treesplit",
+        MwfCutoffs::Shallow,
+        DmwfPromote::Replace,
+    ),
+];
 
 fn sim(seed: u64, faults: &str) -> Backend {
     let mut c = SimConfig::new(CostModel::shared_memory(), seed);
@@ -71,16 +90,22 @@ impl GameVisitor for Check {
                 depth += 1;
             }
             let (want, _) = sequential(&root, depth);
-            for (ai, algo) in ALGOS.into_iter().enumerate() {
+            for (ai, (label, algo, cutoffs, promote)) in ALGOS.into_iter().enumerate() {
                 let granted = &granted;
                 let algo: ParallelAlgo = algo.parse().unwrap();
+                let options = |procs: usize, backend: Backend| {
+                    let mut o = ParallelOptions::new(depth, procs, backend);
+                    o.mwf_cutoffs = cutoffs;
+                    o.dmwf_promote = promote;
+                    o
+                };
                 let check = |procs: usize, backend: Backend, what: &str| {
-                    let options = ParallelOptions::new(depth, procs, backend);
+                    let options = options(procs, backend);
                     let r = search(algo, &root, &options)
-                        .unwrap_or_else(|e| panic!("{name} {algo} {what}: {e}"));
+                        .unwrap_or_else(|e| panic!("{name} {label} {what}: {e}"));
                     assert_eq!(
                         r.value, want,
-                        "{name} position {pos_seed} depth {depth}, {algo} on {what}"
+                        "{name} position {pos_seed} depth {depth}, {label} on {what}"
                     );
                     if what.starts_with("sim") && procs > 1 {
                         granted[ai].set(granted[ai].get() + r.total.dib.requests_granted);
@@ -93,7 +118,7 @@ impl GameVisitor for Check {
                         assert_eq!(
                             -control::search::shift_decisive(v, 1),
                             want,
-                            "{name} position {pos_seed}: {algo} on {what} best move"
+                            "{name} position {pos_seed}: {label} on {what} best move"
                         );
                     }
                 };
@@ -112,20 +137,20 @@ impl GameVisitor for Check {
                 check(6, sim(5, faults), &format!("sim 6 faults {faults}"));
                 // One seed gives one run, bit for bit.
                 let hash = |faults: &str| {
-                    let options = ParallelOptions::new(depth, 8, sim(3, faults));
+                    let options = options(8, sim(3, faults));
                     let r = search(algo, &root, &options).unwrap();
                     (r.nodes, r.sim.map(|s| s.trace_hash))
                 };
-                assert_eq!(hash(""), hash(""), "{name} {algo}: two runs of seed 3");
+                assert_eq!(hash(""), hash(""), "{name} {label}: two runs of seed 3");
                 assert_eq!(
                     hash(faults),
                     hash(faults),
-                    "{name} {algo}: two runs of seed 3 with faults"
+                    "{name} {label}: two runs of seed 3 with faults"
                 );
             }
         }
-        for (ai, algo) in ALGOS.into_iter().enumerate() {
-            assert!(granted[ai].get() > 0, "{name}: {algo} never shared work");
+        for (ai, (label, ..)) in ALGOS.into_iter().enumerate() {
+            assert!(granted[ai].get() > 0, "{name}: {label} never shared work");
         }
     }
 }
@@ -217,10 +242,11 @@ fn bench_efficiency_on_tictactoe4_depth9() {
     }
 }
 
-/// With the type-2 wait, a type-3 frame splits only once its first child has given it an alpha:
-/// otherwise it hands off type-2 children with an infinite beta, each searches its eldest child
-/// with an open window and then waits, and on 12, 13, 14 or 17 simulated processors the work
-/// tables fill with thousands of waiting pieces that every step scans. Values, node counts and
+/// With the type-2 wait and deep cutoffs, a type-3 frame splits only once its first child has
+/// given it an alpha: otherwise it hands off type-2 children with an infinite beta, each
+/// searches its eldest child with an open window and then waits, and on 12, 13, 14 or 17
+/// simulated processors the work tables fill with thousands of waiting pieces that every step
+/// scans. Without deep cutoffs (no type 3) the same bound holds. Values, node counts and
 /// the simulator's event cap are checked here, on seed 003's unsorted tree, where the pile-up
 /// appeared (with move ordering one processor searches a far smaller tree, and the ratio of
 /// nodes measures MWF's lost deep cutoffs rather than waiting pieces).
@@ -229,12 +255,13 @@ fn mwf_wait_does_not_pile_up_waiting_pieces() {
     let root = games::tictactoe::TicTacToe4::parse_position("----/-X--/----/----").unwrap();
     let depth = 9;
     let (want, _) = sequential(&root, depth);
-    let run = |algo: ParallelAlgo, procs: usize| {
+    let run = |algo: ParallelAlgo, cutoffs: MwfCutoffs, procs: usize| {
         let mut config = SimConfig::new(CostModel::shared_memory(), 1);
         config.max_events = 2_000_000;
         let mut options = ParallelOptions::new(depth, procs, Backend::Sim(config));
         options.min_split_depth = 2;
         options.search = SearchConfig::unsorted();
+        options.mwf_cutoffs = cutoffs;
         let r = search(algo, &root, &options)
             .unwrap_or_else(|e| panic!("{algo} on {procs} processors: {e}"));
         assert_eq!(r.value, want, "{algo} on {procs} processors");
@@ -242,13 +269,15 @@ fn mwf_wait_does_not_pile_up_waiting_pieces() {
     };
     for algo in ["mwf", "dmwf"] {
         let algo: ParallelAlgo = algo.parse().unwrap();
-        let alone = run(algo, 1);
-        for procs in [12, 13, 14, 17] {
-            let nodes = run(algo, procs);
-            assert!(
-                nodes < 3 * alone,
-                "{algo} on {procs} processors: {nodes} nodes, {alone} on one"
-            );
+        for cutoffs in [MwfCutoffs::Shallow, MwfCutoffs::Deep] {
+            let alone = run(algo, cutoffs, 1);
+            for procs in [12, 13, 14, 17] {
+                let nodes = run(algo, cutoffs, procs);
+                assert!(
+                    nodes < 3 * alone,
+                    "{algo} ({cutoffs}) on {procs} processors: {nodes} nodes, {alone} on one"
+                );
+            }
         }
     }
 }

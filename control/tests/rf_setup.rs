@@ -5,6 +5,7 @@
 
 mod common;
 
+use control::parallel::dmwf::DmwfPromote;
 use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
 use control::search::{SearchConfig, Searcher, SortRegime, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
@@ -143,9 +144,10 @@ fn the_sorting_depth_bounds_the_sorted_nodes_on_othello6() {
 }
 
 /// DMWF's promoted children (type 1 though not eldest) are sorted under EC sorting, like the
-/// eldest child they are searched beside: on one processor DMWF then looks ahead at other nodes
-/// than MWF and searches another tree, with alpha-beta's value at every processor count. With
-/// no sorting the promotion changes nothing on one processor (the order is the same).
+/// eldest child: with `--dmwf-promote beside` on one processor DMWF then looks ahead at other
+/// nodes than MWF and searches another tree, where with no sorting the promotion changes
+/// nothing (the order is the same); under both rules DMWF has alpha-beta's value at every
+/// processor count.
 #[test]
 fn ec_sorting_sorts_dmwf_promoted_children() {
     let pos = TicTacToe4::start();
@@ -154,16 +156,25 @@ fn ec_sorting_sorts_dmwf_promoted_children() {
         s.search_window(&pos, 6, -INFINITY, INFINITY, &mut Unlimited)
             .value
     };
+    let dmwf = |procs: usize, config: SearchConfig, promote: DmwfPromote| {
+        let mut o = ParallelOptions::new(6, procs, sim());
+        o.search = config;
+        o.min_split_depth = 2;
+        o.dmwf_promote = promote;
+        search(ParallelAlgo::Dmwf, &pos, &o).unwrap()
+    };
     let mwf = run(ParallelAlgo::Mwf, &pos, 6, 1, SearchConfig::unsorted());
-    let dmwf = run(ParallelAlgo::Dmwf, &pos, 6, 1, SearchConfig::unsorted());
-    assert_eq!(mwf.nodes, dmwf.nodes);
+    let beside = dmwf(1, SearchConfig::unsorted(), DmwfPromote::Beside);
+    assert_eq!(mwf.nodes, beside.nodes);
     let ec = sorted(SortRegime::EldestChild);
     let mwf_ec = run(ParallelAlgo::Mwf, &pos, 6, 1, ec);
-    let dmwf_ec = run(ParallelAlgo::Dmwf, &pos, 6, 1, ec);
-    assert_ne!(sort_nodes(&mwf_ec), sort_nodes(&dmwf_ec));
-    assert_ne!(mwf_ec.nodes, dmwf_ec.nodes);
-    for procs in [1, 2, 5, 12, 20] {
-        let r = run(ParallelAlgo::Dmwf, &pos, 6, procs, ec);
-        assert_eq!(r.value, ab, "x{procs}");
+    let beside_ec = dmwf(1, ec, DmwfPromote::Beside);
+    assert_ne!(sort_nodes(&mwf_ec), sort_nodes(&beside_ec));
+    assert_ne!(mwf_ec.nodes, beside_ec.nodes);
+    for promote in [DmwfPromote::Replace, DmwfPromote::Beside] {
+        for procs in [1, 2, 5, 12, 20] {
+            let r = dmwf(procs, ec, promote);
+            assert_eq!(r.value, ab, "{promote} x{procs}");
+        }
     }
 }

@@ -3,9 +3,15 @@
 //! plain negamax alpha-beta written here, children in the game's generation order (no table,
 //! killers, history, hints or sorting). PV splitting's frames search younger siblings with
 //! minimal windows, so its reference is the same search with PVS at the nodes the split engine
-//! makes frames. ER evaluates elder grandchildren and orders by them (its own tree), so it only
-//! returns the same value.
+//! makes frames. MWF searches without deep cutoffs (seed 003 section 3.2), so its reference is
+//! the same search with the window `(-inf, -best)` at every child (Knuth and Moore's F1); with
+//! `--mwf-cutoffs deep` it is alpha-beta's. DMWF searches MWF's tree with `--dmwf-promote beside`
+//! and its own order (the promoted children first) by default, which only returns the same
+//! value. ER evaluates elder grandchildren and orders by them (its own tree), so it only returns
+//! the same value.
 
+use control::parallel::dmwf::DmwfPromote;
+use control::parallel::mwf::MwfCutoffs;
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{SearchConfig, Searcher, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
@@ -16,7 +22,9 @@ use games::tictactoe::TicTacToe4;
 
 /// Fail-soft negamax alpha-beta in generation order, counting every node it enters. With
 /// `pvs_from` = `Some(m)`, nodes with at least `m` plies left search their younger children
-/// with a minimal window first (re-searched with `(best, beta)` when it fails high inside beta).
+/// with a minimal window first (re-searched with `(best, beta)` when it fails high inside beta);
+/// with `pvs_from` = `Some(0)`, no node has deep cutoffs instead: every child gets
+/// `(-inf, -best)` (F1).
 fn reference<G: Game>(
     pos: &G,
     depth: u32,
@@ -38,7 +46,8 @@ fn reference<G: Game>(
     if moves.is_empty() {
         return pos.evaluate();
     }
-    let pvs = pvs_from.is_some_and(|m| depth >= m);
+    let shallow = pvs_from == Some(0);
+    let pvs = !shallow && pvs_from.is_some_and(|m| depth >= m);
     let mut best = -INFINITY;
     for (i, &mv) in moves.iter().enumerate() {
         let mut child = pos.clone();
@@ -51,6 +60,8 @@ fn reference<G: Game>(
             } else {
                 v
             }
+        } else if shallow {
+            -reference(&child, depth - 1, -INFINITY, -a, ply + 1, pvs_from, nodes)
         } else {
             -reference(&child, depth - 1, -beta, -a, ply + 1, pvs_from, nodes)
         };
@@ -89,6 +100,10 @@ fn check<G: Game>(name: &str, pos: &G, depth: u32) {
         "{name} depth {depth}: sequential alpha-beta nodes"
     );
 
+    let mut f1_nodes = 0;
+    let f1_value = reference(pos, depth, -INFINITY, INFINITY, 0, Some(0), &mut f1_nodes);
+    assert_eq!(f1_value, want, "{name} depth {depth}: F1 value");
+
     for min_split in [2, 3] {
         let mut pvs_nodes = 0;
         let pvs_value = reference(
@@ -101,20 +116,43 @@ fn check<G: Game>(name: &str, pos: &G, depth: u32) {
             &mut pvs_nodes,
         );
         assert_eq!(pvs_value, want);
-        for algo in paper_algorithms() {
+        let run = |algo: ParallelAlgo, cutoffs: MwfCutoffs, promote: DmwfPromote| {
             let mut o = ParallelOptions::new(depth, 1, sim());
             o.search = SearchConfig::unsorted();
             o.min_split_depth = min_split;
-            let r = search(algo, pos, &o).unwrap();
+            o.mwf_cutoffs = cutoffs;
+            o.dmwf_promote = promote;
+            search(algo, pos, &o).unwrap()
+        };
+        for algo in paper_algorithms() {
+            let r = run(algo, MwfCutoffs::default(), DmwfPromote::default());
             let at = format!("{name} depth {depth} {algo} (min split {min_split})");
             assert_eq!(r.value, want, "{at}: value");
             match algo {
-                // ER's own order (elder grandchildren first): another tree.
-                ParallelAlgo::Er => {}
+                // ER's own order (elder grandchildren first) and DMWF's (the promoted children
+                // first): other trees.
+                ParallelAlgo::Er | ParallelAlgo::Dmwf => {}
                 ParallelAlgo::PvSplit => assert_eq!(r.nodes, pvs_nodes, "{at}: nodes"),
+                ParallelAlgo::Mwf => assert_eq!(r.nodes, f1_nodes, "{at}: nodes"),
                 _ => assert_eq!(r.nodes, ab_nodes, "{at}: nodes"),
             }
         }
+        let deep = run(ParallelAlgo::Mwf, MwfCutoffs::Deep, DmwfPromote::default());
+        assert_eq!(
+            (deep.value, deep.nodes),
+            (want, ab_nodes),
+            "{name} depth {depth} mwf, deep cutoffs (min split {min_split})"
+        );
+        let beside = run(
+            ParallelAlgo::Dmwf,
+            MwfCutoffs::default(),
+            DmwfPromote::Beside,
+        );
+        assert_eq!(
+            (beside.value, beside.nodes),
+            (want, f1_nodes),
+            "{name} depth {depth} dmwf beside the eldest (min split {min_split})"
+        );
     }
 }
 

@@ -170,6 +170,16 @@ pub struct SearchArgs {
     /// finite beta before it searches its other children (on or off; default on).
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
+    /// MWF and DMWF (`--algo mwf|dmwf`): `shallow`, alpha-beta without deep cutoffs and node
+    /// types 1 and 2 (seed 003 section 3.2; the default), or `deep`, alpha-beta's windows and
+    /// three node types.
+    #[arg(long, value_name = "shallow|deep")]
+    pub mwf_cutoffs: Option<String>,
+    /// DMWF (`--algo dmwf`): `replace`, the children strictly above the 90th percentile of
+    /// their siblings' static values are type 1 instead of the eldest (seed 003 section 6; the
+    /// default), or `beside`, those at or above it join the eldest.
+    #[arg(long, value_name = "replace|beside")]
+    pub dmwf_promote: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]
@@ -407,6 +417,16 @@ pub struct CompareArgs {
     /// mwf or dmwf.
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
+    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (seed
+    /// 003 section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
+    /// error when no series runs mwf or dmwf.
+    #[arg(long, value_name = "shallow|deep")]
+    pub mwf_cutoffs: Option<String>,
+    /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
+    /// static values are type 1 instead of the eldest (seed 003 section 6; the default), or
+    /// `beside`, those at or above it join the eldest. An error when no series runs dmwf.
+    #[arg(long, value_name = "replace|beside")]
+    pub dmwf_promote: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]

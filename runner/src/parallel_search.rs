@@ -79,6 +79,21 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.mwf_wait = wait;
     }
+    if let Some(c) = &args.mwf_cutoffs {
+        if !matches!(algo, ParallelAlgo::Mwf | ParallelAlgo::Dmwf) {
+            return Err(input(
+                "--mwf-cutoffs",
+                "applies to --algo mwf and dmwf only",
+            ));
+        }
+        options.mwf_cutoffs = c.parse().map_err(|e| input("--mwf-cutoffs", e))?;
+    }
+    if let Some(r) = &args.dmwf_promote {
+        if !matches!(algo, ParallelAlgo::Dmwf) {
+            return Err(input("--dmwf-promote", "applies to --algo dmwf only"));
+        }
+        options.dmwf_promote = r.parse().map_err(|e| input("--dmwf-promote", e))?;
+    }
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
@@ -292,6 +307,8 @@ impl GameVisitor for Visitor<'_> {
                 "expansion_depth": c.sorting.expansion_depth,
                 "min_split_depth": o.min_split_depth,
                 "mwf_wait": o.mwf_wait,
+                "mwf_cutoffs": o.mwf_cutoffs.name(),
+                "dmwf_promote": o.dmwf_promote.name(),
                 "split_width": o.split_width,
                 "common_depth": o.common_depth,
                 "cd_strategy": o.cd_strategy.letter(),

@@ -41,6 +41,8 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     for (flag, given) in [
         ("--min-split-depth", args.min_split_depth.is_some()),
         ("--mwf-wait", args.mwf_wait.is_some()),
+        ("--mwf-cutoffs", args.mwf_cutoffs.is_some()),
+        ("--dmwf-promote", args.dmwf_promote.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {

@@ -201,21 +201,24 @@ fn bad_parallel_flags_exit_2_with_one_line() {
     }
 }
 
+/// A search of seed 003's unsorted 4x4 tic-tac-toe tree, 5 plies, in JSON.
+const UNSORTED_SEARCH: [&str; 7] = [
+    "search",
+    "--game",
+    "tictactoe4",
+    "--depth",
+    "5",
+    "--unsorted",
+    "--json",
+];
+
 #[test]
 fn mwf_wait_reaches_the_search_and_keeps_the_value() {
     // MWF's type-2 "wait for finite beta" rule, on (the default) and off: the option is in the
     // JSON, the simulated runs search different trees (so the flag reached the algorithm),
     // and both return the sequential value. On seed 003's unsorted tree, the rule's setting: with
     // move ordering this small search opens no type-2 frame that waits.
-    let base = [
-        "search",
-        "--game",
-        "tictactoe4",
-        "--depth",
-        "5",
-        "--unsorted",
-        "--json",
-    ];
+    let base = UNSORTED_SEARCH;
     let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
     for algo in ["mwf", "dmwf"] {
         let run = |wait: Option<&str>| {
@@ -258,6 +261,63 @@ fn mwf_wait_reaches_the_search_and_keeps_the_value() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
+    // Seed 003's readings of MWF (no deep cutoffs, the default) and DMWF (the children strictly
+    // above the percentile instead of the eldest, the default) against the former ones: each
+    // is in the JSON, changes the tree on the unsorted tree, and keeps the sequential value.
+    let base = UNSORTED_SEARCH;
+    let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
+    let run = |algo: &str, extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(["--algo", algo, "--procs", "4", "--backend", "sim"]);
+        args.extend_from_slice(extra);
+        json_of(&args)
+    };
+    let shallow = run("mwf", &[]);
+    let deep = run("mwf", &["--mwf-cutoffs", "deep"]);
+    assert_eq!(shallow["mwf_cutoffs"], "shallow");
+    assert_eq!(deep["mwf_cutoffs"], "deep");
+    assert_ne!(
+        shallow["nodes"], deep["nodes"],
+        "the cutoffs change the tree"
+    );
+    let replace = run("dmwf", &["--dmwf-promote", "replace"]);
+    let beside = run("dmwf", &["--dmwf-promote", "beside"]);
+    assert_eq!(replace["dmwf_promote"], "replace");
+    assert_eq!(beside["dmwf_promote"], "beside");
+    for v in [&shallow, &deep, &replace, &beside] {
+        assert_eq!(v["value"], seq["value"], "{v}");
+    }
+    // Bad input: one line, exit status 2.
+    for (extra, needle) in [
+        (
+            &["--algo", "ybw", "--procs", "2", "--mwf-cutoffs", "deep"][..],
+            "mwf and dmwf only",
+        ),
+        (
+            &["--algo", "mwf", "--procs", "2", "--dmwf-promote", "beside"][..],
+            "dmwf only",
+        ),
+        (
+            &["--algo", "mwf", "--procs", "2", "--mwf-cutoffs", "none"][..],
+            "shallow",
+        ),
+        (
+            &["--algo", "alphabeta", "--mwf-cutoffs", "deep"][..],
+            "needs --procs",
+        ),
+    ] {
+        let mut args = vec!["search", "--game", "tictactoe4", "--depth", "3"];
+        args.extend_from_slice(extra);
+        let out = runner(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
 

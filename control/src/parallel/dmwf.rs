@@ -1,12 +1,69 @@
-//! Dynamic mandatory work first (seed 003 section 6): MWF where the children of a type-1 node
-//! whose static value (the game's evaluation, from the parent's side) is at or above
-//! `options.dmwf_percentile` (nearest-rank percentile) of their siblings' are all treated as
-//! type 1, so that likely principal variations are searched in parallel from the start.
+//! Dynamic mandatory work first (seed 003 section 6): "we decide which children of a type-1
+//! node to fully investigate not by taking the first (as in MWF), but by taking all those
+//! whose static value is above the 90th percentile of its siblings." MWF otherwise (with its
+//! cutoff rule, `ParallelOptions::mwf_cutoffs`).
+//!
+//! The percentile is the nearest rank: the value of rank `ceil(p n / 100)` of the `n`
+//! siblings' static values (the game's evaluation from the parent's side), ascending.
+//! [`DmwfPromote::Replace`] (the default) is the text: the children strictly above it are type
+//! 1 *instead of* the eldest, searched first (in their order) and the others are type 2; when
+//! no child is strictly above it (all of the best share one value, or fewer than ten
+//! siblings), the node takes the first, as MWF. [`DmwfPromote::Beside`] makes the children at
+//! or above it type 1 beside the eldest, which stays type 1 and first. Both rules are for the
+//! papers' trees (move ordering off); engine frames keep the sequential search's order, and
+//! their promoted children join the eldest.
+
+use std::fmt;
+use std::str::FromStr;
 
 use games::Game;
 
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::search::UnknownName;
+
+/// Which children of a type-1 node DMWF makes type 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DmwfPromote {
+    /// Those strictly above the percentile, instead of the eldest (seed 003 section 6).
+    #[default]
+    Replace,
+    /// Those at or above the percentile, beside the eldest.
+    Beside,
+}
+
+impl DmwfPromote {
+    /// The name `--dmwf-promote` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            DmwfPromote::Replace => "replace",
+            DmwfPromote::Beside => "beside",
+        }
+    }
+}
+
+impl FromStr for DmwfPromote {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "replace" => Ok(DmwfPromote::Replace),
+            "beside" => Ok(DmwfPromote::Beside),
+            _ => Err(UnknownName {
+                what: "DMWF promotion rule",
+                given: s.to_string(),
+                valid: "replace (strictly above, instead of the eldest: the paper's), beside",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for DmwfPromote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Runs DMWF on `root` to `options.depth` plies.
 ///
@@ -29,6 +86,7 @@ pub fn search<G: Game>(
     run(
         SplitPolicy::Dmwf {
             percentile: options.dmwf_percentile,
+            replace: options.dmwf_promote == DmwfPromote::Replace,
         },
         root,
         options,

@@ -44,9 +44,13 @@ pub struct ParallelOptions {
     /// of one node out at once (seed 003's TreeSplit10 and PVS10: 10; `split_ab/README.md`,
     /// "Processor-tree width").
     pub split_width: usize,
-    /// DMWF: children of a type-1 node whose static value is at or above this percentile of
-    /// their siblings' are treated as type-1 (seed 003 section 6: 90).
+    /// DMWF: the percentile of their siblings' static values above which children of a type-1
+    /// node are treated as type 1 (seed 003 section 6: 90).
     pub dmwf_percentile: u32,
+    /// DMWF: the promoted children replace the eldest (the paper's) or join it.
+    pub dmwf_promote: dmwf::DmwfPromote,
+    /// MWF and DMWF: alpha-beta without deep cutoffs (the paper's) or with them.
+    pub mwf_cutoffs: mwf::MwfCutoffs,
     /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta (a bound
     /// from the type-1 node above it) before it searches or hands out its other children (seed
     /// 003 section 3.2); off, it goes on at once with the window it has.
@@ -115,6 +119,8 @@ impl ParallelOptions {
             split_depth: 2,
             split_width: 10,
             dmwf_percentile: 90,
+            dmwf_promote: dmwf::DmwfPromote::Replace,
+            mwf_cutoffs: mwf::MwfCutoffs::Shallow,
             mwf_wait: true,
             aphid: aphid::AphidOptions::default(),
             split_tables: split_ab::SplitTables::Global,

@@ -1,16 +1,78 @@
 //! Mandatory work first (Akl, Barnard and Doran 1982), as Rezaie and Finkel describe it (seed
-//! 003 section 3): type-1 nodes search all their children in parallel, type-2 nodes search
-//! their eldest child first and hand out the others only when it did not cut them off (delayed
-//! evaluation) and, with `ParallelOptions::mwf_wait` (the default), only once the type-1 node
-//! above them has a value (a finite beta), type-3 nodes search all their children in parallel.
-//! Measurements and why: `split_ab/README.md`. Window updates spread to
-//! the pieces of a node whose bound improves; a cutoff aborts them. The engine is
-//! [`super::split_ab`].
+//! 003 section 3.2): "a parallel implementation of alpha-beta without deep cutoffs ... When
+//! deep cutoffs are not considered in the search algorithm, only type-1 and type-2 nodes are
+//! critical ... MWF evaluates type-1 nodes completely, but only evaluates type-2 nodes
+//! partially. After the eldest child of a type-1 node (also type-1) has been evaluated, the
+//! remaining children (all type-2) are completely evaluated only if the result of the partial
+//! evaluation is not sufficient to cut them off. All evaluations currently allowed by MWF may
+//! be undertaken simultaneously."
+//!
+//! [`MwfCutoffs::Shallow`] (the default) is that text: every node is searched with a bound from
+//! its parent alone (Knuth and Moore's F1: a child's window is `(-inf, -best)`, `best` the
+//! parent's best value so far), so a node's eldest child is always fully evaluated (type 1)
+//! and its other children are type 2. A type-1 node hands out all its children at once; a
+//! type-2 node searches its eldest child (its partial evaluation) and hands out the others only
+//! when that did not cut it off and, with `ParallelOptions::mwf_wait` (the default), only once
+//! the node above it has a value to cut it off with (a finite beta). The frames go down to one
+//! ply to go, where alpha-beta and F1 coincide, so the whole tree is F1's; splitting still stops
+//! at `min_split_depth`. [`MwfCutoffs::Deep`] keeps alpha-beta's windows with deep cutoffs and
+//! Knuth and Moore's three node types (type-3 nodes split once they have an alpha). The rule
+//! applies to the papers' trees (move ordering off): with move ordering on, the frames are the
+//! sequential search's (engine frames), deep cutoffs included.
+//! Measurements: `split_ab/README.md`. Window updates spread to the pieces of a node whose
+//! bound improves; a cutoff aborts them. The engine is [`super::split_ab`].
+
+use std::fmt;
+use std::str::FromStr;
 
 use games::Game;
 
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::search::UnknownName;
+
+/// How MWF and DMWF bound the search of a child.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MwfCutoffs {
+    /// Alpha-beta without deep cutoffs, node types 1 and 2 (seed 003 section 3.2).
+    #[default]
+    Shallow,
+    /// Alpha-beta's windows with deep cutoffs and three node types.
+    Deep,
+}
+
+impl MwfCutoffs {
+    /// The name `--mwf-cutoffs` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            MwfCutoffs::Shallow => "shallow",
+            MwfCutoffs::Deep => "deep",
+        }
+    }
+}
+
+impl FromStr for MwfCutoffs {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "shallow" => Ok(MwfCutoffs::Shallow),
+            "deep" => Ok(MwfCutoffs::Deep),
+            _ => Err(UnknownName {
+                what: "MWF cutoff rule",
+                given: s.to_string(),
+                valid: "shallow (no deep cutoffs, the paper's), deep",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for MwfCutoffs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Runs MWF on `root` to `options.depth` plies.
 ///

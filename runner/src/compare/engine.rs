@@ -287,6 +287,8 @@ fn options(
         o.min_split_depth = m;
     }
     o.mwf_wait = plan.mwf_wait;
+    o.mwf_cutoffs = plan.mwf_cutoffs;
+    o.dmwf_promote = plan.dmwf_promote;
     if let Some(w) = plan.split_width {
         o.split_width = w;
     }

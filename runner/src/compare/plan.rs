@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::{AphidOptions, TtSharing};
+use control::parallel::dmwf::DmwfPromote;
+use control::parallel::mwf::MwfCutoffs;
 use control::parallel::split_ab::SplitTables;
 use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
 use dib::Backend;
@@ -73,6 +75,10 @@ pub struct Plan {
     pub min_split_depth: Option<u32>,
     /// MWF's and DMWF's type-2 "wait for finite beta" rule (`--mwf-wait`).
     pub mwf_wait: bool,
+    /// MWF's and DMWF's cutoff rule (`--mwf-cutoffs`).
+    pub mwf_cutoffs: MwfCutoffs,
+    /// DMWF's promotion rule (`--dmwf-promote`).
+    pub dmwf_promote: DmwfPromote,
     /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
     /// keeps the default.
     pub split_width: Option<usize>,
@@ -393,6 +399,7 @@ impl Plan {
         let aphid_only = [ParallelAlgo::Aphid];
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
         let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
+        let dmwf_only = [ParallelAlgo::Dmwf];
         let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
             .iter()
             .copied()
@@ -426,6 +433,18 @@ impl Plan {
                 "mwf and dmwf",
             ),
             (
+                "--mwf-cutoffs",
+                args.mwf_cutoffs.is_some(),
+                &mwf_only[..],
+                "mwf and dmwf",
+            ),
+            (
+                "--dmwf-promote",
+                args.dmwf_promote.is_some(),
+                &dmwf_only[..],
+                "dmwf",
+            ),
+            (
                 "--split-width",
                 args.split_width.is_some(),
                 &width_only[..],
@@ -448,6 +467,14 @@ impl Plan {
             }
         }
         let mwf_wait = args.mwf_wait.unwrap_or(true);
+        let mwf_cutoffs: MwfCutoffs = match &args.mwf_cutoffs {
+            Some(c) => c.parse().map_err(|e| input("--mwf-cutoffs", e))?,
+            None => MwfCutoffs::default(),
+        };
+        let dmwf_promote: DmwfPromote = match &args.dmwf_promote {
+            Some(r) => r.parse().map_err(|e| input("--dmwf-promote", e))?,
+            None => DmwfPromote::default(),
+        };
         let split_width = args
             .split_width
             .map(crate::parallel_search::check_split_width)
@@ -482,6 +509,12 @@ impl Plan {
         });
         if args.table_sort.unsorted {
             fingerprint["unsorted"] = json!(true);
+        }
+        if mwf_cutoffs != MwfCutoffs::default() {
+            fingerprint["mwf_cutoffs"] = json!(mwf_cutoffs.name());
+        }
+        if dmwf_promote != DmwfPromote::default() {
+            fingerprint["dmwf_promote"] = json!(dmwf_promote.name());
         }
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
@@ -570,6 +603,8 @@ impl Plan {
             config,
             min_split_depth: args.min_split_depth,
             mwf_wait,
+            mwf_cutoffs,
+            dmwf_promote,
             split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,

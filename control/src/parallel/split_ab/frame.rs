@@ -3,6 +3,7 @@
 
 use dib::Slot;
 use games::Game;
+use games::score::INFINITY;
 
 use crate::parallel::ab_frames::Bounds;
 use crate::search::RefutationTable;
@@ -67,6 +68,11 @@ pub(super) struct Frame<G: Game> {
     pub(super) moves: Vec<(G::Move, u32)>,
     /// Children (by search position) of a type-1 node that DMWF makes type 1.
     pub(super) promoted: Vec<bool>,
+    /// DMWF: the promoted children replace the eldest (the others are type 2).
+    pub(super) replace: bool,
+    /// MWF and DMWF without deep cutoffs: a child's window is `(-inf, -best)` and every
+    /// eldest child is type 1.
+    pub(super) shallow: bool,
     pub(super) tasks: Vec<Task>,
     /// The first task that may not have been started.
     pub(super) next: usize,
@@ -121,13 +127,32 @@ impl<G: Game> Frame<G> {
                 alpha: -self.bounds.beta,
                 beta: hi.max(-self.bounds.beta),
             },
+            _ if self.shallow => Window {
+                alpha: -INFINITY,
+                beta: -self.bounds.alpha_eff(),
+            },
             _ => self.bounds.child_window(),
         }
     }
 
+    /// The type of the child at search position `at`.
     pub(super) fn child_kind(&self, at: usize) -> NodeType {
-        if self.kind == NodeType::One && self.promoted.get(at).copied().unwrap_or(false) {
-            NodeType::One
+        if self.kind == NodeType::One && !self.promoted.is_empty() {
+            if self.promoted[at] {
+                return NodeType::One;
+            }
+            if self.replace {
+                return NodeType::Two;
+            }
+        }
+        if self.shallow {
+            // Without deep cutoffs an eldest child is always fully evaluated (seed 003
+            // section 3.2, figure 3: "only type-1 and type-2 nodes are critical").
+            if at == 0 {
+                NodeType::One
+            } else {
+                NodeType::Two
+            }
         } else {
             self.kind.child(at)
         }

@@ -49,17 +49,22 @@ use crate::search::{RefutationTable, SearchConfig, SortRegime, TranspositionTabl
 /// Which frames may hand children to other processors, and how children are searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitPolicy {
-    /// Mandatory work first: type-1 and type-3 nodes split at any time; a type-2 node searches
-    /// its eldest child first and its other children (here or handed out) only when the eldest
-    /// did not cut it off (delayed evaluation). With `ParallelOptions::mwf_wait` (the default)
-    /// it also waits until it has a finite beta, that is until the type-1 node above it has a
-    /// value to cut it off with.
+    /// Mandatory work first: type-1 nodes split at any time; a type-2 node searches its eldest
+    /// child first and its other children (here or handed out) only when the eldest did not
+    /// cut it off (delayed evaluation). With `ParallelOptions::mwf_wait` (the default) it also
+    /// waits until it has a finite beta, that is until the node above it has a value to cut it
+    /// off with. Without deep cutoffs (`ParallelOptions::mwf_cutoffs`, the default) a child's
+    /// window is `(-inf, -best)` and every eldest child is type 1; with them, alpha-beta's
+    /// windows and three types (type-3 nodes split once they have an alpha).
     Mwf,
     /// MWF where the children of a type-1 node whose static value (from the parent's side) is
-    /// at or above this percentile of their siblings' are type 1 too.
+    /// above this percentile of their siblings' are type 1 (see [`super::dmwf`]).
     Dmwf {
         /// The percentile (seed 003 section 6: 90).
         percentile: u32,
+        /// The children strictly above it replace the eldest (seed 003 section 6); else the
+        /// children at or above it join the eldest.
+        replace: bool,
     },
     /// Tree splitting: every node less than `split_depth` plies below the root splits; deeper
     /// nodes are searched where they are.
@@ -131,6 +136,16 @@ impl SplitPolicy {
             SplitPolicy::CommonDepth { cd, .. } => cd,
             _ => 0,
         }
+    }
+
+    /// DIB's refusal (seed 003 section 2): subdividing the running search "if it reaches the
+    /// depth at which B itself is searching, the request is not granted", so the top frame
+    /// never splits. Every policy of seed 003 runs on DIB; seed 004's PV splitting and seed
+    /// 002's common depth (whose leading processor shares its deepest shared node, the one it
+    /// searches at) ran on other systems and keep their own rules. It applies to the papers'
+    /// trees (move ordering off), as the other rules of seed 003 do.
+    fn refuses_own_depth(self) -> bool {
+        !matches!(self, SplitPolicy::PvSplit | SplitPolicy::CommonDepth { .. })
     }
 
     /// Seed 002's splitting: a request is served by the deepest frame that may split, one child
@@ -355,6 +370,8 @@ pub(crate) struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
     wait: bool,
+    /// MWF and DMWF without deep cutoffs (the papers' trees, move ordering off).
+    shallow: bool,
     /// The most pieces of one frame out at once (`None`: no bound).
     width: Option<usize>,
     config: SearchConfig,
@@ -416,6 +433,10 @@ impl<G: Game> SplitAb<G> {
             policy,
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
+            // Engine frames (move ordering on) are the sequential search's, deep cutoffs and all.
+            shallow: policy.is_mwf()
+                && options.mwf_cutoffs == super::mwf::MwfCutoffs::Shallow
+                && !config.move_ordering,
             width: policy.has_width().then_some(options.split_width),
             config,
             tables,
@@ -736,30 +757,66 @@ mod tests {
         }
     }
 
-    /// DMWF at a type-1 node: exactly the children whose static value is at or above the
-    /// nearest-rank percentile of their siblings' (the value of rank ceil(p * n / 100) in
-    /// ascending order) are type 1, as the younger children handed out show.
+    /// DMWF on the constructed root with `width` children: the child it searches first and
+    /// the children it hands out as type 1.
+    fn dmwf_type_one(width: u8, percentile: u32, replace: bool) -> (u8, Vec<u8>) {
+        let mut options = ParallelOptions::new(4, 2, Backend::Threads { seed: 1 });
+        options.search = SearchConfig::unsorted();
+        options.min_split_depth = 2;
+        let policy = SplitPolicy::Dmwf {
+            percentile,
+            replace,
+        };
+        let app = SplitAb::<Stub>::new(policy, &options).unwrap();
+        let root = Stub {
+            width,
+            ..Stub::start()
+        };
+        let mut search = app.start(&AbProblem::root(root, 4, Role::Plain));
+        let mut fx = Effects::default();
+        assert!(matches!(search.step(2, &mut fx), dib::Step::Continue));
+        let first = search.stack[1].position.child;
+        let pieces = search.split(&mut fx);
+        assert_eq!(pieces.len(), usize::from(width) - 1);
+        let ones = pieces
+            .iter()
+            .filter(|p| p.problem.kind == NodeType::One)
+            .map(|p| p.problem.position.child)
+            .collect();
+        (first, ones)
+    }
+
+    /// DMWF at a type-1 node: with `replace` (the paper's), exactly the children whose static
+    /// value is strictly above the nearest-rank percentile of their siblings' (the value of
+    /// rank ceil(p * n / 100) in ascending order) are type 1, searched first, and the others
+    /// are type 2 (the eldest included); when none is above it, the eldest alone, as MWF. The
+    /// first child searched and the kinds of the children handed out show it.
     #[test]
-    fn dmwf_makes_type_one_exactly_the_children_at_or_above_the_percentile() {
+    fn dmwf_replaces_the_eldest_by_the_children_strictly_above_the_percentile() {
         let chosen = |width: u8, percentile: u32| {
-            let mut options = ParallelOptions::new(4, 2, Backend::Threads { seed: 1 });
-            options.search = SearchConfig::unsorted();
-            options.min_split_depth = 2;
-            let app = SplitAb::<Stub>::new(SplitPolicy::Dmwf { percentile }, &options).unwrap();
-            let root = Stub {
-                width,
-                ..Stub::start()
-            };
-            let mut search = app.start(&AbProblem::root(root, 4, Role::Plain));
-            let mut fx = Effects::default();
-            assert!(matches!(search.step(2, &mut fx), dib::Step::Continue));
-            let pieces = search.split(&mut fx);
-            assert_eq!(pieces.len(), usize::from(width) - 1);
-            pieces
-                .iter()
-                .filter(|p| p.problem.kind == NodeType::One)
-                .map(|p| p.problem.position.child)
-                .collect::<Vec<u8>>()
+            let (first, mut ones) = dmwf_type_one(width, percentile, true);
+            ones.insert(0, first);
+            ones
+        };
+        // Ten children: rank 9 of 10,20,...,90,95 is 90: the 95 alone, searched first.
+        assert_eq!(chosen(10, 90), vec![2]);
+        // Eleven (a second 90): rank 10 is a 90: still the 95 alone.
+        assert_eq!(chosen(11, 90), vec![2]);
+        // The median of ten: rank 5 is 50: the five above it, in their order.
+        assert_eq!(chosen(10, 50), vec![2, 5, 7, 8, 9]);
+        // The 100th percentile: none above the largest, so the eldest, as MWF.
+        assert_eq!(chosen(10, 100), vec![0]);
+    }
+
+    /// DMWF at a type-1 node with `beside`: exactly the children whose static value is at or
+    /// above the nearest-rank percentile of their siblings' are type 1, beside the eldest
+    /// (searched first), as the younger children handed out show.
+    #[test]
+    fn dmwf_beside_makes_type_one_the_children_at_or_above_the_percentile() {
+        let chosen = |width: u8, percentile: u32| {
+            let (first, ones) = dmwf_type_one(width, percentile, false);
+            assert_eq!(first, 0);
+            ones
         };
         // Ten children: rank ceil(9) = 9 of 10,20,...,90,95 is 90: the 95 and the 90.
         assert_eq!(chosen(10, 90), vec![2, 5]);

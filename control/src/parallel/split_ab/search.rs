@@ -25,6 +25,9 @@ pub struct AbSearch<G: Game> {
     min_split_depth: u32,
     /// MWF: type-2 nodes wait for a finite beta.
     wait: bool,
+    /// MWF and DMWF without deep cutoffs: a child's window is `(-inf, -best)`, node types 1
+    /// and 2, frames down to one ply to go.
+    shallow: bool,
     /// The most pieces of one frame out at once (the processor tree's width).
     width: Option<usize>,
     config: SearchConfig,
@@ -38,7 +41,7 @@ pub struct AbSearch<G: Game> {
     searcher: PooledSearcher<G>,
     /// The problem, until the first step.
     problem: Option<AbProblem<G>>,
-    stack: Vec<Frame<G>>,
+    pub(super) stack: Vec<Frame<G>>,
     /// Pieces outstanding over all frames.
     outstanding: usize,
     done: Option<AbValue>,
@@ -81,6 +84,7 @@ impl<G: Game> AbSearch<G> {
             policy: app.policy,
             min_split_depth: app.min_split_depth,
             wait: app.wait,
+            shallow: app.shallow,
             width: app.width,
             config: app.config,
             counters: Arc::clone(&app.counters),
@@ -127,8 +131,15 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// Whether `pos` with `depth` plies to go is searched at once by the sequential searcher.
+    /// Without deep cutoffs the sequential searcher (alpha-beta) takes one ply at most: on one
+    /// ply a window's alpha cuts nothing off, so alpha-beta is F1 there.
     fn is_leaf(&self, pos: &G, depth: u32) -> bool {
-        depth < self.min_split_depth || pos.outcome().is_some()
+        let leaf_below = if self.shallow {
+            self.min_split_depth.min(2)
+        } else {
+            self.min_split_depth
+        };
+        depth < leaf_below || pos.outcome().is_some()
     }
 
     /// The sequential search of problem `p`: its value on the real root's scale, its best move
@@ -239,9 +250,16 @@ impl<G: Game> AbSearch<G> {
         (moves, sorted)
     }
 
-    /// DMWF: which children (by search position) of a type-1 node are type 1 too.
+    /// DMWF: which children (by search position) of a type-1 node are type 1 (with
+    /// `replace`, those strictly above the percentile; empty when none is, and the node takes
+    /// its eldest as MWF does), or type 1 beside the eldest (at or above it). Engine frames
+    /// keep the sequential search's order, so there the promoted children join the eldest.
     fn promoted(&self, p: &AbProblem<G>, moves: &[(G::Move, u32)]) -> Vec<bool> {
-        let SplitPolicy::Dmwf { percentile } = self.policy else {
+        let SplitPolicy::Dmwf {
+            percentile,
+            replace,
+        } = self.policy
+        else {
             return Vec::new();
         };
         if p.kind != NodeType::One || moves.len() < 2 {
@@ -261,7 +279,14 @@ impl<G: Game> AbSearch<G> {
         let n = sorted.len();
         let rank = (percentile as usize * n).div_ceil(100).clamp(1, n);
         let threshold = sorted[rank - 1];
-        statics.iter().map(|&s| s >= threshold).collect()
+        if replace && !self.engine {
+            if statics.iter().all(|&s| s <= threshold) {
+                return Vec::new();
+            }
+            statics.iter().map(|&s| s > threshold).collect()
+        } else {
+            statics.iter().map(|&s| s >= threshold).collect()
+        }
     }
 
     /// Opens problem `p` (task `task` of the frame below it): a leaf or a position without
@@ -295,7 +320,18 @@ impl<G: Game> AbSearch<G> {
             return (Opened::Solved(solved), n + sorted);
         }
         let n = moves.len();
-        let promoted = self.promoted(&p, &moves);
+        let mut moves = moves;
+        let mut promoted = self.promoted(&p, &moves);
+        let replace =
+            matches!(self.policy, SplitPolicy::Dmwf { replace: true, .. }) && !self.engine;
+        if replace && !promoted.is_empty() {
+            // The type-1 children are searched first, in their order: a type-2 eldest would
+            // wait for a bound that no type-1 sibling has started to give.
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&at| !promoted[at]);
+            moves = order.iter().map(|&at| moves[at]).collect();
+            promoted = order.iter().map(|&at| promoted[at]).collect();
+        }
         self.frames += 1;
         let mut f = Frame {
             position: p.position,
@@ -306,6 +342,8 @@ impl<G: Game> AbSearch<G> {
             task,
             moves,
             promoted,
+            replace,
+            shallow: self.shallow,
             tasks: Vec::with_capacity(n),
             next: 0,
             completed: 0,
@@ -529,6 +567,7 @@ impl<G: Game> AbSearch<G> {
         match self.policy {
             SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => match f.kind {
                 NodeType::Two => f.completed > 0 && !self.must_wait(f),
+                // (Without deep cutoffs there is no type 3.)
                 // With the wait, a type-3 frame with no alpha yet would hand off type-2
                 // children with an infinite beta, which search their eldest child with an
                 // open window and then wait: below a not-yet-bounded node that cascades into
@@ -754,10 +793,17 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             return Vec::new();
         }
         let splits = |&i: &usize| self.may_split(&self.stack[i]);
-        let found = if self.policy.one_deepest_child() {
-            (0..self.stack.len()).rev().find(splits)
+        // DIB does not subdivide the node its processor is searching at (the top frame), on
+        // the papers' trees (engine frames split as the sequential search's tree allows).
+        let frames = if self.policy.refuses_own_depth() && !self.engine {
+            self.stack.len() - 1
         } else {
-            (0..self.stack.len()).find(splits)
+            self.stack.len()
+        };
+        let found = if self.policy.one_deepest_child() {
+            (0..frames).rev().find(splits)
+        } else {
+            (0..frames).find(splits)
         };
         let Some(i) = found else {
             return Vec::new();
