@@ -244,6 +244,11 @@ pub struct TableSortArgs {
     /// every piece its line. Off by default; the mp-* experiments turn it on.
     #[arg(long)]
     pub refutation_table: bool,
+    /// Which results a position's table entry takes: always (every new result) or deeper (only
+    /// a result at least as deep as the stored one, the thesis's programs' rule). Default
+    /// always.
+    #[arg(long, default_value = "always")]
+    pub tt_replace: String,
     /// With --setting play: the enhancements it uses, comma-separated among null-move, lmr,
     /// check-extensions and probcut (ProbCut with the game's model; 8x8 Othello has one), or
     /// none; default null-move,lmr,check-extensions. Thesis table 6.2's variable-depth
@@ -364,6 +369,12 @@ pub struct CompareArgs {
     /// subtrees of more than 2 plies, seed 004's "> 2 ply").
     #[arg(long)]
     pub tt_min_depth: Option<u32>,
+    /// From this many processors on, nodes within one ply of the leaves neither probe nor
+    /// store the table (--tt-min-depth at least 2), as the thesis's 64-processor runs on the
+    /// Origin 2000 (its section 6.2.5); the runs on fewer processors and the baseline keep
+    /// --tt-min-depth. Absent: --tt-min-depth at every count.
+    #[arg(long, value_name = "N")]
+    pub tt_leaf_ban_from: Option<usize>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
     /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for abdib, mwf, dmwf, treesplit,
     /// pvsplit and er, 2 for the others).

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Result;
 use control::search::{
     Algorithm, Limits, MAX_DEPTH, PlayFeature, PlayFeatures, SearchConfig, Searcher, Setting,
-    SortRegime, TtMode, tt::MAX_TT_MIB,
+    SortRegime, TtMode, TtReplace, tt::MAX_TT_MIB,
 };
 use games::{Game, GameId, GameInfo, GameVisitor, score};
 use serde_json::{Value, json};
@@ -142,6 +142,10 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
         ));
     }
     config.tt_mib = f.tt_mb;
+    config.tt_replace = f
+        .tt_replace
+        .parse::<TtReplace>()
+        .map_err(|e| input("--tt-replace", e))?;
     config.sorting.regime = f
         .sort
         .parse::<SortRegime>()

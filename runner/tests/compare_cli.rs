@@ -1136,3 +1136,65 @@ fn quick_seed_004_tables_run_pv_splitting_with_and_without_tables() {
     assert_eq!(json["settings"]["baseline"], "pvsplit");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--tt-leaf-ban-from N` changes the runs on N processors and more, and nothing else: the
+/// baseline and the runs on fewer processors are those of the same command without it. A count
+/// of one processor is refused in one line.
+#[test]
+fn the_leaf_ban_applies_from_its_processor_count() {
+    let dir = temp_dir("leafban");
+    let args = |out: &Path, extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "compare",
+            "--game",
+            "othello6",
+            "--positions",
+            "2",
+            "--algos",
+            "delaysplit",
+            "--procs",
+            "2,4",
+            "--depth",
+            "6",
+            "--tt-min-depth",
+            "1",
+            "--min-split-depth",
+            "2",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.extend(["--out".to_string(), out.display().to_string()]);
+        a.extend(extra.iter().map(|s| (*s).to_string()));
+        a
+    };
+    let rows = |csv: &str| -> Vec<(String, String)> {
+        csv.lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (format!("{},{}", f[0], f[2]), f[7].to_string())
+            })
+            .collect()
+    };
+    let (plain, banned) = (dir.join("plain"), dir.join("banned"));
+    let plain = rows(&csv_of(&args(&plain, &[]), &plain));
+    let banned = rows(&csv_of(
+        &args(&banned, &["--tt-leaf-ban-from", "4"]),
+        &banned,
+    ));
+    assert_eq!(plain.len(), banned.len());
+    for (p, b) in plain.iter().zip(&banned) {
+        assert_eq!(p.0, b.0);
+        if p.0.ends_with(",4") {
+            assert_ne!(p.1, b.1, "line,procs {}: the ban changes the tree", p.0);
+        } else {
+            assert_eq!(p.1, b.1, "line,procs {}: no ban below 4", p.0);
+        }
+    }
+    let out = runner(&["compare", "--tt-leaf-ban-from", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--tt-leaf-ban-from"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

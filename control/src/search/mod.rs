@@ -28,7 +28,7 @@ pub use minimax::{minimax_value, minimax_value_within};
 pub use refutation::RefutationTable;
 pub use searcher::{SearchError, Searcher, WindowResult};
 pub use settings::{
-    Algorithm, PlayFeature, PlayFeatures, SearchConfig, Setting, TtMode, UnknownName,
+    Algorithm, PlayFeature, PlayFeatures, SearchConfig, Setting, TtMode, TtReplace, UnknownName,
 };
 pub use solve::{Solution, solve};
 pub use sorting::{SortConfig, SortRegime};

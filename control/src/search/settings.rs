@@ -102,6 +102,18 @@ named_enum! {
     }
 }
 
+named_enum! {
+    /// Which results a position's table entry takes.
+    TtReplace, "table replacement rule", {
+        /// Every new result of the position replaces its entry.
+        Always => "always",
+        /// A new result replaces the position's entry only when it is at least as deep as the
+        /// stored one (Brockington's programs: `if (h_length <= plytogo) store(...)`, thesis
+        /// figure 5.10); other positions are replaced as under `always`.
+        Deeper => "deeper",
+    }
+}
+
 /// Every knob of a search. Build one with [`SearchConfig::research`] or
 /// [`SearchConfig::play`] and change fields as needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +124,8 @@ pub struct SearchConfig {
     pub setting: Setting,
     /// How the transposition table is used.
     pub tt_mode: TtMode,
+    /// Which results a position's table entry takes.
+    pub tt_replace: TtReplace,
     /// Transposition-table size in MiB (ignored when `tt_mode` is off).
     pub tt_mib: usize,
     /// At most this many table entries, when fewer than `tt_mib` holds (the table a modelled
@@ -217,6 +231,7 @@ impl SearchConfig {
             algorithm: Algorithm::Pvs,
             setting: Setting::Research,
             tt_mode: TtMode::ExactDepth,
+            tt_replace: TtReplace::Always,
             tt_mib: 16,
             tt_entries: None,
             tt_min_depth: 2,

@@ -16,7 +16,10 @@
 //! A position goes to bucket `hash * buckets >> 64`. A store overwrites the entry holding the
 //! same position (keeping its move when the new result has none) or else the entry of least
 //! worth, where worth is depth minus eight times the entry's age in searches; empty entries go
-//! first.
+//! first. A table made with [`TtReplace::Deeper`](super::TtReplace) keeps a position's entry
+//! when the new result is shallower than the stored one (the thesis's programs store only
+//! `if (h_length <= plytogo)`), so that a position searched again from a shallower depth does
+//! not erase its own deeper result.
 //!
 //! # Sharing stores
 //! The table itself records nothing about its stores. A search that stores an entry also hands
@@ -87,6 +90,8 @@ struct Bucket([Entry; BUCKET_ENTRIES]);
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
     generation: AtomicU8,
+    /// A position's entry takes only results at least as deep as the stored one.
+    keep_deeper: bool,
 }
 
 impl std::fmt::Debug for TranspositionTable {
@@ -157,12 +162,14 @@ impl TranspositionTable {
             return Self::new(0);
         }
         let full = Self::new(config.tt_mib)?;
-        Ok(match config.tt_entries {
+        let mut table = match config.tt_entries {
             Some(entries) if entries < full.capacity() => {
                 Self::with_buckets((entries / BUCKET_ENTRIES).max(1))
             }
             _ => full,
-        })
+        };
+        table.keep_deeper = config.tt_replace == super::TtReplace::Deeper;
+        Ok(table)
     }
 
     fn with_buckets(count: usize) -> Self {
@@ -170,6 +177,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
+            keep_deeper: false,
         }
     }
 
@@ -234,6 +242,9 @@ impl TranspositionTable {
                 continue;
             };
             if check ^ data == hash {
+                if self.keep_deeper && old.depth > entry.depth {
+                    return;
+                }
                 let mut entry = entry;
                 if entry.move_index.is_none() {
                     entry.move_index = old.move_index;
@@ -388,6 +399,37 @@ mod tests {
         tt.store(77, entry(1, 2, Bound::Lower, Some(4)));
         tt.store(77, entry(3, 4, Bound::Upper, None));
         assert_eq!(tt.probe(77), Some(entry(3, 4, Bound::Upper, Some(4))));
+    }
+
+    #[test]
+    fn a_deeper_table_keeps_a_positions_deeper_result() {
+        let deeper = crate::search::SearchConfig {
+            tt_replace: crate::search::TtReplace::Deeper,
+            tt_mib: 1,
+            ..crate::search::SearchConfig::research()
+        };
+        let tt = TranspositionTable::for_config(&deeper).unwrap();
+        tt.store(77, entry(5, 6, Bound::Exact, Some(1)));
+        tt.store(77, entry(3, 2, Bound::Lower, Some(2)));
+        assert_eq!(tt.probe(77), Some(entry(5, 6, Bound::Exact, Some(1))));
+        tt.store(77, entry(4, 6, Bound::Upper, None));
+        assert_eq!(
+            tt.probe(77),
+            Some(entry(4, 6, Bound::Upper, Some(1))),
+            "as deep: stored"
+        );
+        // Other positions still replace the least worth entry.
+        tt.store(78, entry(0, 1, Bound::Exact, None));
+        assert!(tt.probe(78).is_some());
+        // The default table takes every result of the position.
+        let always = TranspositionTable::for_config(&crate::search::SearchConfig {
+            tt_mib: 1,
+            ..crate::search::SearchConfig::research()
+        })
+        .unwrap();
+        always.store(77, entry(5, 6, Bound::Exact, Some(1)));
+        always.store(77, entry(3, 2, Bound::Lower, Some(2)));
+        assert_eq!(always.probe(77), Some(entry(3, 2, Bound::Lower, Some(2))));
     }
 
     /// The entry every writer stores for `key` in the concurrency tests: each field is a

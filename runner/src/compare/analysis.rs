@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use control::parallel::aphid::AphidFigures;
-use control::search::Setting;
+use control::search::{Setting, TtMode};
 
 use super::metrics::{self, Baseline, Interval, Metrics, Run, Spread};
 use super::plan::Plan;
@@ -101,7 +101,8 @@ pub struct Summary {
     pub samples: usize,
     /// Samples whose value differs from the baseline's (should be 0 in the research setting).
     pub disagreements: usize,
-    /// The play setting (variable depth): values may legitimately differ from the baseline's.
+    /// The play setting (variable depth), or table cutoffs at any sufficient depth (`--tt
+    /// normal`): values may legitimately differ from the baseline's.
     pub values_may_differ: bool,
     /// Mean seconds per sample with spread.
     pub seconds: Spread,
@@ -280,7 +281,8 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
                 procs: n,
                 samples: mine.len(),
                 disagreements: mine.iter().filter(|r| r.value != r.baseline_value).count(),
-                values_may_differ: plan.config.setting != Setting::Research,
+                values_may_differ: plan.config.setting != Setting::Research
+                    || plan.config.tt_mode == TtMode::Normal,
                 seconds: metrics::spread(&secs),
                 per_position,
                 aggregate: metrics::aggregate(&samples),

@@ -282,6 +282,10 @@ fn options(
 ) -> Result<ParallelOptions> {
     let mut o = ParallelOptions::for_algo(algo, depth, procs, plan.backend(procs, seed)?);
     o.search = plan.config;
+    if plan.tt_leaf_ban_from.is_some_and(|from| procs >= from) {
+        // Nodes within one ply of the leaves (fewer than 2 plies left) leave the table alone.
+        o.search.tt_min_depth = o.search.tt_min_depth.max(2);
+    }
     o.aphid = plan.aphid.clone();
     if let Some(m) = plan.min_split_depth {
         o.min_split_depth = m;

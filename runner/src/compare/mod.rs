@@ -20,6 +20,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use anyhow::{Result, anyhow};
+use control::search::Setting;
 
 use crate::cli::CompareArgs;
 use analysis::Summary;
@@ -221,9 +222,19 @@ fn report_on(
         .map(|s| s.disagreements)
         .sum();
     if differ > 0 {
+        let why = if plan.config.setting == Setting::Research {
+            "with --tt normal (a stored result of any sufficient depth cuts off, so the \
+             searched tree depends on what the table holds)"
+                .to_string()
+        } else {
+            format!(
+                "in the {} setting (variable depth: the searched tree depends on the windows \
+                 and the table)",
+                plan.config.setting.name()
+            )
+        };
         println!(
-            "note: {differ} runs returned a value different from the baseline's; expected in the {} setting (variable depth: the searched tree depends on the windows and the table)",
-            plan.config.setting.name()
+            "note: {differ} runs returned a value different from the baseline's; expected {why}"
         );
     }
     if let Some(w) = analysis::short_cells_warning(plan, store, &rows) {

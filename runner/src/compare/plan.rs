@@ -106,6 +106,9 @@ pub struct Plan {
     pub aphid: AphidOptions,
     /// The split engine's tables (`--split-tables`).
     pub split_tables: SplitTables,
+    /// From this many processors on, the table is not used within one ply of the leaves
+    /// (`--tt-leaf-ban-from`).
+    pub tt_leaf_ban_from: Option<usize>,
 }
 
 /// Reads `--aphid-config`: the options and the FNV hash of the file's bytes.
@@ -539,6 +542,18 @@ impl Plan {
         if config.tt_min_depth != SearchConfig::research().tt_min_depth {
             fingerprint["tt_min_depth"] = json!(config.tt_min_depth);
         }
+        if config.tt_replace != SearchConfig::research().tt_replace {
+            fingerprint["tt_replace"] = json!(config.tt_replace.name());
+        }
+        if let Some(n) = args.tt_leaf_ban_from {
+            if n < 2 {
+                return Err(input(
+                    "--tt-leaf-ban-from",
+                    format!("{n} is not a parallel run; give 2 or more processors"),
+                ));
+            }
+            fingerprint["tt_leaf_ban_from"] = json!(n);
+        }
         if let Some(preset) = args
             .sim_preset
             .as_ref()
@@ -617,6 +632,7 @@ impl Plan {
             fingerprint,
             aphid,
             split_tables,
+            tt_leaf_ban_from: args.tt_leaf_ban_from,
         })
     }
 

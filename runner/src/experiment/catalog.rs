@@ -158,6 +158,22 @@ const THESIS_PROCS: &str = "1,8,16,32,64";
 /// depths and costs APHID speedup (THESIS.md, "The table's size").
 const THESIS_TABLE: (&str, &str) = ("--tt-mb", "256");
 
+/// The thesis's programs cut a search off with a stored result "at least as deep as the search
+/// we are attempting to execute" (section 2.3.3; its slaves test `length >= plytogo`, figure
+/// 5.10): values may then differ from the fixed-depth tree's, as the thesis accepts (section
+/// 6.2.3, "the majority of the test positions").
+const THESIS_TT_MODE: (&str, &str) = ("--tt", "normal");
+
+/// ... and store a result only over a shallower one of the same position (`if (h_length <=
+/// plytogo)`, figure 5.10).
+const THESIS_TT_REPLACE: (&str, &str) = ("--tt-replace", "deeper");
+
+/// Every interior node uses the table; only "the 64 processor runs" were "forbidden from
+/// reading or writing to the hash table when they are within one ply of the leaves"
+/// (section 6.2.5).
+const THESIS_TT_MIN_DEPTH: (&str, &str) = ("--tt-min-depth", "1");
+const THESIS_TT_LEAF_BAN: (&str, &str) = ("--tt-leaf-ban-from", "64");
+
 /// Under `--quick` the tables stay at the default's size (a quick run fills no table, and
 /// sixteen local tables of 256 MiB would cost a test gigabytes).
 const QUICK_TABLE: (&str, &str) = ("--tt-mb", "16");
@@ -410,14 +426,14 @@ const T68_VARIANTS: &[(&str, Flags)] = t68_variants![
             ("--depth", "16"),
         ]
     ),
-    // 150 virtual s a position (18-21 plies): under half of table 6.5's runs, so that the three
-    // arrangements' rows take minutes here.
+    // 75 virtual s a position at Chinook's 3.9 us a node (18-21 plies): under half of table
+    // 6.5's runs, so that the three arrangements' rows take minutes here.
     (
         "checkers",
         [
             ("--game", "checkers"),
             ("--testset", "checkers"),
-            ("--time-ms", "150000"),
+            ("--time-ms", "75000"),
         ]
     ),
     // 10 virtual s a position (8-10 plies): a tenth of tables 6.6 and 6.7's runs, so that the
@@ -444,6 +460,10 @@ const KEYANO_APHID: Flags = &[
     ("--depth", "15"),
     ("--aphid-tt", "shared"),
     THESIS_TABLE,
+    THESIS_TT_MODE,
+    THESIS_TT_REPLACE,
+    THESIS_TT_MIN_DEPTH,
+    THESIS_TT_LEAF_BAN,
 ];
 
 /// The thesis's machine and the round-number machine every earlier result used, side by side.
@@ -865,6 +885,10 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "16"),
                 ("--aphid-tt", "shared"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             quick: &[
                 ("--depth", "9"),
@@ -892,6 +916,10 @@ pub const ALL: &[Experiment] = &[
                 ("--procs", THESIS_PROCS),
                 ("--aphid-tt", "shared"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             quick: &[
                 ("--procs", "1,8,16"),
@@ -949,6 +977,10 @@ pub const ALL: &[Experiment] = &[
                 // its minimum granularity; the default of 5 is tuned for 2 processors.
                 ("--min-split-depth", "2"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             quick: KEYANO_QUICK,
             variants: BOTH_MACHINES,
@@ -974,16 +1006,20 @@ pub const ALL: &[Experiment] = &[
                 ("--testset", "checkers"),
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
-                // Per position, the smallest depth whose sequential search takes 400 virtual s
-                // on the Origin 2000 (the thesis also searched its checkers positions to
-                // different depths, 23-29 plies, 2928 s on average): 20-23 plies here. The
-                // thesis's size (about 22 plies on every position) would take several hours
-                // (THESIS.md).
-                ("--time-ms", "400000"),
+                // Per position, the smallest depth whose sequential search takes 200 virtual s
+                // on the Origin 2000 at Chinook's 3.9 us a node, about 51 million nodes (the
+                // thesis also searched its checkers positions to different depths, 23-29
+                // plies, 2928 s and about 750 million nodes on average): 20-23 plies here. The
+                // thesis's size would take several hours (THESIS.md).
+                ("--time-ms", "200000"),
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             quick: &[
                 ("--time-ms", "20"),
@@ -991,8 +1027,8 @@ pub const ALL: &[Experiment] = &[
                 ("--positions", "3"),
                 QUICK_TABLE,
             ],
-            // The shared-memory machine's nodes cost 10 us against 7.7: the same node counts
-            // take 1.3 times the virtual time.
+            // The shared-memory machine's nodes cost 10 us against 3.9: the same node counts
+            // take 2.6 times the virtual time.
             variants: &[
                 ("origin2000", &[("--sim-preset", "origin2000")]),
                 (
@@ -1023,6 +1059,10 @@ pub const ALL: &[Experiment] = &[
                 // processors are the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             quick: &[
                 ("--time-ms", "20"),
@@ -1058,6 +1098,10 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "15"),
                 ("--backend", "sim"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             // Every row at depth 5 on 2 positions (the depth replaces a row's --time-ms).
             quick: &[("--depth", "5"), ("--positions", "2"), QUICK_TABLE],
@@ -1170,6 +1214,10 @@ pub const ALL: &[Experiment] = &[
                 ("--aphid-tt", "shared"),
                 ("--min-split-depth", "2"),
                 THESIS_TABLE,
+                THESIS_TT_MODE,
+                THESIS_TT_REPLACE,
+                THESIS_TT_MIN_DEPTH,
+                THESIS_TT_LEAF_BAN,
             ],
             quick: &[("--depth", "8"), ("--positions", "3"), QUICK_TABLE],
             swept: SWEPT,
