@@ -639,6 +639,12 @@ const SWEPT: &[Swept] = &[
         why: "message cost: the software overhead at each end of a message (the preset: 20 us, PVM)",
     },
     Swept {
+        keys: "latency_ns",
+        values: &[15_000, 300_000, 1_000_000, 3_000_000],
+        quick: &[15_000, 3_000_000],
+        why: "message latency: the time from a send until the receiver can read it, which YBW waits through and APHID does not (the preset: 15 us)",
+    },
+    Swept {
         keys: "shared_table_ports",
         values: &[1, 4, 16, 32, 64],
         quick: &[1, 64],
