@@ -945,8 +945,11 @@ pub const ALL: &[Experiment] = &[
                 // for both machines here, 14 about 1 (THESIS.md).
                 ("--depth", "14"),
                 ("--aphid-tt", "shared"),
-                // YBW splits down to 2 plies from the leaves here, as the thesis's did below
-                // its minimum granularity; the default of 5 is tuned for 2 processors.
+                // The thesis's YBW is YBWC* (its section 3): type-3 nodes give their young
+                // brothers away at once, type-2 nodes after their reasonable moves.
+                ("--ybw-rule", "star"),
+                // The thesis gives no granularity in plies, only that work under 1000 node
+                // evaluations is not worth sending (its section 4.2).
                 ("--min-split-depth", "2"),
                 THESIS_TABLE,
             ],
@@ -1168,6 +1171,8 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "11"),
                 ("--sim-preset", "origin2000"),
                 ("--aphid-tt", "shared"),
+                // YBWC* and its granularity, as in thesis-t6.4.
+                ("--ybw-rule", "star"),
                 ("--min-split-depth", "2"),
                 THESIS_TABLE,
             ],
