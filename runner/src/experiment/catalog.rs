@@ -949,8 +949,10 @@ pub const ALL: &[Experiment] = &[
                 // brothers away at once, type-2 nodes after their reasonable moves.
                 ("--ybw-rule", "star"),
                 // The thesis gives no granularity in plies, only that work under 1000 node
-                // evaluations is not worth sending (its section 4.2).
-                ("--min-split-depth", "2"),
+                // evaluations is not worth sending (its section 4.2). Pieces of 7 plies are
+                // the smallest whose median size reaches that here (1546 nodes at 14 plies;
+                // 6 plies: 504), so YBW splits nothing with fewer plies left (THESIS.md).
+                ("--min-split-depth", "7"),
                 THESIS_TABLE,
             ],
             quick: KEYANO_QUICK,
@@ -1173,7 +1175,7 @@ pub const ALL: &[Experiment] = &[
                 ("--aphid-tt", "shared"),
                 // YBWC* and its granularity, as in thesis-t6.4.
                 ("--ybw-rule", "star"),
-                ("--min-split-depth", "2"),
+                ("--min-split-depth", "7"),
                 THESIS_TABLE,
             ],
             quick: &[("--depth", "8"), ("--positions", "3"), QUICK_TABLE],
