@@ -180,6 +180,11 @@ pub struct SearchArgs {
     /// default), or `beside`, those at or above it join the eldest.
     #[arg(long, value_name = "replace|beside")]
     pub dmwf_promote: Option<String>,
+    /// Delay splitting (`--algo delaysplit`): `plain`, every node waits for its eldest child
+    /// (the default), or `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child,
+    /// type-2 nodes for their reasonable moves, type-3 nodes for nothing).
+    #[arg(long, value_name = "plain|star")]
+    pub ybw_rule: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]
@@ -438,6 +443,12 @@ pub struct CompareArgs {
     /// `beside`, those at or above it join the eldest. An error when no series runs dmwf.
     #[arg(long, value_name = "replace|beside")]
     pub dmwf_promote: Option<String>,
+    /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
+    /// `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child, type-2 nodes for
+    /// their reasonable moves, type-3 nodes for nothing). An error when no series runs
+    /// delaysplit.
+    #[arg(long, value_name = "plain|star")]
+    pub ybw_rule: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]

@@ -94,6 +94,12 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.dmwf_promote = r.parse().map_err(|e| input("--dmwf-promote", e))?;
     }
+    if let Some(r) = &args.ybw_rule {
+        if !matches!(algo, ParallelAlgo::DelaySplit) {
+            return Err(input("--ybw-rule", "applies to --algo delaysplit only"));
+        }
+        options.ybw_rule = r.parse().map_err(|e| input("--ybw-rule", e))?;
+    }
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
@@ -309,6 +315,7 @@ impl GameVisitor for Visitor<'_> {
                 "mwf_wait": o.mwf_wait,
                 "mwf_cutoffs": o.mwf_cutoffs.name(),
                 "dmwf_promote": o.dmwf_promote.name(),
+                "ybw_rule": o.ybw_rule.name(),
                 "split_width": o.split_width,
                 "common_depth": o.common_depth,
                 "cd_strategy": o.cd_strategy.letter(),

@@ -43,6 +43,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         ("--mwf-wait", args.mwf_wait.is_some()),
         ("--mwf-cutoffs", args.mwf_cutoffs.is_some()),
         ("--dmwf-promote", args.dmwf_promote.is_some()),
+        ("--ybw-rule", args.ybw_rule.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {

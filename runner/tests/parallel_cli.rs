@@ -322,6 +322,61 @@ fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
 }
 
 #[test]
+fn ybw_rule_reaches_the_search_and_keeps_the_value() {
+    // YBWC* splits type-3 nodes before their eldest child is done: in the JSON, another
+    // schedule than plain YBW's on 8 simulated processors, the sequential value.
+    let base = [
+        "search",
+        "--game",
+        "othello",
+        "--depth",
+        "6",
+        "--json",
+        "--algo",
+        "ybw",
+        "--procs",
+        "8",
+        "--backend",
+        "sim",
+        "--min-split-depth",
+        "2",
+    ];
+    let seq = json_of(&["search", "--game", "othello", "--depth", "6", "--json"]);
+    let plain = json_of(&base);
+    let star = json_of(&[&base[..], &["--ybw-rule", "star"]].concat());
+    assert_eq!(plain["ybw_rule"], "plain");
+    assert_eq!(star["ybw_rule"], "star");
+    assert_ne!(
+        plain["nodes"], star["nodes"],
+        "the rule changes the schedule"
+    );
+    for v in [&plain, &star] {
+        assert_eq!(v["value"], seq["value"], "{v}");
+    }
+    for (extra, needle) in [
+        (
+            &["--algo", "mwf", "--procs", "2", "--ybw-rule", "star"][..],
+            "delaysplit only",
+        ),
+        (
+            &["--algo", "ybw", "--procs", "2", "--ybw-rule", "yes"][..],
+            "star",
+        ),
+        (
+            &["--algo", "alphabeta", "--ybw-rule", "star"][..],
+            "needs --procs",
+        ),
+    ] {
+        let mut args = vec!["search", "--game", "tictactoe4", "--depth", "3"];
+        args.extend_from_slice(extra);
+        let out = runner(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn a_cost_model_file_drives_the_simulator() {
     let dir = std::env::temp_dir().join(format!("runner-cost-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");

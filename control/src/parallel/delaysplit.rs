@@ -1,16 +1,81 @@
-//! `delaysplit` (also `ybw`): delay splitting, or Young Brothers Wait. At every level a node's
-//! younger children wait until its eldest child is done; after that, a work request
-//! subdivides the running search at its shallowest such node, handing off every untried child
-//! with the node's current window. Narrowed windows are spread to the pieces, and a cutoff
-//! aborts the pieces still out. It runs on the split engine (`split_ab`, policy
-//! [`SplitPolicy::Ybw`]); `split_ab/README.md` has its measurements.
+//! `delaysplit` (also `ybw`): delay splitting, or Young Brothers Wait. Once a node may split, a
+//! work request subdivides the running search at its shallowest such node, handing off every
+//! untried child with the node's current window. Narrowed windows are spread to the pieces,
+//! and a cutoff aborts the pieces still out. [`YbwRule`] says when a node may split: with
+//! [`YbwRule::Plain`] (the default) every node waits until its eldest child is done; with
+//! [`YbwRule::Star`], Brockington's YBWC* (thesis section 3), the wait depends on the node's
+//! Knuth-Moore type. It runs on the split engine (`split_ab`, policy [`SplitPolicy::Ybw`]);
+//! `split_ab/README.md` has its measurements.
+
+use std::fmt;
+use std::str::FromStr;
 
 use games::Game;
 
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::search::UnknownName;
+use crate::search::sorting::NodeType;
 
-/// Searches `root` to `options.depth` plies with delay splitting.
+/// When a node of delay splitting may hand its younger children to other processors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum YbwRule {
+    /// Every node once its eldest child is done.
+    #[default]
+    Plain,
+    /// YBWC* (Brockington's thesis, section 3, after Feldmann et al.): a type-1 node once its
+    /// eldest child is done, a type-2 node once its reasonable moves are done (the leading
+    /// moves its move ordering ranks ahead of the quiet remainder, at least the eldest), a
+    /// type-3 node at once.
+    Star,
+}
+
+impl YbwRule {
+    /// The name `--ybw-rule` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            YbwRule::Plain => "plain",
+            YbwRule::Star => "star",
+        }
+    }
+
+    /// Whether a node of type `kind` whose search order starts with `reasonable` reasonable
+    /// moves may give away its untried children once `completed` of its children are done
+    /// (searched here, one after the other, while it could not split).
+    #[must_use]
+    pub fn may_split(self, kind: NodeType, reasonable: usize, completed: usize) -> bool {
+        match (self, kind) {
+            (YbwRule::Plain, _) | (YbwRule::Star, NodeType::One) => completed > 0,
+            (YbwRule::Star, NodeType::Two) => completed >= reasonable.max(1),
+            (YbwRule::Star, NodeType::Three) => true,
+        }
+    }
+}
+
+impl FromStr for YbwRule {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "plain" => Ok(YbwRule::Plain),
+            "star" => Ok(YbwRule::Star),
+            _ => Err(UnknownName {
+                what: "YBW rule",
+                given: s.to_string(),
+                valid: "plain (every node waits for its eldest child), star (YBWC*, the thesis's)",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for YbwRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Searches `root` to `options.depth` plies with delay splitting under `options.ybw_rule`.
 ///
 /// # Errors
 /// [`ParallelError`] when the table cannot be built or the runtime fails.
@@ -18,5 +83,38 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(SplitPolicy::Ybw, root, options)
+    run(SplitPolicy::Ybw(options.ybw_rule), root, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain YBW waits for the eldest child at every node; YBWC* waits for it at type-1 nodes,
+    /// for every reasonable move at type-2 nodes, and for nothing at type-3 nodes.
+    #[test]
+    fn the_rules_wait_for_what_they_name() {
+        for kind in [NodeType::One, NodeType::Two, NodeType::Three] {
+            assert!(!YbwRule::Plain.may_split(kind, 3, 0));
+            assert!(YbwRule::Plain.may_split(kind, 3, 1));
+        }
+        let star = YbwRule::Star;
+        assert!(!star.may_split(NodeType::One, 3, 0));
+        assert!(star.may_split(NodeType::One, 3, 1));
+        assert!(!star.may_split(NodeType::Two, 3, 0));
+        assert!(!star.may_split(NodeType::Two, 3, 2));
+        assert!(star.may_split(NodeType::Two, 3, 3));
+        // No reasonable move beyond the ordering's first: the eldest.
+        assert!(!star.may_split(NodeType::Two, 0, 0));
+        assert!(star.may_split(NodeType::Two, 0, 1));
+        assert!(star.may_split(NodeType::Three, 3, 0));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for r in [YbwRule::Plain, YbwRule::Star] {
+            assert_eq!(r.name().parse::<YbwRule>().unwrap(), r);
+        }
+        assert!("yes".parse::<YbwRule>().is_err());
+    }
 }

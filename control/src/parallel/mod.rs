@@ -55,6 +55,9 @@ pub struct ParallelOptions {
     /// from the type-1 node above it) before it searches or hands out its other children (seed
     /// 003 section 3.2); off, it goes on at once with the window it has.
     pub mwf_wait: bool,
+    /// Delay splitting: when a node may give its younger children away (plain YBW, or the
+    /// thesis's YBWC*, by node type).
+    pub ybw_rule: delaysplit::YbwRule,
     /// APHID's own settings (horizon, granularity, windows, balancing, tables).
     pub aphid: aphid::AphidOptions,
     /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
@@ -122,6 +125,7 @@ impl ParallelOptions {
             dmwf_promote: dmwf::DmwfPromote::Replace,
             mwf_cutoffs: mwf::MwfCutoffs::Shallow,
             mwf_wait: true,
+            ybw_rule: delaysplit::YbwRule::Plain,
             aphid: aphid::AphidOptions::default(),
             split_tables: split_ab::SplitTables::Global,
             common_depth: 2,

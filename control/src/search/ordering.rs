@@ -100,6 +100,11 @@ impl<G: Game> OrderingTables<G> {
         (hint << 32) + (killer << 26) + history
     }
 
+    /// Whether `mv` is one of the two killers of `ply`.
+    pub(crate) fn is_killer(&self, mv: G::Move, ply: usize) -> bool {
+        self.killers[ply].contains(&Some(mv))
+    }
+
     /// Records that `mv` caused a cutoff at `ply` with `depth` plies left: the newest killer
     /// of `ply`, and history.
     pub(crate) fn cutoff(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32) {

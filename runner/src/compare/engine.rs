@@ -293,6 +293,7 @@ fn options(
     o.mwf_wait = plan.mwf_wait;
     o.mwf_cutoffs = plan.mwf_cutoffs;
     o.dmwf_promote = plan.dmwf_promote;
+    o.ybw_rule = plan.ybw_rule;
     if let Some(w) = plan.split_width {
         o.split_width = w;
     }

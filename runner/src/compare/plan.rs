@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::{AphidOptions, TtSharing};
+use control::parallel::delaysplit::YbwRule;
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::mwf::MwfCutoffs;
 use control::parallel::split_ab::SplitTables;
@@ -79,6 +80,8 @@ pub struct Plan {
     pub mwf_cutoffs: MwfCutoffs,
     /// DMWF's promotion rule (`--dmwf-promote`).
     pub dmwf_promote: DmwfPromote,
+    /// Delay splitting's rule (`--ybw-rule`).
+    pub ybw_rule: YbwRule,
     /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
     /// keeps the default.
     pub split_width: Option<usize>,
@@ -403,6 +406,7 @@ impl Plan {
         let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
         let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
         let dmwf_only = [ParallelAlgo::Dmwf];
+        let ybw_only = [ParallelAlgo::DelaySplit];
         let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
             .iter()
             .copied()
@@ -448,6 +452,12 @@ impl Plan {
                 "dmwf",
             ),
             (
+                "--ybw-rule",
+                args.ybw_rule.is_some(),
+                &ybw_only[..],
+                "delaysplit",
+            ),
+            (
                 "--split-width",
                 args.split_width.is_some(),
                 &width_only[..],
@@ -477,6 +487,10 @@ impl Plan {
         let dmwf_promote: DmwfPromote = match &args.dmwf_promote {
             Some(r) => r.parse().map_err(|e| input("--dmwf-promote", e))?,
             None => DmwfPromote::default(),
+        };
+        let ybw_rule: YbwRule = match &args.ybw_rule {
+            Some(r) => r.parse().map_err(|e| input("--ybw-rule", e))?,
+            None => YbwRule::default(),
         };
         let split_width = args
             .split_width
@@ -518,6 +532,9 @@ impl Plan {
         }
         if dmwf_promote != DmwfPromote::default() {
             fingerprint["dmwf_promote"] = json!(dmwf_promote.name());
+        }
+        if ybw_rule != YbwRule::default() {
+            fingerprint["ybw_rule"] = json!(ybw_rule.name());
         }
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
@@ -620,6 +637,7 @@ impl Plan {
             mwf_wait,
             mwf_cutoffs,
             dmwf_promote,
+            ybw_rule,
             split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,

@@ -979,9 +979,14 @@ pub const ALL: &[Experiment] = &[
                 // for both machines here, 14 about 1 (THESIS.md).
                 ("--depth", "14"),
                 ("--aphid-tt", "shared"),
-                // YBW splits down to 2 plies from the leaves here, as the thesis's did below
-                // its minimum granularity; the default of 5 is tuned for 2 processors.
-                ("--min-split-depth", "2"),
+                // The thesis's YBW is YBWC* (its section 3): type-3 nodes give their young
+                // brothers away at once, type-2 nodes after their reasonable moves.
+                ("--ybw-rule", "star"),
+                // The thesis gives no granularity in plies, only that work under 1000 node
+                // evaluations is not worth sending (its section 4.2). Pieces of 7 plies are
+                // the smallest whose median size reaches that here (1546 nodes at 14 plies;
+                // 6 plies: 504), so YBW splits nothing with fewer plies left (THESIS.md).
+                ("--min-split-depth", "7"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,
@@ -1218,7 +1223,9 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "11"),
                 ("--sim-preset", "origin2000"),
                 ("--aphid-tt", "shared"),
-                ("--min-split-depth", "2"),
+                // YBWC* and its granularity, as in thesis-t6.4.
+                ("--ybw-rule", "star"),
+                ("--min-split-depth", "7"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,

@@ -74,6 +74,9 @@ pub(super) struct Frame<G: Game> {
     /// eldest child is type 1.
     pub(super) shallow: bool,
     pub(super) tasks: Vec<Task>,
+    /// YBWC*: how many moves at the head of `moves` are reasonable (searched here, one after
+    /// the other, before a type-2 node gives any child away).
+    pub(super) reasonable: usize,
     /// The first task that may not have been started.
     pub(super) next: usize,
     /// Child values taken.

@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use super::ab_frames::Window;
 use super::ab_frames::{self, SearcherPool};
+use super::delaysplit::YbwRule;
 use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
 use crate::search::sorting::NodeType;
 use crate::search::{RefutationTable, SearchConfig, SortRegime, TranspositionTable, TtMode};
@@ -80,9 +81,9 @@ pub enum SplitPolicy {
     /// then an e-child, then refute the other children (in parallel, with further e-children);
     /// r-nodes refute with their children in order. See [`super::er`].
     Er,
-    /// Young Brothers Wait (delay splitting, [`super::delaysplit`]): any frame splits once its
-    /// eldest child is done.
-    Ybw,
+    /// Young Brothers Wait (delay splitting, [`super::delaysplit`]): a frame splits once the
+    /// rule lets it (plain: once its eldest child is done; YBWC*: by node type).
+    Ybw(YbwRule),
     /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
     Never,
     /// Seed 003's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its untried
@@ -270,6 +271,10 @@ pub(crate) struct Counters {
     retests: AtomicU64,
     splits_type1: AtomicU64,
     splits_other: AtomicU64,
+    /// Splits of type-2 frames before their reasonable moves were done (delay splitting).
+    splits_type2_early: AtomicU64,
+    /// Splits of type-3 frames none of whose children was done.
+    splits_type3_unstarted: AtomicU64,
     type2_waits: AtomicU64,
     grandchildren: AtomicU64,
     grand_refuted: AtomicU64,
@@ -288,6 +293,8 @@ pub(crate) struct Counts {
     pub(crate) retests: u64,
     pub(crate) splits_type1: u64,
     pub(crate) splits_other: u64,
+    pub(crate) splits_type2_early: u64,
+    pub(crate) splits_type3_unstarted: u64,
     pub(crate) type2_waits: u64,
     pub(crate) grandchildren: u64,
     pub(crate) grand_refuted: u64,
@@ -312,6 +319,8 @@ impl Counters {
         bump(&self.retests, c.retests);
         bump(&self.splits_type1, c.splits_type1);
         bump(&self.splits_other, c.splits_other);
+        bump(&self.splits_type2_early, c.splits_type2_early);
+        bump(&self.splits_type3_unstarted, c.splits_type3_unstarted);
         bump(&self.type2_waits, c.type2_waits);
         bump(&self.grandchildren, c.grandchildren);
         bump(&self.grand_refuted, c.grand_refuted);
@@ -344,10 +353,11 @@ impl Counters {
             SplitPolicy::TreeSplit { .. } => {
                 out.push(("widest_split", get(&self.widest)));
             }
-            SplitPolicy::Ybw
-            | SplitPolicy::Never
-            | SplitPolicy::AbDib
-            | SplitPolicy::CommonDepth { .. } => {}
+            SplitPolicy::Ybw(_) => {
+                out.push(("splits_type2_early", get(&self.splits_type2_early)));
+                out.push(("splits_type3_unstarted", get(&self.splits_type3_unstarted)));
+            }
+            SplitPolicy::Never | SplitPolicy::AbDib | SplitPolicy::CommonDepth { .. } => {}
         }
         out
     }
@@ -642,7 +652,7 @@ mod tests {
                 .iter()
                 .all(|p| p.problem.ply == 1 && p.problem.depth == 5)
         );
-        assert!(pieces(SplitPolicy::Ybw).is_empty());
+        assert!(pieces(SplitPolicy::Ybw(YbwRule::Plain)).is_empty());
         assert!(pieces(SplitPolicy::Never).is_empty());
     }
 

@@ -194,11 +194,43 @@ impl<G: Game> AbSearch<G> {
         (solved, self.searcher.visited.max(1) + sorted)
     }
 
+    /// YBWC*'s reasonable moves of `pos` (at `ply`, its moves `generated` in search order
+    /// `order`): the leading moves that the ordering ranks for a reason beyond the quiet
+    /// remainder's history, each named by `first` (the refutation table, the transposition
+    /// table's move, the refutation line), a killer of `ply`, or hinted by the game (a positive
+    /// `move_hint`: a capture or promotion in chess and checkers, a corner, edge or centre
+    /// square in Othello). The count stops at the first move that is none of these.
+    fn reasonable(
+        &self,
+        pos: &G,
+        generated: &[G::Move],
+        order: &[u32],
+        first: First<'_>,
+        ply: u32,
+    ) -> usize {
+        let ply = (ply as usize).min(crate::search::limits::MAX_PLY);
+        order
+            .iter()
+            .take_while(|&&i| {
+                let mv = generated[i as usize];
+                first.key(i as u16).is_some()
+                    || self.searcher.tables.is_killer(mv, ply)
+                    || pos.move_hint(mv) > 0
+            })
+            .count()
+    }
+
     /// The moves of `p` in search order (a sorting regime's; with engine frames the table
     /// move's, then the keys'; or the hints'), the known child first; returns them with the
-    /// look-ahead nodes spent.
-    fn order(&mut self, p: &AbProblem<G>, tt_move: Option<u32>) -> (Vec<(G::Move, u32)>, u64) {
+    /// look-ahead nodes spent and, for delay splitting with engine frames, how many leading
+    /// moves are reasonable (else 1: the eldest).
+    fn order(
+        &mut self,
+        p: &AbProblem<G>,
+        tt_move: Option<u32>,
+    ) -> (Vec<(G::Move, u32)>, u64, usize) {
         let mut sorted = 0;
+        let mut reasonable = 1;
         let mut moves = if self.policy.sorts()
             && self
                 .config
@@ -234,7 +266,12 @@ impl<G: Game> AbSearch<G> {
                 table,
                 line_move,
             };
-            ab_frames::keyed_order(&self.searcher, &p.position, &generated, first, p.ply)
+            let order =
+                ab_frames::keyed_order(&self.searcher, &p.position, &generated, first, p.ply);
+            if matches!(self.policy, SplitPolicy::Ybw(_)) {
+                reasonable = self.reasonable(&p.position, &generated, &order, first, p.ply);
+            }
+            order
                 .into_iter()
                 .map(|i| (generated[i as usize], i))
                 .collect()
@@ -247,7 +284,7 @@ impl<G: Game> AbSearch<G> {
                 moves.insert(0, m);
             }
         }
-        (moves, sorted)
+        (moves, sorted, reasonable)
     }
 
     /// DMWF: which children (by search position) of a type-1 node are type 1 (with
@@ -313,7 +350,7 @@ impl<G: Game> AbSearch<G> {
             let (solved, n) = self.leaf(&p);
             return (Opened::Solved(solved), n);
         }
-        let (moves, sorted) = self.order(&p, tt_move);
+        let (moves, sorted, reasonable) = self.order(&p, tt_move);
         if moves.is_empty() {
             // A position with no moves and no outcome: let the sequential search decide.
             let (solved, n) = self.leaf(&p);
@@ -345,6 +382,7 @@ impl<G: Game> AbSearch<G> {
             replace,
             shallow: self.shallow,
             tasks: Vec::with_capacity(n),
+            reasonable,
             next: 0,
             completed: 0,
             main: p.role != Role::Evaluate,
@@ -578,7 +616,7 @@ impl<G: Game> AbSearch<G> {
             SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
             SplitPolicy::PvSplit => f.kind == NodeType::One && f.completed > 0,
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
-            SplitPolicy::Ybw => f.completed > 0,
+            SplitPolicy::Ybw(rule) => rule.may_split(f.kind, f.reasonable, f.completed),
             SplitPolicy::Never => false,
             SplitPolicy::AbDib => true,
             SplitPolicy::CommonDepth { .. } => f.ply <= f.cd,
@@ -813,6 +851,15 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             self.counts.splits_type1 += 1;
         } else {
             self.counts.splits_other += 1;
+        }
+        match kind {
+            NodeType::Two if self.stack[i].completed < self.stack[i].reasonable => {
+                self.counts.splits_type2_early += 1;
+            }
+            NodeType::Three if self.stack[i].completed == 0 => {
+                self.counts.splits_type3_unstarted += 1;
+            }
+            _ => {}
         }
         let room = if self.policy.one_deepest_child() {
             1
