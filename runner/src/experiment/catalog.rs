@@ -443,6 +443,7 @@ const KEYANO_APHID: Flags = &[
     // scale"); about 2 hours for both machines here.
     ("--depth", "15"),
     ("--aphid-tt", "shared"),
+    ("--aphid-config", "thesis"),
     THESIS_TABLE,
 ];
 
@@ -864,6 +865,7 @@ pub const ALL: &[Experiment] = &[
                 // 16 (THESIS.md, "Table 6.2").
                 ("--depth", "16"),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
             ],
             quick: &[
@@ -891,6 +893,7 @@ pub const ALL: &[Experiment] = &[
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
             ],
             quick: &[
@@ -945,6 +948,7 @@ pub const ALL: &[Experiment] = &[
                 // for both machines here, 14 about 1 (THESIS.md).
                 ("--depth", "14"),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 // YBW splits down to 2 plies from the leaves here, as the thesis's did below
                 // its minimum granularity; the default of 5 is tuned for 2 processors.
                 ("--min-split-depth", "2"),
@@ -983,6 +987,7 @@ pub const ALL: &[Experiment] = &[
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
             ],
             quick: &[
@@ -1022,6 +1027,7 @@ pub const ALL: &[Experiment] = &[
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
             ],
             quick: &[
@@ -1057,6 +1063,7 @@ pub const ALL: &[Experiment] = &[
                 // The thesis's 15 plies (the fixed-depth Othello row; the others replace it).
                 ("--depth", "15"),
                 ("--backend", "sim"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
             ],
             // Every row at depth 5 on 2 positions (the depth replaces a row's --time-ms).
@@ -1168,6 +1175,7 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "11"),
                 ("--sim-preset", "origin2000"),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 ("--min-split-depth", "2"),
                 THESIS_TABLE,
             ],
