@@ -8,7 +8,9 @@ mod common;
 use common::{agreement_config as config, sequential_alphabeta as sequential, sim_backend as sim};
 
 use common::{Lcg, depth_within_budget, random_position};
-use control::parallel::aphid::{AphidFigures, AphidOptions, Hierarchy, TtSharing};
+use control::parallel::aphid::{
+    AphidFigures, AphidOptions, Hierarchy, MasterSearch, PickOrder, TtSharing,
+};
 use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
 use dib::Backend;
 use games::{Game, GameId, GameInfo, GameVisitor};
@@ -24,6 +26,15 @@ fn options(depth: u32, procs: usize, backend: Backend, aphid: AphidOptions) -> P
 fn fixed(master_depth: u32) -> AphidOptions {
     AphidOptions {
         master_depth: Some(master_depth),
+        ..AphidOptions::default()
+    }
+}
+
+/// The thesis's pick order (5.2.3) and master's NegaScout pass (figure 5.10).
+fn thesis_rules() -> AphidOptions {
+    AphidOptions {
+        pick: PickOrder::Priority,
+        master_search: MasterSearch::Negascout,
         ..AphidOptions::default()
     }
 }
@@ -53,7 +64,7 @@ impl GameVisitor for Agreement {
         let name = info.name;
         let (mut runs, mut moved) = (0, 0);
         each_position(77, 3, |i, pos: &G, depth, want| {
-            let mut settings = vec![AphidOptions::default()];
+            let mut settings = vec![AphidOptions::default(), thesis_rules()];
             for h in 1..depth.min(3) {
                 settings.push(fixed(h));
             }
@@ -526,4 +537,57 @@ fn seed_000_options_keep_the_value_on_chess() {
         other_parity[1] < other_parity[0],
         "same-parity guesses take fewer results of the other parity: {other_parity:?}"
     );
+}
+
+/// Each pick order and each master's pass, alone and together, keep the value on the Othello
+/// middle game, with and without message faults; a narrow aspiration window (1 unit) makes
+/// passes over certain leaves fail outside it and the master widen it and pass again.
+#[test]
+fn the_thesis_rules_keep_the_value() {
+    let pos = othello_midgame();
+    let depth = 9;
+    let want = sequential(&pos, depth);
+    for (procs, seed, faults, pick, master_search) in [
+        (16, 1, "", PickOrder::Priority, MasterSearch::Alphabeta),
+        (33, 2, "", PickOrder::Deficit, MasterSearch::Negascout),
+        (
+            16,
+            3,
+            "drop=1/20,dup=1/20",
+            PickOrder::Priority,
+            MasterSearch::Negascout,
+        ),
+        (
+            9,
+            4,
+            "crash=3@2000",
+            PickOrder::Priority,
+            MasterSearch::Negascout,
+        ),
+    ] {
+        let aphid = AphidOptions {
+            pick,
+            master_search,
+            ..AphidOptions::default()
+        };
+        let figures = midgame_run(&pos, want, (depth, procs, seed, faults), aphid);
+        assert_eq!(
+            figures.master.aspiration_fails, 0,
+            "x{procs}: within 50 units"
+        );
+    }
+    let mut fails = 0;
+    for (procs, seed, faults) in [(16, 1, ""), (9, 2, "drop=1/20,dup=1/20")] {
+        let aphid = AphidOptions {
+            master_depth: Some(3),
+            tt: TtSharing::Shared,
+            ..thesis_rules()
+        };
+        let mut o = options(depth, procs, sim(seed, faults), aphid);
+        o.search.aspiration = Some(1);
+        let r = search(ParallelAlgo::Aphid, &pos, &o).expect("a result");
+        assert_eq!(r.value, want, "x{procs} {faults}, aspiration 1");
+        fails += figures(&r).master.aspiration_fails;
+    }
+    assert!(fails > 0, "no pass fell outside a 1-unit aspiration window");
 }

@@ -459,6 +459,7 @@ const KEYANO_APHID: Flags = &[
     // scale"); about 2 hours for both machines here.
     ("--depth", "15"),
     ("--aphid-tt", "shared"),
+    ("--aphid-config", "thesis"),
     THESIS_TABLE,
     THESIS_TT_MODE,
     THESIS_TT_REPLACE,
@@ -890,6 +891,7 @@ pub const ALL: &[Experiment] = &[
                 // 16 (THESIS.md, "Table 6.2").
                 ("--depth", "16"),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,
@@ -921,6 +923,7 @@ pub const ALL: &[Experiment] = &[
                 ("--algos", "aphid"),
                 ("--procs", THESIS_PROCS),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,
@@ -979,6 +982,7 @@ pub const ALL: &[Experiment] = &[
                 // for both machines here, 14 about 1 (THESIS.md).
                 ("--depth", "14"),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 // The thesis's YBW is YBWC* (its section 3): type-3 nodes give their young
                 // brothers away at once, type-2 nodes after their reasonable moves.
                 ("--ybw-rule", "star"),
@@ -1026,6 +1030,7 @@ pub const ALL: &[Experiment] = &[
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,
@@ -1069,6 +1074,7 @@ pub const ALL: &[Experiment] = &[
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,
@@ -1108,6 +1114,7 @@ pub const ALL: &[Experiment] = &[
                 // The thesis's 15 plies (the fixed-depth Othello row; the others replace it).
                 ("--depth", "15"),
                 ("--backend", "sim"),
+                ("--aphid-config", "thesis"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
                 THESIS_TT_REPLACE,
@@ -1223,6 +1230,7 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "11"),
                 ("--sim-preset", "origin2000"),
                 ("--aphid-tt", "shared"),
+                ("--aphid-config", "thesis"),
                 // YBWC* and its granularity, as in thesis-t6.4.
                 ("--ybw-rule", "star"),
                 ("--min-split-depth", "7"),

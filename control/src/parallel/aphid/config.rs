@@ -64,6 +64,34 @@ impl FromStr for TtSharing {
     }
 }
 
+/// The order a slave picks its touched leaves in (thesis 5.2.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PickOrder {
+    /// The leaf furthest below its required depth first, the highest priority among equals
+    /// (the default).
+    #[default]
+    Deficit,
+    /// The thesis's rule (5.2.3): among the leaves below the iteration's required depth the
+    /// highest priority first, until it reaches that depth; once all have, the shallowest
+    /// run ahead, priority second.
+    Priority,
+}
+
+/// How the master searches its tree in a pass (thesis 5.2.1, figure 5.10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MasterSearch {
+    /// Fail-soft alpha-beta with an infinite window (the default).
+    #[default]
+    Alphabeta,
+    /// The thesis's figure 5.10: NegaScout (null windows after the first child, a re-search
+    /// when one fails high) inside the aspiration window of the iterative deepening (the
+    /// master searcher's `aspiration` around the previous iteration's value), widened and
+    /// passed again when a pass over certain leaves falls outside it.
+    Negascout,
+}
+
 /// APHID's options (part of [`crate::parallel::ParallelOptions`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct AphidOptions {
@@ -170,6 +198,12 @@ pub struct AphidOptions {
     /// of 11.08 at 16 processors over three schedule samples at depth 14 (10.45 without), 31.33
     /// at 64 (31.66).
     pub bad_bound_margin: u32,
+    /// The order a slave picks its touched leaves in: `"deficit"` (the default) or
+    /// `"priority"` (the thesis, section 5.2.3; README).
+    pub pick: PickOrder,
+    /// The master's pass: `"alphabeta"` (the default) or `"negascout"` with the iterative
+    /// deepening's aspiration window (the thesis, figure 5.10; README).
+    pub master_search: MasterSearch,
 }
 
 impl Default for AphidOptions {
@@ -203,6 +237,8 @@ impl Default for AphidOptions {
             parity_guesses: false,
             tt_reseed_guesses: true,
             bad_bound_margin: 10,
+            pick: PickOrder::Deficit,
+            master_search: MasterSearch::Alphabeta,
         }
     }
 }
@@ -264,6 +300,8 @@ pub struct SlavesConfig {
     pub required_slice_nodes: Option<u64>,
     /// [`AphidOptions::untouched_last`].
     pub untouched_last: Option<bool>,
+    /// [`AphidOptions::pick`]: `"deficit"` or `"priority"`.
+    pub pick: Option<PickOrder>,
 }
 
 /// `[master]`: the master's passes, guesses and bad-bound requests.
@@ -284,6 +322,8 @@ pub struct MasterConfig {
     pub tt_reseed_guesses: Option<bool>,
     /// [`AphidOptions::bad_bound_margin`].
     pub bad_bound_margin: Option<u32>,
+    /// [`AphidOptions::master_search`]: `"alphabeta"` or `"negascout"`.
+    pub master_search: Option<MasterSearch>,
 }
 
 /// `[balance]`: load balancing, exemptions and tail splitting (thesis 5.2.5).
@@ -424,6 +464,7 @@ impl ConfigFile {
         set(&mut o.speculative_slice_nodes, s.speculative_slice_nodes);
         set(&mut o.required_slice_nodes, s.required_slice_nodes);
         set(&mut o.untouched_last, s.untouched_last);
+        set(&mut o.pick, s.pick);
         let m = self.master;
         set(&mut o.first_uncertain, m.first_uncertain);
         set(&mut o.incremental_passes, m.incremental_passes);
@@ -432,6 +473,7 @@ impl ConfigFile {
         set(&mut o.parity_guesses, m.parity_guesses);
         set(&mut o.tt_reseed_guesses, m.tt_reseed_guesses);
         set(&mut o.bad_bound_margin, m.bad_bound_margin);
+        set(&mut o.master_search, m.master_search);
         let b = self.balance;
         set(&mut o.load_balancing, b.load_balancing);
         set(&mut o.exemption_factor, b.exemption_factor);
@@ -615,6 +657,18 @@ mod tests {
         assert_eq!(auto.master_depth, None);
         assert!(d.incremental_passes && d.tt_seeded_guesses && d.tt_reseed_guesses);
         assert_eq!((d.bad_bound_margin, d.required_slice_nodes), (10, 16_384));
+        let thesis = "[slaves]\npick = \"priority\"\n[master]\nmaster_search = \"negascout\"\n";
+        let o = AphidOptions::from_config(thesis).expect("valid");
+        assert_eq!(
+            (o.pick, o.master_search),
+            (PickOrder::Priority, MasterSearch::Negascout)
+        );
+        assert_eq!(
+            (d.pick, d.master_search),
+            (PickOrder::Deficit, MasterSearch::Alphabeta)
+        );
+        let e = AphidOptions::from_config("[slaves]\npick = \"random\"").unwrap_err();
+        assert!(matches!(e, ConfigError::Toml { line: 2, .. }), "{e}");
     }
 
     /// The options that lost in measurements are gone: a file naming one is refused (the

@@ -37,7 +37,7 @@ use dib::{Activity, Context, DibCounters, DibError, Processor, Report};
 use games::Game;
 use serde::{Deserialize, Serialize};
 
-pub use config::{AphidOptions, ConfigError, ConfigFileError, TtSharing};
+pub use config::{AphidOptions, ConfigError, ConfigFileError, MasterSearch, PickOrder, TtSharing};
 pub use config_text::ConfigTextError;
 pub use figures::{AphidFigures, GeometryFigures};
 pub use hierarchy::{Hierarchy, HierarchyError};

@@ -50,7 +50,10 @@ impl<G: Game> Master<G> {
             |path: &[u16]| !kept.is_empty() && (1..path.len()).any(|n| kept.contains(&path[..n]));
         for (i, row) in self.table.rows_mut().iter_mut().enumerate() {
             let id = i as LeafId;
-            if under_kept(&row.master.path) {
+            // A leaf below a node the pass did not descend keeps its priority, unless the pass
+            // reached it all the same (NegaScout's re-search descends a node its null-window
+            // search cut).
+            if under_kept(&row.master.path) && !priority.contains_key(&id) {
                 continue;
             }
             let p = priority.get(&id).copied().unwrap_or(0);

@@ -1,7 +1,9 @@
 //! The master (thesis 5.2.1): repeated alpha-beta passes over its `d'`-ply tree until a pass
 //! meets only certain leaves.
 //!
-//! Each pass is fail-soft alpha-beta from the root with an infinite window. At a leaf (`d'`
+//! Each pass is fail-soft alpha-beta from the root with an infinite window (or, with
+//! `master_search = "negascout"`, NegaScout with the aspiration window of the iterative
+//! deepening, widened and passed again when a pass over certain leaves fails outside it). At a leaf (`d'`
 //! plies down, or deeper under an exempted piece) the master reads its copy of the APHID
 //! table: if the slave's result at the required depth (`d` minus the leaf's ply) decides the
 //! leaf for the pass's window, that value is used; otherwise the leaf is *uncertain*: the
@@ -37,6 +39,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dib::{Activity, Context, Nanos};
 use games::Game;
+use games::score::INFINITY;
 
 use super::config::AphidOptions;
 use super::guess::GuessStats;
@@ -69,6 +72,9 @@ pub struct MasterStats {
     /// Interior nodes a pass did not descend because their proven bounds decided the window
     /// (`AphidOptions::incremental_passes`).
     pub proven_cuts: u64,
+    /// Passes over certain leaves whose value fell outside the aspiration window
+    /// (`master_search = "negascout"`), each followed by a pass with a wider window.
+    pub aspiration_fails: u64,
     /// Slaves presumed dead.
     pub deaths: u64,
     /// Reports received.
@@ -108,6 +114,28 @@ struct Pass {
     /// Whether the value a node or leaf just returned came from a guess (a leaf's guess
     /// became the best value of every node above it on the way up).
     guessed: bool,
+}
+
+/// The root window of the master's passes in one iteration (`master_search`).
+#[derive(Clone, Copy, Debug)]
+struct Aspiration {
+    /// The iteration it belongs to (0: none yet).
+    iteration: u32,
+    alpha: i32,
+    beta: i32,
+    /// The last widening step.
+    step: i32,
+}
+
+impl Default for Aspiration {
+    fn default() -> Self {
+        Aspiration {
+            iteration: 0,
+            alpha: -INFINITY,
+            beta: INFINITY,
+            step: 0,
+        }
+    }
 }
 
 /// The parallel search's geometry once chosen.
@@ -162,6 +190,8 @@ pub(crate) struct Master<G: Game> {
     seeds: BTreeMap<LeafId, DepthBounds>,
     /// What the guesses drew on (`guess.rs`).
     pub(crate) guesses: GuessStats,
+    /// The current iteration's root window.
+    aspiration: Aspiration,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -212,6 +242,7 @@ impl<G: Game> Master<G> {
             stats: MasterStats::default(),
             seeds: BTreeMap::new(),
             guesses: GuessStats::default(),
+            aspiration: Aspiration::default(),
         }
     }
 
@@ -348,6 +379,13 @@ impl<G: Game> Master<G> {
                 self.anchor = value;
             }
             self.after_pass(pass, ctx);
+            if certain && self.aspiration_failed(value) {
+                // A bound outside the root window: pass again with the window widened.
+                if self.hypothesis != old {
+                    self.broadcast_epoch(ctx);
+                }
+                continue;
+            }
             if !certain {
                 if self.hypothesis != old {
                     self.broadcast_epoch(ctx);

@@ -1,9 +1,11 @@
-//! One pass of the master (thesis 5.2.1): fail-soft alpha-beta over its `d'`-ply tree, reading
-//! the APHID table at the leaves, guessing uncertain ones and asking for bad bounds.
+//! One pass of the master (thesis 5.2.1): fail-soft alpha-beta (or, with `master_search =
+//! "negascout"`, NegaScout in the iterative deepening's aspiration window, figure 5.10) over its
+//! `d'`-ply tree, reading the APHID table at the leaves, guessing uncertain ones and asking for
+//! bad bounds.
 
 use dib::Context;
 use games::Game;
-use games::score::{INFINITY, is_decisive};
+use games::score::{INFINITY, WIN_THRESHOLD, is_decisive};
 
 use crate::parallel::aphid::bad_bound::{covers, request_window};
 use crate::parallel::aphid::guess::{fallback, guess, seed_bounds};
@@ -14,7 +16,17 @@ use crate::parallel::aphid::table::{
 };
 use crate::search::Unlimited;
 
-use super::{Master, Pass};
+use super::{Aspiration, Master, Pass};
+use crate::parallel::aphid::config::MasterSearch;
+
+/// A bound past the decisive threshold opens to infinity (as `search::iterative` widens).
+fn widen(bound: i32) -> i32 {
+    if bound.abs() >= WIN_THRESHOLD {
+        bound.signum() * INFINITY
+    } else {
+        bound
+    }
+}
 
 impl<G: Game> Master<G> {
     pub(super) fn pass(&mut self, ctx: &mut dyn Context<Msg>) -> (i32, Pass) {
@@ -22,12 +34,13 @@ impl<G: Game> Master<G> {
         let mut pos = self.root.clone();
         let mut path = Vec::new();
         let horizon = self.geometry.map_or(self.target, |g| g.horizon);
+        let (alpha, beta) = self.root_window();
         let value = self.node(
             &mut pos,
             0,
             horizon,
-            -INFINITY,
-            INFINITY,
+            alpha,
+            beta,
             &mut path,
             PathKind::ROOT,
             &mut pass,
@@ -41,6 +54,54 @@ impl<G: Game> Master<G> {
             ..dib::Work::default()
         });
         (value, pass)
+    }
+
+    /// The current iteration's root window: infinite, or with `master_search = "negascout"`
+    /// the aspiration window of the master searcher's iterative deepening around the previous
+    /// iteration's value (as `search::iterative` opens it).
+    fn root_window(&mut self) -> (i32, i32) {
+        if self.aspiration.iteration != self.iteration {
+            let previous = self
+                .iteration
+                .checked_sub(1)
+                .and_then(|d| self.root_values.get(d as usize).copied().flatten());
+            let delta = self.searcher.config().aspiration.filter(|&d| d > 0);
+            self.aspiration = match (self.opts.master_search, delta, previous) {
+                (MasterSearch::Negascout, Some(delta), Some(prev)) if !is_decisive(prev) => {
+                    Aspiration {
+                        iteration: self.iteration,
+                        alpha: widen(prev - delta),
+                        beta: widen(prev + delta),
+                        step: delta,
+                    }
+                }
+                _ => Aspiration {
+                    iteration: self.iteration,
+                    ..Aspiration::default()
+                },
+            };
+        }
+        (self.aspiration.alpha, self.aspiration.beta)
+    }
+
+    /// After a pass over certain leaves that found `value`: whether it failed outside the
+    /// root window, which then widens on that side (four times the step, as
+    /// `search::iterative` widens) for another pass.
+    pub(super) fn aspiration_failed(&mut self, value: i32) -> bool {
+        let a = &mut self.aspiration;
+        let low = value <= a.alpha && a.alpha > -INFINITY;
+        let high = value >= a.beta && a.beta < INFINITY;
+        if !(low || high) {
+            return false;
+        }
+        a.step = a.step.saturating_mul(4);
+        if low {
+            a.alpha = widen(value.saturating_sub(a.step).max(-INFINITY));
+        } else {
+            a.beta = widen(value.saturating_add(a.step).min(INFINITY));
+        }
+        self.stats.aspiration_fails += 1;
+        true
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -99,21 +160,39 @@ impl<G: Game> Master<G> {
         let mut best = -INFINITY;
         let mut best_index = order[0];
         let mut best_guessed = false;
+        let scout = self.opts.master_search == MasterSearch::Negascout;
         for (n, &i) in order.iter().enumerate() {
             let mv = moves[usize::from(i)];
             let undo = pos.make_move(mv);
             path.push(i);
-            let v = -self.node(
+            // NegaScout: a null window after the first child, the full one again when it
+            // fails high inside the window.
+            let null = scout && n > 0 && beta - alpha > 1;
+            let b = if null { alpha + 1 } else { beta };
+            let mut v = -self.node(
                 pos,
                 ply + 1,
                 horizon,
-                -beta,
+                -b,
                 -alpha,
                 path,
                 kind.child(n),
                 pass,
                 ctx,
             );
+            if null && v > alpha && v < beta {
+                v = -self.node(
+                    pos,
+                    ply + 1,
+                    horizon,
+                    -beta,
+                    -alpha,
+                    path,
+                    kind.child(n),
+                    pass,
+                    ctx,
+                );
+            }
             path.pop();
             pos.unmake_move(mv, undo);
             if v > best {

@@ -2,9 +2,11 @@
 //! searches it one ply deeper (iterative deepening per leaf), and reports the bounds found.
 //!
 //! Work selection: an outstanding "bad bound" request first (the master is stuck on it); then
-//! the touched leaf (priority > 0) that is furthest below its required depth, highest priority
-//! first; when every touched leaf has reached the required depth, the same order one ply
-//! beyond it (speculative run-ahead to the next iteration). Untouched leaves (priority 0) are
+//! required work: with `pick = "deficit"` the touched leaf (priority > 0) that is furthest
+//! below its required depth, highest priority first; with `pick = "priority"` (the thesis) the
+//! touched leaf of highest priority below its required depth. When every touched leaf has
+//! reached the required depth, the shallowest one ply beyond it, highest priority first
+//! (speculative run-ahead to the next iteration). Untouched leaves (priority 0) are
 //! not searched. The window is centred on the master's hypothetical root value, turned to
 //! the leaf's side and scale (decisive values too), twice as wide for speculative searches.
 //!
@@ -29,7 +31,7 @@ use std::time::Duration;
 use dib::{Activity, Context, Nanos};
 use games::Game;
 
-use super::config::{AphidOptions, TtSharing};
+use super::config::{AphidOptions, PickOrder, TtSharing};
 use super::message::{BadBound, Epoch, LeafResult, Msg};
 use super::shadow::ShadowRing;
 use super::table::{Bounds, DepthBounds, LeafId};
@@ -123,6 +125,8 @@ pub(crate) struct SlaveState<G: Game> {
     shared_table: bool,
     /// `AphidOptions::required_slice_nodes`.
     required_slice: u64,
+    /// `AphidOptions::pick`.
+    pick: PickOrder,
 }
 
 /// A slave processor.
@@ -180,6 +184,7 @@ impl<G: Game> Slave<G> {
                 stats: SlaveStats::default(),
                 shadow: None,
                 untouched_last: opts.untouched_last,
+                pick: opts.pick,
                 shared_table: opts.tt == TtSharing::Shared,
                 required_slice: opts.required_slice_nodes,
             },

@@ -6,7 +6,7 @@ use games::score::INFINITY;
 
 use crate::search::tt::value_to_tt;
 
-use super::{SlaveLeaf, SlaveState, Work};
+use super::{PickOrder, SlaveLeaf, SlaveState, Work};
 
 impl<G: Game> SlaveState<G> {
     /// The depth the current iteration requires of leaf `l` (at least 1).
@@ -51,7 +51,10 @@ impl<G: Game> SlaveState<G> {
                 untouched: false,
             });
         }
-        // Deficit below the required depth (+1 = one ply of run-ahead), then priority.
+        // Deficit below the required depth (+1 = one ply of run-ahead; above 1: required
+        // work). `deficit`: the largest deficit, then priority; `priority`: required work
+        // before run-ahead, then priority, then the deficit.
+        let by_priority = self.pick == PickOrder::Priority;
         let touched = self
             .leaves
             .iter()
@@ -64,7 +67,14 @@ impl<G: Game> SlaveState<G> {
                 )
             })
             .filter(|(_, _, d)| *d > 0)
-            .max_by_key(|(id, l, d)| (*d, l.priority, std::cmp::Reverse(**id)));
+            .max_by_key(|(id, l, d)| {
+                let rank = if by_priority {
+                    (i64::from(*d > 1), i64::from(l.priority), *d)
+                } else {
+                    (*d, i64::from(l.priority), 0)
+                };
+                (rank, std::cmp::Reverse(**id))
+            });
         // In the last iteration run-ahead is useless: an untouched leaf below its required
         // depth (a pass touches it when the principal variation moves) goes first, shallowest
         // first, then the highest priority it ever had. It is not required work (it yields

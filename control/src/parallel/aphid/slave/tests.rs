@@ -136,3 +136,30 @@ fn speculation_after_the_required_work_and_bad_bounds_first() {
     );
     assert!(!s.is_done());
 }
+
+/// `pick = "priority"` (thesis 5.2.3, "the node with the highest priority is always scheduled
+/// until it has been searched to the requisite depth"): figure 5.3's slave 1 searches leaf 1
+/// (the highest priority, 4 plies of 6) before the shallower leaves 4 and 7, one ply at a
+/// time; the default `deficit` takes leaf 7. Once every leaf has its 6 plies, the shallowest
+/// runs ahead, priority second.
+#[test]
+fn the_priority_order_takes_the_highest_priority_required_leaf() {
+    let leaves = [(1, 9, 4), (4, 8, 3), (7, 5, 0)];
+    let mut s = state(10, &leaves);
+    assert_eq!(s.pick, PickOrder::Deficit);
+    assert_eq!(s.pick().expect("work").leaf, 7);
+    s.pick = PickOrder::Priority;
+    let w = s.pick().expect("work");
+    assert_eq!((w.leaf, w.depth, w.required), (1, 5, true));
+    s.leaves.get_mut(&1).expect("leaf").searched = 6;
+    let w = s.pick().expect("work");
+    assert_eq!((w.leaf, w.depth, w.required), (4, 4, true));
+    // A required leaf goes before run-ahead on a higher-priority one.
+    s.leaves.get_mut(&4).expect("leaf").searched = 6;
+    assert_eq!(s.pick().expect("work").leaf, 7);
+    // All at the required depth: run-ahead, shallowest first, then priority.
+    let mut s = state(10, &[(1, 9, 7), (4, 8, 6), (7, 5, 6)]);
+    s.pick = PickOrder::Priority;
+    let w = s.pick().expect("work");
+    assert_eq!((w.leaf, w.depth, w.required), (4, 7, false));
+}
