@@ -18,8 +18,11 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 fn options(depth: u32, procs: usize, backend: Backend, aphid: AphidOptions) -> ParallelOptions {
     let mut o = ParallelOptions::new(depth, procs, backend);
     o.search = config();
-    o.min_split_depth = 1;
-    o.aphid = aphid;
+    // The small trees of these tests go parallel from one ply above the leaves.
+    o.aphid = AphidOptions {
+        min_granularity: 1,
+        ..aphid
+    };
     o
 }
 

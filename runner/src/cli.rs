@@ -123,7 +123,8 @@ pub struct SearchArgs {
     pub dib: DibArgs,
     /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
     /// are, never split (default: the algorithm's own, 5 for alphabeta and delaysplit/ybw, 4
-    /// for abdib, mwf, dmwf, treesplit, pvsplit and er, 2 for the others). Needs --procs.
+    /// for abdib, mwf, dmwf, treesplit, pvsplit and er, 2 for the others; APHID keeps its own,
+    /// `min_granularity` in --aphid-config). Needs --procs.
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// APHID (`--algo aphid`): a configuration file, either TOML (one table per group of
@@ -382,7 +383,8 @@ pub struct CompareArgs {
     pub tt_leaf_ban_from: Option<usize>,
     /// Parallel granularity: nodes with fewer plies left are never split (default: each
     /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for abdib, mwf, dmwf, treesplit,
-    /// pvsplit and er, 2 for the others).
+    /// pvsplit and er, 2 for the others; APHID keeps its own, `min_granularity` in
+    /// --aphid-config).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
     /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k) or a

@@ -455,8 +455,8 @@ impl ParallelAlgo {
     /// the sequential searcher below), so the baseline is never slower per node than the
     /// algorithms it is compared with (a granularity of 2, a frame at every node with two plies
     /// left, searches about 25% fewer nodes per second on one thread: a speedup of 1.2 for
-    /// delay splitting on one processor). APHID and Lazy SMP keep 2 and have their own
-    /// granularity.
+    /// delay splitting on one processor). APHID and Lazy SMP keep 2; APHID's granularity is
+    /// its own (`AphidOptions::min_granularity`), whatever this says.
     /// The papers' experiments (`runner experiment rf-*`) pass 2 to every algorithm, the
     /// baseline included, as the papers split at every level.
     #[must_use]

@@ -105,7 +105,9 @@ pub struct AphidOptions {
     /// least this many nodes per piece of work (pieces = `min_pieces_per_slave` x slaves).
     pub min_piece_nodes: u64,
     /// The minimum granularity `g`: leaves needing fewer plies are searched by the master
-    /// itself. At least `ParallelOptions::min_split_depth` is used.
+    /// itself. APHID's own: `ParallelOptions::min_split_depth`, the split engine's
+    /// granularity, does not change it (a comparison that gives YBW a coarse granularity
+    /// leaves APHID's alone).
     pub min_granularity: u32,
     /// `m` per 8 slaves: a slave sends buffered results only after searching this many nodes
     /// times `ceil(slaves / 8)` since its last report (the last required result and bad-bound
@@ -212,7 +214,7 @@ impl Default for AphidOptions {
             master_depth: None,
             min_pieces_per_slave: 4,
             min_piece_nodes: 0,
-            min_granularity: 1,
+            min_granularity: 2,
             report_nodes: 1000,
             scale_reports: true,
             speculative_slice_nodes: 2048,

@@ -286,7 +286,7 @@ pub fn search<G: Game>(
                 depth,
                 children.len() + 1,
                 opts,
-                options.min_split_depth,
+                opts.min_granularity,
                 engines.build(),
             );
             let routes = (!flat).then(|| std::iter::once(0).chain(children).collect());
@@ -304,7 +304,7 @@ pub fn search<G: Game>(
                 peers.len(),
                 children,
                 opts,
-                options.min_split_depth,
+                opts.min_granularity,
                 options.search,
                 table,
             ))));
