@@ -363,6 +363,9 @@ fn variant_and_positions_narrow_a_run_and_are_recorded() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(ran, ["othello-shared"], "only the named variant runs");
+    // The experiment's own page, which the results page links, lists the variant that ran.
+    let index = std::fs::read_to_string(out.join("report.html")).expect("report.html");
+    assert!(index.contains("othello-shared/report.html"), "{index}");
     let verdict_of = || -> Value {
         serde_json::from_str(
             &std::fs::read_to_string(out.join("verdict.json")).expect("verdict.json"),

@@ -701,7 +701,9 @@ fn run_compare(
         return Ok(ran);
     }
     println!("\npublished ({}):\n{published}", exp.reproduces);
-    if variants.len() > 1 {
+    // The experiment's page lists its variants, also when `--variant` ran one of them (the
+    // results page links it).
+    if variants.iter().any(|(label, _)| !label.is_empty()) {
         let html = format!(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{name}</title>\
              <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;font-size:12px}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style>\
