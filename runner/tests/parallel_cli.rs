@@ -311,14 +311,21 @@ fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
             "needs --procs",
         ),
     ] {
-        let mut args = vec!["search", "--game", "tictactoe4", "--depth", "3"];
-        args.extend_from_slice(extra);
-        let out = runner(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        let err = refused(extra, needle);
+        assert_eq!(err.trim().lines().count(), 1, "{extra:?}: {err}");
     }
+}
+
+/// `runner search` on tic-tac-toe at depth 3 with `extra`: exit status 2 and a message that
+/// contains `needle`, which is returned.
+fn refused(extra: &[&str], needle: &str) -> String {
+    let mut args = vec!["search", "--game", "tictactoe4", "--depth", "3"];
+    args.extend_from_slice(extra);
+    let out = runner(&args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    err
 }
 
 #[test]
@@ -367,12 +374,7 @@ fn ybw_rule_reaches_the_search_and_keeps_the_value() {
             "needs --procs",
         ),
     ] {
-        let mut args = vec!["search", "--game", "tictactoe4", "--depth", "3"];
-        args.extend_from_slice(extra);
-        let out = runner(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(needle), "{args:?}: {err}");
+        refused(extra, needle);
     }
 }
 

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{CompareArgs, DibArgs};
 use crate::dib_flags::{self, MAX_PROCS};
-use crate::input_error::input;
+use crate::input_error::{input, named_or_default};
 use crate::parallel_search::read_aphid_config;
 use crate::search::{TableAndSorting, apply_table_and_sorting};
 use crate::testset::TestSet;
@@ -480,18 +480,11 @@ impl Plan {
             }
         }
         let mwf_wait = args.mwf_wait.unwrap_or(true);
-        let mwf_cutoffs: MwfCutoffs = match &args.mwf_cutoffs {
-            Some(c) => c.parse().map_err(|e| input("--mwf-cutoffs", e))?,
-            None => MwfCutoffs::default(),
-        };
-        let dmwf_promote: DmwfPromote = match &args.dmwf_promote {
-            Some(r) => r.parse().map_err(|e| input("--dmwf-promote", e))?,
-            None => DmwfPromote::default(),
-        };
-        let ybw_rule: YbwRule = match &args.ybw_rule {
-            Some(r) => r.parse().map_err(|e| input("--ybw-rule", e))?,
-            None => YbwRule::default(),
-        };
+        let mwf_cutoffs: MwfCutoffs =
+            named_or_default("--mwf-cutoffs", args.mwf_cutoffs.as_deref())?;
+        let dmwf_promote: DmwfPromote =
+            named_or_default("--dmwf-promote", args.dmwf_promote.as_deref())?;
+        let ybw_rule: YbwRule = named_or_default("--ybw-rule", args.ybw_rule.as_deref())?;
         let split_width = args
             .split_width
             .map(crate::parallel_search::check_split_width)
