@@ -219,6 +219,7 @@ impl Calibration {
             shared_probe_ns: self.probes.alone.nanos(),
             shared_table_ports: self.probes.ports(),
             shared_table_home: None,
+            shared_serve_ns: 0,
             max_table_entries: None,
             local_table_entries: None,
             send_overhead_ns: self.messages.send.nanos(),

@@ -17,7 +17,11 @@
 //! by the receiver's relative cost (an interrupt per word). A shared transposition table has
 //! `shared_table_ports` ports: while `k` processors use it at once, a probe costs
 //! `shared_probe_ns · max(1, k / ports)` (the ports are shared fairly, so the table serves at
-//! most `ports` probes per probe time); `ports = 0` means no contention. Per-game sections
+//! most `ports` probes per probe time); `ports = 0` means no contention. Where the table lives
+//! in one processor's memory (`shared_table_home`), that processor also spends
+//! `shared_serve_ns` serving each probe of another processor, if it is busy searching when the
+//! probe comes (the time is added to its clock before its next slice, as messaging); a home
+//! waiting for work serves in its idle time. Per-game sections
 //! (`[games.chess]`) override node costs for one game: calibrated presets measure each game.
 
 use std::collections::BTreeMap;
@@ -73,6 +77,11 @@ pub struct CostModel {
     /// processor reaches the shared table alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_table_home: Option<usize>,
+    /// Time the home processor (`shared_table_home`) spends serving one probe of another
+    /// processor (taking in its request and update, sending the reply) while it is busy
+    /// searching; a home that waits for work serves in its idle time (0: free).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shared_serve_ns: Nanos,
     /// The largest transposition table (entries per processor, or of the shared table) the
     /// modelled machine had room for; `None`: no limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -281,7 +290,7 @@ const PRESETS: [(&str, &str); 6] = [
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
 /// per-probe, per-message and per-word cost, the shared table's ports, the table limit, and
 /// `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
-pub const SETTABLE_KEYS: [&str; 18] = [
+pub const SETTABLE_KEYS: [&str; 19] = [
     "node_ns",
     "horizon_ns",
     "quiescence_ns",
@@ -293,6 +302,7 @@ pub const SETTABLE_KEYS: [&str; 18] = [
     "table_probe_ns",
     "shared_probe_ns",
     "shared_table_ports",
+    "shared_serve_ns",
     "max_table_entries",
     "send_overhead_ns",
     "recv_overhead_ns",
@@ -408,6 +418,12 @@ impl CostModel {
                     l.from_procs, l.speed_percent
                 )));
             }
+        }
+        if self.shared_serve_ns > 0 && self.shared_table_home.is_none() {
+            return Err(PresetError::Invalid(
+                "shared_serve_ns needs a shared_table_home (the processor that serves the probes)"
+                    .into(),
+            ));
         }
         if self.shared_probe_ns == 0 && self.shared_table_ports > 0 {
             return Err(PresetError::Invalid(
@@ -657,6 +673,13 @@ impl fmt::Display for CostModel {
                 ", shared probe {} ns x {} ports",
                 self.shared_probe_ns, self.shared_table_ports
             )?;
+            if let Some(home) = self.shared_table_home {
+                write!(
+                    f,
+                    " in processor {home} ({} ns to serve one)",
+                    self.shared_serve_ns
+                )?;
+            }
         }
         if let Some(l) = self.slow_lines {
             write!(

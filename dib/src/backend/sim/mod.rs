@@ -196,6 +196,12 @@ struct SimCtx<'a, M> {
     /// Messages sent in this slice: receiver, message, content words, time the send ended.
     outbox: &'a mut Vec<(ProcId, M, u64, Nanos)>,
     finished: &'a mut bool,
+    /// Serving time the shared table's home processor owes for probes of other processors
+    /// made while it searched; it pays before its next slice.
+    home_debt: &'a mut Nanos,
+    /// Whether the shared table's home searches (is neither waiting nor crashed) as this slice
+    /// starts.
+    home_busy: bool,
 }
 
 /// The content of `msg` in 16-bit words: its postcard encoding (the MPI backend's wire
@@ -251,6 +257,12 @@ impl<M: Serialize> Context<M> for SimCtx<'_, M> {
         if work.shared_probes > 0 && !self.slot.shared_user {
             self.slot.shared_user = true;
             self.shared_users += 1;
+        }
+        if work.shared_probes > 0
+            && self.home_busy
+            && self.cost.shared_table_home.is_some_and(|h| h != self.id)
+        {
+            *self.home_debt += work.shared_probes.saturating_mul(self.cost.shared_serve_ns);
         }
         let t = self.cost.work_ns(self.id, work, self.shared_users);
         self.slot.clock += t;
@@ -360,6 +372,7 @@ pub fn run<P: Processor>(
     let mut trace = TraceHash::default();
     let mut outbox: Vec<(ProcId, P::Msg, u64, Nanos)> = Vec::new();
     let mut finished = false;
+    let mut home_debt: Nanos = 0;
     let mut end_time = 0;
     let mut now = 0;
     while !finished {
@@ -385,9 +398,18 @@ pub fn run<P: Processor>(
                     slot.clock = time;
                 }
                 slot.waiting = false;
+                if cost.shared_table_home == Some(proc) && home_debt > 0 {
+                    slot.clock += home_debt;
+                    slot.counters.messaging_ns += home_debt;
+                    home_debt = 0;
+                }
                 let start = slot.clock;
                 let next_arrival = slot.arrivals.peek().map_or(Nanos::MAX, |r| r.0);
                 let shared_users = shared_users(&slots, proc, cost);
+                let home_busy = cost
+                    .shared_table_home
+                    .and_then(|h| slots.get(h))
+                    .is_some_and(|h| !h.waiting && !h.crashed);
                 let horizon = queue
                     .next_time()
                     .map_or(Nanos::MAX, |t| t.saturating_add(cost.latency_ns))
@@ -403,6 +425,8 @@ pub fn run<P: Processor>(
                         slot,
                         outbox: &mut outbox,
                         finished: &mut finished,
+                        home_debt: &mut home_debt,
+                        home_busy,
                     };
                     processors[proc].run(&mut ctx)
                 };
