@@ -186,6 +186,16 @@ pub struct SearchArgs {
     /// type-2 nodes for their reasonable moves, type-3 nodes for nothing).
     #[arg(long, value_name = "plain|star")]
     pub ybw_rule: Option<String>,
+    /// Delay splitting (`--algo delaysplit`): `spread`, a raised bound narrows the windows of
+    /// the children already running (the default), or `by-value`, each child keeps the window
+    /// it started with (seed 003 section 3.6).
+    #[arg(long, value_name = "spread|by-value")]
+    pub ybw_windows: Option<String>,
+    /// ER (`--algo er`): `split`, a second e-child as the first piece of a split of an e-node
+    /// (the default), or `active`, always one active e-child once an e-node's children run in
+    /// parallel (seed 003 section 3.5).
+    #[arg(long, value_name = "split|active")]
+    pub er_e_children: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]
@@ -451,6 +461,16 @@ pub struct CompareArgs {
     /// delaysplit.
     #[arg(long, value_name = "plain|star")]
     pub ybw_rule: Option<String>,
+    /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
+    /// running (the default), or `by-value`, each child keeps the window it started with (seed
+    /// 003 section 3.6). An error when no series runs delaysplit.
+    #[arg(long, value_name = "spread|by-value")]
+    pub ybw_windows: Option<String>,
+    /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
+    /// or `active`, always one active e-child once an e-node's children run in parallel (seed
+    /// 003 section 3.5). An error when no series runs er.
+    #[arg(long, value_name = "split|active")]
+    pub er_e_children: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]

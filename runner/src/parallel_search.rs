@@ -100,6 +100,18 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.ybw_rule = r.parse().map_err(|e| input("--ybw-rule", e))?;
     }
+    if let Some(w) = &args.ybw_windows {
+        if !matches!(algo, ParallelAlgo::DelaySplit) {
+            return Err(input("--ybw-windows", "applies to --algo delaysplit only"));
+        }
+        options.ybw_windows = w.parse().map_err(|e| input("--ybw-windows", e))?;
+    }
+    if let Some(r) = &args.er_e_children {
+        if !matches!(algo, ParallelAlgo::Er) {
+            return Err(input("--er-e-children", "applies to --algo er only"));
+        }
+        options.er_e_children = r.parse().map_err(|e| input("--er-e-children", e))?;
+    }
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
@@ -316,6 +328,8 @@ impl GameVisitor for Visitor<'_> {
                 "mwf_cutoffs": o.mwf_cutoffs.name(),
                 "dmwf_promote": o.dmwf_promote.name(),
                 "ybw_rule": o.ybw_rule.name(),
+                "ybw_windows": o.ybw_windows.name(),
+                "er_e_children": o.er_e_children.name(),
                 "split_width": o.split_width,
                 "common_depth": o.common_depth,
                 "cd_strategy": o.cd_strategy.letter(),

@@ -44,6 +44,8 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         ("--mwf-cutoffs", args.mwf_cutoffs.is_some()),
         ("--dmwf-promote", args.dmwf_promote.is_some()),
         ("--ybw-rule", args.ybw_rule.is_some()),
+        ("--ybw-windows", args.ybw_windows.is_some()),
+        ("--er-e-children", args.er_e_children.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {

@@ -512,3 +512,58 @@ fn split_width_reaches_treesplit_and_pvsplit() {
         );
     }
 }
+
+#[test]
+fn ybw_windows_and_er_e_children_reach_the_search_and_keep_the_value() {
+    // Seed 003's readings of delay splitting (windows by value) and ER (always one active
+    // e-child): in the JSON, another schedule than the defaults' on 4 simulated processors of
+    // the unsorted tree, the sequential value.
+    let base = UNSORTED_SEARCH;
+    let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
+    let run = |algo: &str, extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(["--algo", algo, "--procs", "4", "--backend", "sim"]);
+        args.extend(["--min-split-depth", "2"]);
+        args.extend_from_slice(extra);
+        json_of(&args)
+    };
+    let spread = run("delaysplit", &[]);
+    let by_value = run("delaysplit", &["--ybw-windows", "by-value"]);
+    assert_eq!(spread["ybw_windows"], "spread");
+    assert_eq!(by_value["ybw_windows"], "by-value");
+    let split = run("er", &[]);
+    let active = run("er", &["--er-e-children", "active"]);
+    assert_eq!(split["er_e_children"], "split");
+    assert_eq!(active["er_e_children"], "active");
+    for (a, b) in [(&spread, &by_value), (&split, &active)] {
+        assert_ne!(a["nodes"], b["nodes"], "the reading changes the schedule");
+    }
+    for v in [&spread, &by_value, &split, &active] {
+        assert_eq!(v["value"], seq["value"], "{v}");
+    }
+    for (extra, needle) in [
+        (
+            &["--algo", "er", "--procs", "2", "--ybw-windows", "by-value"][..],
+            "delaysplit only",
+        ),
+        (
+            &["--algo", "ybw", "--procs", "2", "--er-e-children", "active"][..],
+            "er only",
+        ),
+        (
+            &["--algo", "ybw", "--procs", "2", "--ybw-windows", "value"][..],
+            "by-value",
+        ),
+        (
+            &["--algo", "er", "--procs", "2", "--er-e-children", "all"][..],
+            "active",
+        ),
+        (
+            &["--algo", "alphabeta", "--ybw-windows", "by-value"][..],
+            "needs --procs",
+        ),
+    ] {
+        let err = refused(extra, needle);
+        assert_eq!(err.trim().lines().count(), 1, "{extra:?}: {err}");
+    }
+}

@@ -1,7 +1,16 @@
 //! `delaysplit` (also `ybw`): delay splitting, or Young Brothers Wait. Once a node may split, a
 //! work request subdivides the running search at its shallowest such node, handing off every
-//! untried child with the node's current window. Narrowed windows are spread to the pieces,
-//! and a cutoff aborts the pieces still out. [`YbwRule`] says when a node may split: with
+//! untried child with the node's current window. [`YbwWindows`] says whether a raised bound
+//! reaches the children already running: with [`YbwWindows::Spread`] (the default) narrowed
+//! windows are spread to the pieces and to the children searched here (information
+//! spreading); with [`YbwWindows::ByValue`], seed 003 section 3.6's DelaySplit, where the
+//! children of the parallel loop are called as `value[i] := -DelaySplit(z_i, -b, -a)` and `a`
+//! is raised in a critical region, every child keeps the window it started with, and only a
+//! cutoff ("if a >= b then return (a)", which leaves the parallel loop) reaches them: it aborts
+//! the pieces still out, as under both rules. `runner experiment rf-fig5-6` and `rf-fig7`
+//! pass `by-value`; it searches more nodes (figure 6 at 20 processors: 1.65 times one
+//! processor's, against 1.10 spread) and its relative efficiency at 20 processors is 0.60
+//! (figure 5; spread 0.91, published 0.66) and 0.56 (figure 7; spread 0.84, published 0.26). [`YbwRule`] says when a node may split: with
 //! [`YbwRule::Plain`] (the default) every node waits until its eldest child is done; with
 //! [`YbwRule::Star`], Brockington's YBWC* (thesis section 3), the wait depends on the node's
 //! Knuth-Moore type. It runs on the split engine (`split_ab`, policy [`SplitPolicy::Ybw`]);
@@ -75,6 +84,51 @@ impl fmt::Display for YbwRule {
     }
 }
 
+/// What a child of delay splitting learns of its parent's window after it has started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum YbwWindows {
+    /// A raised bound narrows the windows of the children running here and of the pieces
+    /// handed out (information spreading).
+    #[default]
+    Spread,
+    /// Seed 003 section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the window
+    /// current when it starts and keeps it; a cutoff still aborts the pieces.
+    ByValue,
+}
+
+impl YbwWindows {
+    /// The name `--ybw-windows` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            YbwWindows::Spread => "spread",
+            YbwWindows::ByValue => "by-value",
+        }
+    }
+}
+
+impl FromStr for YbwWindows {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "spread" => Ok(YbwWindows::Spread),
+            "by-value" => Ok(YbwWindows::ByValue),
+            _ => Err(UnknownName {
+                what: "YBW window rule",
+                given: s.to_string(),
+                valid: "spread (raised bounds reach running children), by-value (each child keeps its starting window, the paper's)",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for YbwWindows {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Searches `root` to `options.depth` plies with delay splitting under `options.ybw_rule`.
 ///
 /// # Errors
@@ -116,5 +170,9 @@ mod tests {
             assert_eq!(r.name().parse::<YbwRule>().unwrap(), r);
         }
         assert!("yes".parse::<YbwRule>().is_err());
+        for w in [YbwWindows::Spread, YbwWindows::ByValue] {
+            assert_eq!(w.name().parse::<YbwWindows>().unwrap(), w);
+        }
+        assert!("byvalue".parse::<YbwWindows>().is_err());
     }
 }

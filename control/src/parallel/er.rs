@@ -13,9 +13,29 @@
 //! - An **r-node** examines its children in order, each an e-node, until one refutes it (a
 //!   cutoff); if none does, it has been evaluated and raises its parent's bound.
 //! - **Parallel refutation**: once the e-child is evaluated, the r-node children of an e-node
-//!   may be handed to other processors all at once. **Multiple e-children**: the first of the
-//!   children handed off in one batch becomes an e-node too (the next best child after the
-//!   e-child, a second e-child), so that a wrong first choice is corrected in parallel.
+//!   may be handed to other processors. **Multiple e-children** (seed 003 section 3.5): "After
+//!   an e-child of an e-node z is evaluated, choose the next best child of z as a second
+//!   e-child ... In general, after the first e-child has been evaluated, ensure that z always
+//!   has one active e-child." [`ErEChildren`] (`ParallelOptions::er_e_children`,
+//!   `--er-e-children`) says how:
+//!   - `split` (the engine default): a request hands off all the e-node's untried children at
+//!     once, and the first of them becomes an e-node too (a second e-child), so that a wrong
+//!     first choice is corrected in parallel; no further e-child follows it.
+//!   - `active` (the paper's sentence; `runner experiment rf-fig5-6` and `rf-fig7` pass it):
+//!     once the e-node has handed out a child in its second phase, a request gets one child at
+//!     a time, in ER's order, so that the children not yet started stay with the e-node; a
+//!     child started then, here or handed out, is an e-node whenever none of the e-node's
+//!     running children is one. So when an e-child is done, the next best child not yet
+//!     started becomes the e-child, until the e-node is done (`later_e_children` counts those
+//!     that follow an extra e-child). An e-node that never hands out a child refutes its
+//!     children in order ("The remaining children are refuted in order", section 3.5): the
+//!     paper lists multiple e-children among the methods of ER's *parallel implementation*,
+//!     against starvation, and relative efficiency divides by sequential ER's time, so one
+//!     processor searches exactly sequential ER's tree under both rules
+//!     (`er_keeps_one_active_e_child_once_its_children_run_in_parallel` in
+//!     `control/tests/split_ab_policies.rs`). Measured (`split_ab/README.md`): figure 5's
+//!     relative efficiency at 20 processors 0.81 with `split`, 0.80 with `active` (published
+//!     0.49); figure 7's 0.44 and 0.46 (published 0.35).
 //!
 //! **Mapping onto DIB** (engine: [`super::split_ab`], policy `Er`). A problem carries its role
 //! (`Evaluate` or `Refute`) and, for the e-child and the r-nodes, the value of the elder
@@ -24,7 +44,8 @@
 //! the children that are leaves, searched directly), then, once all are back, its children in
 //! ER's order. DIB's implicit representation does the rest: on a work request the shallowest
 //! e-node that may split (any time in its first phase; in its second phase only after the
-//! e-child is done) hands off all its untried tasks as pieces; r-nodes never split (their
+//! e-child is done) hands off all its untried tasks as pieces (with `active`, one child at a
+//! time in the second phase, once it has handed one out); r-nodes never split (their
 //! children are examined in order; parallelism inside an r-node comes from its e-node children's
 //! elder grandchildren). Each piece gets the window of its task (an elder grandchild: the
 //! e-node's own window; a child: the negated window), window updates narrow the pieces when the
@@ -34,10 +55,63 @@
 //! choosing), which is why Steinberg and Solomon, and seed 003's figure 5, use *relative*
 //! efficiency for it.
 
+use std::fmt;
+use std::str::FromStr;
+
 use games::Game;
 
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::search::UnknownName;
+
+/// How many e-children an e-node has once its first e-child is evaluated (seed 003 section
+/// 3.5, "Multiple e-children").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ErEChildren {
+    /// A second e-child only as the first piece of a split of the e-node's second phase (a
+    /// split hands out all its untried children at once).
+    #[default]
+    Split,
+    /// "Ensure that z always has one active e-child": once an e-node has handed out a child in
+    /// its second phase, a request gets one child at a time, and a child started (here or
+    /// handed out) is an e-node whenever none of the e-node's running children is one, until
+    /// the e-node is done. An e-node that never hands out a child refutes in order, as
+    /// sequential ER does.
+    Active,
+}
+
+impl ErEChildren {
+    /// The name `--er-e-children` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErEChildren::Split => "split",
+            ErEChildren::Active => "active",
+        }
+    }
+}
+
+impl FromStr for ErEChildren {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "split" => Ok(ErEChildren::Split),
+            "active" => Ok(ErEChildren::Active),
+            _ => Err(UnknownName {
+                what: "ER e-children rule",
+                given: s.to_string(),
+                valid: "split (a second e-child per split), active (always one active e-child, the paper's)",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for ErEChildren {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Runs ER on `root` to `options.depth` plies.
 ///
@@ -48,4 +122,17 @@ pub fn search<G: Game>(
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
     run(SplitPolicy::Er, root, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for r in [ErEChildren::Split, ErEChildren::Active] {
+            assert_eq!(r.name().parse::<ErEChildren>().unwrap(), r);
+        }
+        assert!("always".parse::<ErEChildren>().is_err());
+    }
 }

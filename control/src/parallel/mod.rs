@@ -58,6 +58,12 @@ pub struct ParallelOptions {
     /// Delay splitting: when a node may give its younger children away (plain YBW, or the
     /// thesis's YBWC*, by node type).
     pub ybw_rule: delaysplit::YbwRule,
+    /// Delay splitting: raised bounds reach the running children (information spreading), or
+    /// each child keeps the window it started with (seed 003 section 3.6).
+    pub ybw_windows: delaysplit::YbwWindows,
+    /// ER: a second e-child per split of an e-node, or always one active e-child once the
+    /// e-node's children run in parallel (seed 003 section 3.5).
+    pub er_e_children: er::ErEChildren,
     /// APHID's own settings (horizon, granularity, windows, balancing, tables).
     pub aphid: aphid::AphidOptions,
     /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
@@ -126,6 +132,8 @@ impl ParallelOptions {
             mwf_cutoffs: mwf::MwfCutoffs::Shallow,
             mwf_wait: true,
             ybw_rule: delaysplit::YbwRule::Plain,
+            ybw_windows: delaysplit::YbwWindows::Spread,
+            er_e_children: er::ErEChildren::Split,
             aphid: aphid::AphidOptions::default(),
             split_tables: split_ab::SplitTables::Global,
             common_depth: 2,

@@ -294,6 +294,8 @@ fn options(
     o.mwf_cutoffs = plan.mwf_cutoffs;
     o.dmwf_promote = plan.dmwf_promote;
     o.ybw_rule = plan.ybw_rule;
+    o.ybw_windows = plan.ybw_windows;
+    o.er_e_children = plan.er_e_children;
     if let Some(w) = plan.split_width {
         o.split_width = w;
     }

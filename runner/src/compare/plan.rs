@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
 use control::parallel::aphid::{AphidOptions, TtSharing};
-use control::parallel::delaysplit::YbwRule;
+use control::parallel::delaysplit::{YbwRule, YbwWindows};
 use control::parallel::dmwf::DmwfPromote;
+use control::parallel::er::ErEChildren;
 use control::parallel::mwf::MwfCutoffs;
 use control::parallel::split_ab::SplitTables;
 use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
@@ -82,6 +83,10 @@ pub struct Plan {
     pub dmwf_promote: DmwfPromote,
     /// Delay splitting's rule (`--ybw-rule`).
     pub ybw_rule: YbwRule,
+    /// Delay splitting's windows (`--ybw-windows`).
+    pub ybw_windows: YbwWindows,
+    /// ER's e-children rule (`--er-e-children`).
+    pub er_e_children: ErEChildren,
     /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
     /// keeps the default.
     pub split_width: Option<usize>,
@@ -407,6 +412,7 @@ impl Plan {
         let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
         let dmwf_only = [ParallelAlgo::Dmwf];
         let ybw_only = [ParallelAlgo::DelaySplit];
+        let er_only = [ParallelAlgo::Er];
         let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
             .iter()
             .copied()
@@ -458,6 +464,18 @@ impl Plan {
                 "delaysplit",
             ),
             (
+                "--ybw-windows",
+                args.ybw_windows.is_some(),
+                &ybw_only[..],
+                "delaysplit",
+            ),
+            (
+                "--er-e-children",
+                args.er_e_children.is_some(),
+                &er_only[..],
+                "er",
+            ),
+            (
                 "--split-width",
                 args.split_width.is_some(),
                 &width_only[..],
@@ -485,6 +503,10 @@ impl Plan {
         let dmwf_promote: DmwfPromote =
             named_or_default("--dmwf-promote", args.dmwf_promote.as_deref())?;
         let ybw_rule: YbwRule = named_or_default("--ybw-rule", args.ybw_rule.as_deref())?;
+        let ybw_windows: YbwWindows =
+            named_or_default("--ybw-windows", args.ybw_windows.as_deref())?;
+        let er_e_children: ErEChildren =
+            named_or_default("--er-e-children", args.er_e_children.as_deref())?;
         let split_width = args
             .split_width
             .map(crate::parallel_search::check_split_width)
@@ -528,6 +550,12 @@ impl Plan {
         }
         if ybw_rule != YbwRule::default() {
             fingerprint["ybw_rule"] = json!(ybw_rule.name());
+        }
+        if ybw_windows != YbwWindows::default() {
+            fingerprint["ybw_windows"] = json!(ybw_windows.name());
+        }
+        if er_e_children != ErEChildren::default() {
+            fingerprint["er_e_children"] = json!(er_e_children.name());
         }
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
@@ -631,6 +659,8 @@ impl Plan {
             mwf_cutoffs,
             dmwf_promote,
             ybw_rule,
+            ybw_windows,
+            er_e_children,
             split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,

@@ -698,6 +698,10 @@ pub const ALL: &[Experiment] = &[
                 ("--unsorted", ""),
                 ("--backend", "sim"),
                 ("--sim-preset", "sequent"),
+                // Seed 003 section 3.6's DelaySplit passes the window by value.
+                ("--ybw-windows", "by-value"),
+                // Section 3.5: "ensure that z always has one active e-child".
+                ("--er-e-children", "active"),
             ],
             // Six algorithms: 5 plies keep the quick run to seconds.
             quick: &[("--depth", "5"), ("--procs", "1,2,4,8")],
@@ -726,6 +730,10 @@ pub const ALL: &[Experiment] = &[
                 ("--unsorted", ""),
                 ("--backend", "sim"),
                 ("--sim-preset", "sequent"),
+                // Seed 003 section 3.6's DelaySplit passes the window by value.
+                ("--ybw-windows", "by-value"),
+                // Section 3.5: "ensure that z always has one active e-child".
+                ("--er-e-children", "active"),
             ],
             quick: &[
                 ("--depth", "5"),

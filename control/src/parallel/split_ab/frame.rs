@@ -85,6 +85,10 @@ pub(super) struct Frame<G: Game> {
     pub(super) main: bool,
     /// ER: child values taken in the second phase.
     pub(super) main_done: usize,
+    /// ER e-node: has handed out a child in its second phase (its children run in parallel).
+    pub(super) e_parallel: bool,
+    /// ER e-node: e-children of its second phase done (the first e-child included).
+    pub(super) e_done: usize,
     /// ER: children (by search position) whose value was taken.
     pub(super) valued: Vec<bool>,
     /// ER: elder-grandchild values, by search position of the child.
@@ -161,6 +165,14 @@ impl<G: Game> Frame<G> {
         }
     }
 
+    /// ER: whether a child task of this e-node's second phase runs elsewhere as an e-node.
+    pub(super) fn e_child_out(&self) -> bool {
+        self.pending.iter().any(|&t| {
+            let t = &self.tasks[t as usize];
+            t.what == What::Child && t.role == Role::Evaluate
+        })
+    }
+
     /// The first task not yet started, if any.
     pub(super) fn untried(&self) -> Option<usize> {
         (self.next..self.tasks.len()).find(|&i| !self.tasks[i].launched)
@@ -186,6 +198,9 @@ impl<G: Game> Frame<G> {
             }
             if self.main {
                 self.main_done += 1;
+                if self.role == Role::Evaluate && t.role == Role::Evaluate {
+                    self.e_done += 1;
+                }
             }
         }
         self.valued[at] = true;

@@ -17,7 +17,8 @@
 //! child of a type-3 node is type 2). When a peer asks for work, the shallowest frame the
 //! policy allows hands off all its untried tasks. A piece carries the window its task gets from
 //! its frame; when that window narrows, the new window goes to the piece as an update
-//! (information spreading); when a frame is cut off, its pieces are aborted. Windows only
+//! (information spreading; delay splitting by value sends none, every child keeping the window
+//! it started with); when a frame is cut off, its pieces are aborted. Windows only
 //! narrow (a minimal-window piece keeps the bound it was started with), so every value returned
 //! is a correct fail-soft bound for the latest window and the root, whose window stays
 //! infinite, gets the exact value of sequential alpha-beta.
@@ -275,10 +276,14 @@ pub(crate) struct Counters {
     splits_type2_early: AtomicU64,
     /// Splits of type-3 frames none of whose children was done.
     splits_type3_unstarted: AtomicU64,
+    /// Window updates sent to pieces (information spreading).
+    window_updates: AtomicU64,
     type2_waits: AtomicU64,
     grandchildren: AtomicU64,
     grand_refuted: AtomicU64,
     e_children: AtomicU64,
+    /// ER: e-children started after an extra e-child of the same e-node was done.
+    later_e_children: AtomicU64,
     /// The most pieces one frame had out at once.
     widest: AtomicU64,
 }
@@ -295,10 +300,12 @@ pub(crate) struct Counts {
     pub(crate) splits_other: u64,
     pub(crate) splits_type2_early: u64,
     pub(crate) splits_type3_unstarted: u64,
+    pub(crate) window_updates: u64,
     pub(crate) type2_waits: u64,
     pub(crate) grandchildren: u64,
     pub(crate) grand_refuted: u64,
     pub(crate) e_children: u64,
+    pub(crate) later_e_children: u64,
 }
 
 /// Adds `n` to a counter the processors share; nothing for 0, so that a processor does not
@@ -321,10 +328,12 @@ impl Counters {
         bump(&self.splits_other, c.splits_other);
         bump(&self.splits_type2_early, c.splits_type2_early);
         bump(&self.splits_type3_unstarted, c.splits_type3_unstarted);
+        bump(&self.window_updates, c.window_updates);
         bump(&self.type2_waits, c.type2_waits);
         bump(&self.grandchildren, c.grandchildren);
         bump(&self.grand_refuted, c.grand_refuted);
         bump(&self.e_children, c.e_children);
+        bump(&self.later_e_children, c.later_e_children);
     }
 
     /// The figures that matter for `policy`, by name, for [`ParallelResult::extra`].
@@ -349,6 +358,7 @@ impl Counters {
                 out.push(("elder_grandchildren", get(&self.grandchildren)));
                 out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
                 out.push(("extra_e_children", get(&self.e_children)));
+                out.push(("later_e_children", get(&self.later_e_children)));
             }
             SplitPolicy::TreeSplit { .. } => {
                 out.push(("widest_split", get(&self.widest)));
@@ -356,6 +366,7 @@ impl Counters {
             SplitPolicy::Ybw(_) => {
                 out.push(("splits_type2_early", get(&self.splits_type2_early)));
                 out.push(("splits_type3_unstarted", get(&self.splits_type3_unstarted)));
+                out.push(("window_updates", get(&self.window_updates)));
             }
             SplitPolicy::Never | SplitPolicy::AbDib | SplitPolicy::CommonDepth { .. } => {}
         }
@@ -380,6 +391,12 @@ pub(crate) struct SplitAb<G: Game> {
     policy: SplitPolicy,
     min_split_depth: u32,
     wait: bool,
+    /// ER: always one active e-child once an e-node's children run in parallel
+    /// ([`super::er::ErEChildren::Active`]).
+    keep_e_child: bool,
+    /// Delay splitting by value: a child keeps the window it started with
+    /// ([`super::delaysplit::YbwWindows::ByValue`]).
+    by_value: bool,
     /// MWF and DMWF without deep cutoffs (the papers' trees, move ordering off).
     shallow: bool,
     /// The most pieces of one frame out at once (`None`: no bound).
@@ -443,6 +460,10 @@ impl<G: Game> SplitAb<G> {
             policy,
             min_split_depth: options.min_split_depth.max(1),
             wait: options.mwf_wait,
+            keep_e_child: policy == SplitPolicy::Er
+                && options.er_e_children == super::er::ErEChildren::Active,
+            by_value: matches!(policy, SplitPolicy::Ybw(_))
+                && options.ybw_windows == super::delaysplit::YbwWindows::ByValue,
             // Engine frames (move ordering on) are the sequential search's, deep cutoffs and all.
             shallow: policy.is_mwf()
                 && options.mwf_cutoffs == super::mwf::MwfCutoffs::Shallow

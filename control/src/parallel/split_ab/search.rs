@@ -25,6 +25,11 @@ pub struct AbSearch<G: Game> {
     min_split_depth: u32,
     /// MWF: type-2 nodes wait for a finite beta.
     wait: bool,
+    /// ER: always one active e-child once an e-node's children run in parallel.
+    keep_e_child: bool,
+    /// Delay splitting by value: a child keeps the window it started with (no narrowing of
+    /// the frames above a frame, no updates to its pieces).
+    by_value: bool,
     /// MWF and DMWF without deep cutoffs: a child's window is `(-inf, -best)`, node types 1
     /// and 2, frames down to one ply to go.
     shallow: bool,
@@ -84,6 +89,8 @@ impl<G: Game> AbSearch<G> {
             policy: app.policy,
             min_split_depth: app.min_split_depth,
             wait: app.wait,
+            keep_e_child: app.keep_e_child,
+            by_value: app.by_value,
             shallow: app.shallow,
             width: app.width,
             config: app.config,
@@ -387,6 +394,8 @@ impl<G: Game> AbSearch<G> {
             completed: 0,
             main: p.role != Role::Evaluate,
             main_done: 0,
+            e_parallel: false,
+            e_done: 0,
             valued: vec![false; n],
             keys: Vec::new(),
             grand_moves: Vec::new(),
@@ -567,6 +576,10 @@ impl<G: Game> AbSearch<G> {
     /// Starts task `task` of the top frame here; returns the nodes spent.
     fn launch(&mut self, task: usize, fx: &mut Effects<Window>) -> u64 {
         let top = self.stack.len() - 1;
+        if self.keep_e_child && self.stack[top].e_parallel && !self.stack[top].e_child_out() {
+            // The child started here is the e-node's only running e-child.
+            self.promote(top, task);
+        }
         self.prepare(top, task);
         let problem = self.child_problem(top, task);
         if self.stack[top].tasks[task].what == What::Grand {
@@ -588,6 +601,32 @@ impl<G: Game> AbSearch<G> {
             }
         }
         nodes
+    }
+
+    /// ER: makes task `task` of e-node `stack[i]`, a child still to refute in its second
+    /// phase, an e-child (multiple e-children, seed 003 section 3.5).
+    fn promote(&mut self, i: usize, task: usize) {
+        let f = &mut self.stack[i];
+        let t = &mut f.tasks[task];
+        if !(f.main && f.role == Role::Evaluate && t.what == What::Child && t.role == Role::Refute)
+        {
+            return;
+        }
+        t.role = Role::Evaluate;
+        self.counts.e_children += 1;
+        if f.e_done > 1 {
+            // An extra e-child of this e-node is done already: this one follows it.
+            self.counts.later_e_children += 1;
+        }
+    }
+
+    /// ER with `keep_e_child`: whether the child searched here above frame `i` (the next frame
+    /// on the stack) is one of its second phase's e-children.
+    fn e_child_here(&self, i: usize) -> bool {
+        self.stack.get(i + 1).is_some_and(|c| {
+            let t = &self.stack[i].tasks[c.task as usize];
+            t.what == What::Child && t.role == Role::Evaluate
+        })
     }
 
     /// Whether frame `f` may hand off its untried tasks now.
@@ -717,10 +756,12 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// After a change anywhere: narrows the windows down the stack, cuts off where a frame's
-    /// best reaches its beta, and sends narrowed windows to pieces.
+    /// best reaches its beta, and sends narrowed windows to pieces. By value (delay splitting,
+    /// seed 003 section 3.6) it only cuts off: every child keeps the window it started with.
     fn settle(&mut self, fx: &mut Effects<Window>) {
         loop {
-            for i in 1..self.stack.len() {
+            let narrowed = if self.by_value { 0 } else { self.stack.len() };
+            for i in 1..narrowed {
                 let parent = &self.stack[i - 1];
                 let w = parent.window_for(&parent.tasks[self.stack[i].task as usize]);
                 let f = &mut self.stack[i];
@@ -732,6 +773,9 @@ impl<G: Game> AbSearch<G> {
                 None => break,
             }
         }
+        if self.by_value {
+            return;
+        }
         for (i, f) in self.stack.iter_mut().enumerate() {
             if f.pending.is_empty() || !f.bounds.resend() {
                 continue;
@@ -739,6 +783,7 @@ impl<G: Game> AbSearch<G> {
             for &task in &f.pending {
                 fx.update(slot_of(i, task), f.window_for(&f.tasks[task as usize]));
             }
+            self.counts.window_updates += f.pending.len() as u64;
         }
     }
 
@@ -861,7 +906,12 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             }
             _ => {}
         }
-        let room = if self.policy.one_deepest_child() {
+        // Always one active e-child: an e-node in its second phase hands out one child at a
+        // time, so that the children not yet started stay here, and the next to start can be
+        // the e-child when the last one is done.
+        let one_child =
+            self.keep_e_child && self.stack[i].main && self.stack[i].role == Role::Evaluate;
+        let room = if self.policy.one_deepest_child() || one_child {
             1
         } else {
             self.width
@@ -873,12 +923,16 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             .collect();
         let mut pieces = Vec::with_capacity(tasks.len());
         for (n, &task) in tasks.iter().enumerate() {
-            let f = &mut self.stack[i];
-            if n == 0 && f.main && f.role == Role::Evaluate && f.tasks[task].role == Role::Refute {
+            if one_child {
+                self.stack[i].e_parallel = true;
+                if !self.stack[i].e_child_out() && !self.e_child_here(i) {
+                    self.promote(i, task);
+                }
+            } else if n == 0 {
                 // Multiple e-children: the best of the children still to refute is evaluated.
-                f.tasks[task].role = Role::Evaluate;
-                self.counts.e_children += 1;
+                self.promote(i, task);
             }
+            let f = &mut self.stack[i];
             if f.tasks[task].what == What::Grand {
                 self.counts.grandchildren += 1;
             }
