@@ -100,6 +100,21 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.ybw_rule = r.parse().map_err(|e| input("--ybw-rule", e))?;
     }
+    if let Some(r) = &args.tree_root {
+        if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
+            return Err(input(
+                "--tree-root",
+                "applies to --algo treesplit and pvsplit only",
+            ));
+        }
+        options.tree_root = r.parse().map_err(|e| input("--tree-root", e))?;
+    }
+    if let Some(f) = &args.pv_form {
+        if !matches!(algo, ParallelAlgo::PvSplit) {
+            return Err(input("--pv-form", "applies to --algo pvsplit only"));
+        }
+        options.pv_form = f.parse().map_err(|e| input("--pv-form", e))?;
+    }
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
@@ -316,6 +331,8 @@ impl GameVisitor for Visitor<'_> {
                 "mwf_cutoffs": o.mwf_cutoffs.name(),
                 "dmwf_promote": o.dmwf_promote.name(),
                 "ybw_rule": o.ybw_rule.name(),
+                "tree_root": o.tree_root.name(),
+                "pv_form": o.pv_form.name(),
                 "split_width": o.split_width,
                 "common_depth": o.common_depth,
                 "cd_strategy": o.cd_strategy.letter(),

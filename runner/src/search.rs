@@ -44,6 +44,8 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         ("--mwf-cutoffs", args.mwf_cutoffs.is_some()),
         ("--dmwf-promote", args.dmwf_promote.is_some()),
         ("--ybw-rule", args.ybw_rule.is_some()),
+        ("--tree-root", args.tree_root.is_some()),
+        ("--pv-form", args.pv_form.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {

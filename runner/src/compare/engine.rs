@@ -294,6 +294,8 @@ fn options(
     o.mwf_cutoffs = plan.mwf_cutoffs;
     o.dmwf_promote = plan.dmwf_promote;
     o.ybw_rule = plan.ybw_rule;
+    o.tree_root = plan.tree_root;
+    o.pv_form = plan.pv_form;
     if let Some(w) = plan.split_width {
         o.split_width = w;
     }

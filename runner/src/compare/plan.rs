@@ -10,7 +10,9 @@ use control::parallel::aphid::{AphidOptions, TtSharing};
 use control::parallel::delaysplit::YbwRule;
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::mwf::MwfCutoffs;
+use control::parallel::pvsplit::PvForm;
 use control::parallel::split_ab::SplitTables;
+use control::parallel::treesplit::TreeRoot;
 use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
@@ -82,6 +84,10 @@ pub struct Plan {
     pub dmwf_promote: DmwfPromote,
     /// Delay splitting's rule (`--ybw-rule`).
     pub ybw_rule: YbwRule,
+    /// Tree splitting's root processor (`--tree-root`).
+    pub tree_root: TreeRoot,
+    /// PV splitting's form (`--pv-form`).
+    pub pv_form: PvForm,
     /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
     /// keeps the default.
     pub split_width: Option<usize>,
@@ -407,6 +413,8 @@ impl Plan {
         let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
         let dmwf_only = [ParallelAlgo::Dmwf];
         let ybw_only = [ParallelAlgo::DelaySplit];
+        let tree_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
+        let pv_only = [ParallelAlgo::PvSplit];
         let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
             .iter()
             .copied()
@@ -458,6 +466,13 @@ impl Plan {
                 "delaysplit",
             ),
             (
+                "--tree-root",
+                args.tree_root.is_some(),
+                &tree_only[..],
+                "treesplit and pvsplit",
+            ),
+            ("--pv-form", args.pv_form.is_some(), &pv_only[..], "pvsplit"),
+            (
                 "--split-width",
                 args.split_width.is_some(),
                 &width_only[..],
@@ -485,6 +500,8 @@ impl Plan {
         let dmwf_promote: DmwfPromote =
             named_or_default("--dmwf-promote", args.dmwf_promote.as_deref())?;
         let ybw_rule: YbwRule = named_or_default("--ybw-rule", args.ybw_rule.as_deref())?;
+        let tree_root: TreeRoot = named_or_default("--tree-root", args.tree_root.as_deref())?;
+        let pv_form: PvForm = named_or_default("--pv-form", args.pv_form.as_deref())?;
         let split_width = args
             .split_width
             .map(crate::parallel_search::check_split_width)
@@ -528,6 +545,12 @@ impl Plan {
         }
         if ybw_rule != YbwRule::default() {
             fingerprint["ybw_rule"] = json!(ybw_rule.name());
+        }
+        if tree_root != TreeRoot::default() {
+            fingerprint["tree_root"] = json!(tree_root.name());
+        }
+        if pv_form != PvForm::default() {
+            fingerprint["pv_form"] = json!(pv_form.name());
         }
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
@@ -631,6 +654,8 @@ impl Plan {
             mwf_cutoffs,
             dmwf_promote,
             ybw_rule,
+            tree_root,
+            pv_form,
             split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,

@@ -30,6 +30,11 @@ pub struct AbSearch<G: Game> {
     shallow: bool,
     /// The most pieces of one frame out at once (the processor tree's width).
     width: Option<usize>,
+    /// The run root's processor is only a master (tree splitting; seed 003's PV splitting at
+    /// its type-1 nodes): set when the run root becomes this search's root frame.
+    master: bool,
+    /// May be a master: the application's `master` (decided at the first step).
+    may_master: bool,
     config: SearchConfig,
     counters: Arc<Counters>,
     /// The frames work as the sequential search's (move ordering on: engine frames).
@@ -86,6 +91,8 @@ impl<G: Game> AbSearch<G> {
             wait: app.wait,
             shallow: app.shallow,
             width: app.width,
+            master: false,
+            may_master: app.master,
             config: app.config,
             counters: Arc::clone(&app.counters),
             engine: app.config.move_ordering,
@@ -537,7 +544,13 @@ impl<G: Game> AbSearch<G> {
                 Vec::new()
             },
             refute: None,
-            cd: f.cd,
+            cd: match self.policy {
+                // A type-1 node roots a processor tree of `split_depth` plies.
+                SplitPolicy::PvSplitRf { split_depth, .. } if f.kind == NodeType::One => {
+                    f.ply + split_depth
+                }
+                _ => f.cd,
+            },
         }
     }
 
@@ -567,6 +580,9 @@ impl<G: Game> AbSearch<G> {
     /// Starts task `task` of the top frame here; returns the nodes spent.
     fn launch(&mut self, task: usize, fx: &mut Effects<Window>) -> u64 {
         let top = self.stack.len() - 1;
+        if top == 0 && self.stack[0].ply == 0 {
+            self.counts.root_here += 1;
+        }
         self.prepare(top, task);
         let problem = self.child_problem(top, task);
         if self.stack[top].tasks[task].what == What::Grand {
@@ -613,14 +629,31 @@ impl<G: Game> AbSearch<G> {
                 NodeType::Three if self.wait => f.bounds.alpha_eff() > -INFINITY,
                 _ => true,
             },
-            SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
+            SplitPolicy::TreeSplit { split_depth, .. } => f.ply < split_depth,
             SplitPolicy::PvSplit => f.kind == NodeType::One && f.completed > 0,
+            // A type-1 node once its eldest child is done; below it, tree splitting's
+            // processor tree (`cd`: the ply it reaches, set by the type-1 node).
+            SplitPolicy::PvSplitRf { .. } if f.kind == NodeType::One => f.completed > 0,
+            SplitPolicy::PvSplitRf { .. } => f.ply < f.cd,
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
             SplitPolicy::Ybw(rule) => rule.may_split(f.kind, f.reasonable, f.completed),
             SplitPolicy::Never => false,
             SplitPolicy::AbDib => true,
             SplitPolicy::CommonDepth { .. } => f.ply <= f.cd,
         }
+    }
+
+    /// Whether frame `f` of a master only hands its untried children out: tree splitting's
+    /// root, or, in seed 003's PV splitting, a type-1 node whose eldest child is done; not when
+    /// its children are too small to hand out.
+    fn masters(&self, f: &Frame<G>) -> bool {
+        self.master
+            && f.depth > self.min_split_depth
+            && match self.policy {
+                SplitPolicy::TreeSplit { .. } => f.ply == 0,
+                SplitPolicy::PvSplitRf { .. } => f.kind == NodeType::One && f.completed > 0,
+                _ => false,
+            }
     }
 
     /// MWF (with `mwf_wait`): a type-2 node whose eldest child is done waits for a finite beta.
@@ -748,16 +781,24 @@ impl<G: Game> AbSearch<G> {
             self.finish(AbValue::value(-INFINITY, None));
             return 0;
         }
+        let run_root = problem.ply == 0;
         let (opened, nodes) = self.open(problem, 0);
         match opened {
             Opened::Solved(solved) => self.finish(solved),
-            Opened::Frame(f) => self.stack.push(*f),
+            Opened::Frame(f) => {
+                self.master = self.may_master && run_root;
+                self.stack.push(*f);
+            }
         }
         nodes
     }
 }
 
 impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
+    fn only_master(&self) -> bool {
+        self.master
+    }
+
     fn step(&mut self, budget: u64, fx: &mut Effects<Window>) -> Step<AbValue> {
         let mut nodes = 0;
         if let Some(problem) = self.problem.take() {
@@ -800,6 +841,11 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
                 continue;
             }
             if let Some(task) = f.untried() {
+                if self.masters(&self.stack[top]) {
+                    // Its children go out only as pieces, one per request.
+                    self.charge(nodes, fx);
+                    return Step::Blocked;
+                }
                 if self.must_wait(&self.stack[top]) {
                     self.counts.type2_waits += 1;
                     self.charge(nodes, fx);
@@ -833,7 +879,8 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         let splits = |&i: &usize| self.may_split(&self.stack[i]);
         // DIB does not subdivide the node its processor is searching at (the top frame), on
         // the papers' trees (engine frames split as the sequential search's tree allows).
-        let frames = if self.policy.refuses_own_depth() && !self.engine {
+        // A master searches at no node, so its root frame splits.
+        let frames = if self.policy.refuses_own_depth() && !self.engine && !self.master {
             self.stack.len() - 1
         } else {
             self.stack.len()
@@ -861,7 +908,9 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
             }
             _ => {}
         }
-        let room = if self.policy.one_deepest_child() {
+        let room = if self.policy.one_deepest_child() || self.masters(&self.stack[i]) {
+            // A master's pieces go one per request: a second would wait in this processor's
+            // table, where DIB would have the master search it.
             1
         } else {
             self.width
