@@ -19,12 +19,13 @@ use common::{
 };
 
 use common::Lcg;
-use control::parallel::ParallelOptions;
 use control::parallel::delaysplit::{YbwRule, YbwWindows};
 use control::parallel::er::ErEChildren;
 use control::parallel::split_ab::{SplitPolicy, run};
+use control::parallel::{ParallelOptions, ParallelResult};
 use control::search::{Algorithm, SearchConfig};
 use dib::Backend;
+use games::tictactoe::Cell;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
 /// The leaf and frame settings: the agreement tests' (alpha-beta, table, ordering), the same
@@ -57,7 +58,18 @@ fn options(
     o
 }
 
-struct Policies;
+/// The policies to check, each with delay splitting's windows and ER's e-children rule.
+struct Policies(Vec<(SplitPolicy, YbwWindows, ErEChildren)>);
+
+/// `policies` with the engine's default windows and e-children rule.
+fn defaults(policies: &[SplitPolicy]) -> Policies {
+    Policies(
+        policies
+            .iter()
+            .map(|&p| (p, YbwWindows::Spread, ErEChildren::Split))
+            .collect(),
+    )
+}
 
 impl GameVisitor for Policies {
     type Output = u64;
@@ -75,21 +87,14 @@ impl GameVisitor for Policies {
                 continue;
             };
             let want = sequential_alphabeta(&pos, depth);
-            let (spread, by_value) = (YbwWindows::Spread, YbwWindows::ByValue);
-            let (split, active) = (ErEChildren::Split, ErEChildren::Active);
-            let cases = [
-                (SplitPolicy::Ybw(YbwRule::Plain), spread, split),
-                (SplitPolicy::Ybw(YbwRule::Star), spread, split),
-                (SplitPolicy::Ybw(YbwRule::Plain), by_value, split),
-                (SplitPolicy::Er, spread, active),
-                (SplitPolicy::Never, spread, split),
-            ];
-            for (policy, windows, e_children) in cases {
+            for &(policy, windows, e_children) in &self.0 {
                 let mut backends = vec![
                     (1, sim_backend(3, "")),
                     (3, sim_backend(5, "")),
                     (8, sim_backend(7, "")),
                     (5, sim_backend(9, "drop=1/20,dup=1/20,delay=1/20")),
+                    // Nothing lost: a tree-splitting root stays only a master.
+                    (4, sim_backend(13, "dup=1/20,delay=1/20")),
                     (2, Backend::Threads { seed: 5 }),
                 ];
                 for (procs, backend) in backends.drain(..) {
@@ -127,9 +132,102 @@ impl GameVisitor for Policies {
 fn ybw_and_never_on_split_ab_agree_with_sequential_alphabeta() {
     let mut moved = 0;
     for &g in GameId::ALL {
-        moved += g.visit(Policies);
+        let (spread, by_value) = (YbwWindows::Spread, YbwWindows::ByValue);
+        let (split, active) = (ErEChildren::Split, ErEChildren::Active);
+        moved += g.visit(Policies(vec![
+            (SplitPolicy::Ybw(YbwRule::Plain), spread, split),
+            (SplitPolicy::Ybw(YbwRule::Star), spread, split),
+            (SplitPolicy::Ybw(YbwRule::Plain), by_value, split),
+            (SplitPolicy::Er, spread, active),
+            (SplitPolicy::Never, spread, split),
+        ]));
     }
     assert!(moved > 0, "Ybw never moved work");
+}
+
+/// Seed 003's readings of tree splitting (the root's processor only a master) and PV splitting
+/// (alpha-beta's windows, tree splitting below the type-1 nodes; its type-1 nodes' processor a
+/// worker or only a master) return sequential alpha-beta's value.
+#[test]
+fn tree_splitting_master_and_seed_003_pv_splitting_agree_with_sequential_alphabeta() {
+    let mut moved = 0;
+    for &g in GameId::ALL {
+        moved += g.visit(defaults(&[
+            SplitPolicy::TreeSplit {
+                split_depth: 2,
+                master_root: true,
+            },
+            SplitPolicy::PvSplitRf {
+                split_depth: 2,
+                master_root: false,
+            },
+            SplitPolicy::PvSplitRf {
+                split_depth: 2,
+                master_root: true,
+            },
+        ]));
+    }
+    assert!(moved > 0, "neither moved work");
+}
+
+/// Unsorted 4x4 tic-tac-toe from the start, 7 plies, `procs` simulated processors, every level
+/// split (the papers' setting).
+fn tictactoe_run(policy: SplitPolicy, procs: usize, faults: &str) -> ParallelResult<Cell> {
+    let pos = games::tictactoe::TicTacToe4::start();
+    let mut o = ParallelOptions::new(7, procs, sim_backend(21, faults));
+    o.search = SearchConfig::unsorted();
+    o.min_split_depth = 2;
+    let r = run(policy, &pos, &o).expect("a run");
+    assert_eq!(
+        r.value,
+        sequential_alphabeta(&pos, 7),
+        "{policy:?} on {procs}"
+    );
+    r
+}
+
+/// Seed 003 section 3.3: "the root processor ... is only a master". With `master_root` the
+/// root's processor searches none of the root's children on 8 processors (it does without,
+/// and on one processor it must); on a machine that loses messages it keeps DIB's redo and so
+/// searches too.
+#[test]
+fn the_tree_splitting_root_is_only_a_master() {
+    let tree = |master_root| SplitPolicy::TreeSplit {
+        split_depth: 2,
+        master_root,
+    };
+    let here = |r: &ParallelResult<Cell>| extra_figure(r, "root_children_here");
+    let master = tictactoe_run(tree(true), 8, "");
+    assert_eq!(here(&master), 0.0, "the master searched a root child");
+    assert!(extra_figure(&master, "widest_split") <= 10.0);
+    assert!(here(&tictactoe_run(tree(false), 8, "")) > 0.0);
+    assert_eq!(here(&tictactoe_run(tree(true), 1, "")), 16.0);
+    assert!(here(&tictactoe_run(tree(true), 5, "drop=1/50")) > 0.0);
+}
+
+/// Seed 003 section 3.4: PV splitting evaluates the siblings of a type-1 node by tree
+/// splitting, with alpha-beta's windows: frames below the type-1 nodes split (none does in
+/// Marsland and Popowich's form) and no minimal window or re-search is ever searched.
+#[test]
+fn seed_003_pv_splitting_splits_below_the_type_one_nodes() {
+    let rf = tictactoe_run(
+        SplitPolicy::PvSplitRf {
+            split_depth: 2,
+            master_root: false,
+        },
+        8,
+        "",
+    );
+    assert!(extra_figure(&rf, "splits_type1") > 0.0);
+    assert!(
+        extra_figure(&rf, "splits_other") > 0.0,
+        "no tree splitting below"
+    );
+    assert_eq!(extra_figure(&rf, "minimal_windows"), 0.0);
+    assert_eq!(extra_figure(&rf, "researches"), 0.0);
+    let mp = tictactoe_run(SplitPolicy::PvSplit, 8, "");
+    assert_eq!(extra_figure(&mp, "splits_other"), 0.0);
+    assert!(extra_figure(&mp, "minimal_windows") > 0.0);
 }
 
 /// The splits of delay splitting under `rule` on an Othello position 20 plies into a seeded

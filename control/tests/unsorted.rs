@@ -2,8 +2,10 @@
 //! every parallel algorithm of the paper on one simulated processor visit exactly the nodes of a
 //! plain negamax alpha-beta written here, children in the game's generation order (no table,
 //! killers, history, hints or sorting). PV splitting's frames search younger siblings with
-//! minimal windows, so its reference is the same search with PVS at the nodes the split engine
-//! makes frames. MWF searches without deep cutoffs (seed 003 section 3.2), so its reference is
+//! minimal windows (`--pv-form mp`, seed 004's), so its reference is the same search with PVS
+//! at the nodes the split engine makes frames; seed 003's form (`--pv-form rf`) is alpha-beta on
+//! one processor ("sequential PV splitting is identical to alpha-beta"). Tree splitting's root
+//! as only a master (`--tree-root master`) searches alone on one processor. MWF searches without deep cutoffs (seed 003 section 3.2), so its reference is
 //! the same search with the window `(-inf, -best)` at every child (Knuth and Moore's F1); with
 //! `--mwf-cutoffs deep` it is alpha-beta's. DMWF searches MWF's tree with `--dmwf-promote beside`
 //! and its own order (the promoted children first) by default, which only returns the same
@@ -12,6 +14,8 @@
 
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::mwf::MwfCutoffs;
+use control::parallel::pvsplit::PvForm;
+use control::parallel::treesplit::TreeRoot;
 use control::parallel::{ParallelAlgo, ParallelOptions, search};
 use control::search::{SearchConfig, Searcher, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
@@ -137,6 +141,24 @@ fn check<G: Game>(name: &str, pos: &G, depth: u32) {
                 _ => assert_eq!(r.nodes, ab_nodes, "{at}: nodes"),
             }
         }
+        let mut o = ParallelOptions::new(depth, 1, sim());
+        o.search = SearchConfig::unsorted();
+        o.min_split_depth = min_split;
+        o.pv_form = PvForm::Rf;
+        let rf = search(ParallelAlgo::PvSplit, pos, &o).unwrap();
+        assert_eq!(
+            (rf.value, rf.nodes),
+            (want, ab_nodes),
+            "{name} depth {depth} pvsplit, seed 003's form (min split {min_split})"
+        );
+        o.pv_form = PvForm::default();
+        o.tree_root = TreeRoot::Master;
+        let master = search(ParallelAlgo::TreeSplit, pos, &o).unwrap();
+        assert_eq!(
+            (master.value, master.nodes),
+            (want, ab_nodes),
+            "{name} depth {depth} treesplit, the root a master (min split {min_split})"
+        );
         let deep = run(ParallelAlgo::Mwf, MwfCutoffs::Deep, DmwfPromote::default());
         assert_eq!(
             (deep.value, deep.nodes),

@@ -456,6 +456,14 @@ impl<A: Application> DibProcessor<A> {
         }
     }
 
+    /// Whether a search here makes this processor only a master ([`Search::only_master`]).
+    fn master_here(&mut self) -> bool {
+        let table = self.table();
+        table.active_ids().into_iter().any(|t| {
+            matches!(table.get(t).map(|t| &t.state), Some(State::Active { search, .. }) if search.only_master())
+        })
+    }
+
     /// Nothing to do here: ask a random peer for work, or redo work given away.
     fn seek(&mut self, ctx: &mut dyn Context<Message<A>>) -> Activity {
         let now = ctx.now();
@@ -478,7 +486,8 @@ impl<A: Application> DibProcessor<A> {
                 return Activity::Busy;
             }
         }
-        if alone {
+        if alone || self.master_here() {
+            // A master waits for requests and for its pieces' values.
             return Activity::Idle { wake_at: None };
         }
         if now < self.next_request_at {

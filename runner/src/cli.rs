@@ -196,6 +196,15 @@ pub struct SearchArgs {
     /// parallel (seed 003 section 3.5).
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
+    /// Tree splitting (`--algo treesplit`): `worker`, the root's processor searches root
+    /// children too (the default), or `master`, it only hands them out (seed 003 section 3.3).
+    #[arg(long, value_name = "worker|master")]
+    pub tree_root: Option<String>,
+    /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows, seed
+    /// 004; the default), or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting
+    /// below the type-1 nodes; seed 003 section 3.4).
+    #[arg(long, value_name = "mp|rf")]
+    pub pv_form: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]
@@ -471,6 +480,16 @@ pub struct CompareArgs {
     /// 003 section 3.5). An error when no series runs er.
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
+    /// Tree splitting: `worker`, the root's processor searches root children too (the
+    /// default), or `master`, it only hands them out (seed 003 section 3.3). An error when no
+    /// series runs treesplit.
+    #[arg(long, value_name = "worker|master")]
+    pub tree_root: Option<String>,
+    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows, seed 004; the default),
+    /// or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1
+    /// nodes; seed 003 section 3.4). An error when no series runs pvsplit.
+    #[arg(long, value_name = "mp|rf")]
+    pub pv_form: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
     /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
     #[arg(long)]

@@ -112,6 +112,21 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.er_e_children = r.parse().map_err(|e| input("--er-e-children", e))?;
     }
+    if let Some(r) = &args.tree_root {
+        if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
+            return Err(input(
+                "--tree-root",
+                "applies to --algo treesplit and pvsplit only",
+            ));
+        }
+        options.tree_root = r.parse().map_err(|e| input("--tree-root", e))?;
+    }
+    if let Some(f) = &args.pv_form {
+        if !matches!(algo, ParallelAlgo::PvSplit) {
+            return Err(input("--pv-form", "applies to --algo pvsplit only"));
+        }
+        options.pv_form = f.parse().map_err(|e| input("--pv-form", e))?;
+    }
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
@@ -330,6 +345,8 @@ impl GameVisitor for Visitor<'_> {
                 "ybw_rule": o.ybw_rule.name(),
                 "ybw_windows": o.ybw_windows.name(),
                 "er_e_children": o.er_e_children.name(),
+                "tree_root": o.tree_root.name(),
+                "pv_form": o.pv_form.name(),
                 "split_width": o.split_width,
                 "common_depth": o.common_depth,
                 "cd_strategy": o.cd_strategy.letter(),

@@ -46,6 +46,8 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         ("--ybw-rule", args.ybw_rule.is_some()),
         ("--ybw-windows", args.ybw_windows.is_some()),
         ("--er-e-children", args.er_e_children.is_some()),
+        ("--tree-root", args.tree_root.is_some()),
+        ("--pv-form", args.pv_form.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {

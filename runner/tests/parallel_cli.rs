@@ -316,6 +316,65 @@ fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
     }
 }
 
+#[test]
+fn tree_root_and_pv_form_reach_the_search_and_keep_the_value() {
+    // Seed 003's readings of tree splitting (the root's processor only a master) and PV
+    // splitting (tree splitting below the type-1 nodes): each is in the JSON, changes the
+    // search, and keeps the sequential value.
+    let base = UNSORTED_SEARCH;
+    let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
+    let run = |algo: &str, extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(["--algo", algo, "--procs", "4", "--backend", "sim"]);
+        args.extend_from_slice(extra);
+        json_of(&args)
+    };
+    let worker = run("treesplit", &[]);
+    let master = run("treesplit", &["--tree-root", "master"]);
+    assert_eq!(worker["tree_root"], "worker");
+    assert_eq!(master["tree_root"], "master");
+    assert_ne!(
+        worker["seconds"], master["seconds"],
+        "the master changes the run"
+    );
+    let mp = run("pvsplit", &[]);
+    let rf = run("pvsplit", &["--pv-form", "rf"]);
+    assert_eq!(mp["pv_form"], "mp");
+    assert_eq!(rf["pv_form"], "rf");
+    assert_ne!(mp["nodes"], rf["nodes"], "the form changes the tree");
+    for v in [&worker, &master, &mp, &rf] {
+        assert_eq!(v["value"], seq["value"], "{v}");
+    }
+    for (extra, needle) in [
+        (
+            &["--algo", "mwf", "--procs", "2", "--tree-root", "master"][..],
+            "treesplit and pvsplit only",
+        ),
+        (
+            &["--algo", "treesplit", "--procs", "2", "--pv-form", "rf"][..],
+            "pvsplit only",
+        ),
+        (
+            &["--algo", "pvsplit", "--procs", "2", "--pv-form", "pvs"][..],
+            "mp (",
+        ),
+        (
+            &[
+                "--algo",
+                "treesplit",
+                "--procs",
+                "2",
+                "--tree-root",
+                "slave",
+            ][..],
+            "worker (",
+        ),
+    ] {
+        let err = refused(extra, needle);
+        assert_eq!(err.trim().lines().count(), 1, "{extra:?}: {err}");
+    }
+}
+
 /// `runner search` on tic-tac-toe at depth 3 with `extra`: exit status 2 and a message that
 /// contains `needle`, which is returned.
 fn refused(extra: &[&str], needle: &str) -> String {

@@ -44,6 +44,12 @@ pub struct ParallelOptions {
     /// of one node out at once (seed 003's TreeSplit10 and PVS10: 10; `split_ab/README.md`,
     /// "Processor-tree width").
     pub split_width: usize,
+    /// Tree splitting: whether the processor holding the root only hands the root's children
+    /// out (seed 003 section 3.3's "only a master") or searches some too.
+    pub tree_root: treesplit::TreeRoot,
+    /// PV splitting: Marsland and Popowich's form (seed 004; minimal windows) or Rezaie and
+    /// Finkel's (seed 003 section 3.4; tree splitting below the type-1 nodes).
+    pub pv_form: pvsplit::PvForm,
     /// DMWF: the percentile of their siblings' static values above which children of a type-1
     /// node are treated as type 1 (seed 003 section 6: 90).
     pub dmwf_percentile: u32,
@@ -127,6 +133,8 @@ impl ParallelOptions {
             min_split_depth: 2,
             split_depth: 2,
             split_width: 10,
+            tree_root: treesplit::TreeRoot::Worker,
+            pv_form: pvsplit::PvForm::Mp,
             dmwf_percentile: 90,
             dmwf_promote: dmwf::DmwfPromote::Replace,
             mwf_cutoffs: mwf::MwfCutoffs::Shallow,

@@ -1,4 +1,4 @@
-//! Fishburn's tree splitting (seed 003 section 3): the processor tree reaches
+//! Fishburn's tree splitting (seed 003 section 3.3): the processor tree reaches
 //! `options.split_depth` plies below the root. Every node above that depth splits its children
 //! among the processors that ask for work (DIB's request-driven load balancing stands in for
 //! the fixed processor tree of the original: an interior processor's "subordinates" are whoever
@@ -9,11 +9,80 @@
 //! (`options.split_width`, default 10: seed 003's "TreeSplit10") bounds the pieces of one node
 //! out at once; the node's other children wait (searched by its own processor or handed out
 //! as pieces come back), as the extra branches queue in Fishburn's processor tree.
+//!
+//! The root's processor ([`TreeRoot`], `options.tree_root`): seed 003 section 3.3 says "All
+//! interior processors in the tree of processors are both masters and slaves except the root
+//! processor, which is only a master. All the leaf processors are slaves." With
+//! [`TreeRoot::Master`] (the papers' experiments pass it) the processor holding the root
+//! searches none of the root's children when there is more than one processor: it hands them
+//! out one per request (at most `split_width` out at once, the rest waiting until a piece comes
+//! back) and asks nobody for work (`dib::Search::only_master`); with one processor, or on a
+//! simulated machine that loses messages (DIB's redo of lost work needs the giver's own
+//! requests), it searches as [`TreeRoot::Worker`] does. With [`TreeRoot::Worker`] (the engine
+//! default: on two processors a master leaves one to search) the root's processor searches
+//! the root's children too, as every other interior processor does. The same option makes the
+//! processor of seed 003's PV splitting only a master at its type-1 nodes
+//! ([`super::pvsplit`]).
+//!
+//! Measured (figure 5: `runner compare --game tictactoe4 --testset tictactoe4_seed003 --algos
+//! treesplit --procs 1,2,4,8,12,16,20 --depth 9 --min-split-depth 2 --unsorted --backend sim
+//! --sim-preset sequent --tree-root R`), relative efficiency at 20 processors: worker 0.51,
+//! master 0.45 (published 0.31); figure 7 (`--game othello6 --testset othello6_seed003`):
+//! 0.29 and 0.31 (published 0.31). At 2 processors a master can reach at most 0.5 (worker
+//! 0.82, published 0.87): `split_ab/README.md`.
+
+use std::fmt;
+use std::str::FromStr;
 
 use games::Game;
 
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::search::UnknownName;
+
+/// What the processor holding the root does in tree splitting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TreeRoot {
+    /// It searches root children as well as handing them out.
+    #[default]
+    Worker,
+    /// Only a master (seed 003 section 3.3): with more than one processor it hands every root
+    /// child out and searches none.
+    Master,
+}
+
+impl TreeRoot {
+    /// The name `--tree-root` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TreeRoot::Worker => "worker",
+            TreeRoot::Master => "master",
+        }
+    }
+}
+
+impl FromStr for TreeRoot {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        match s {
+            "worker" => Ok(TreeRoot::Worker),
+            "master" => Ok(TreeRoot::Master),
+            _ => Err(UnknownName {
+                what: "tree-splitting root",
+                given: s.to_string(),
+                valid: "worker (the root's processor searches too), master (only a master, the paper's)",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for TreeRoot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Runs tree splitting on `root` to `options.depth` plies.
 ///
@@ -27,8 +96,22 @@ pub fn search<G: Game>(
     run(
         SplitPolicy::TreeSplit {
             split_depth: options.split_depth,
+            master_root: options.tree_root == TreeRoot::Master,
         },
         root,
         options,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for r in [TreeRoot::Worker, TreeRoot::Master] {
+            assert_eq!(r.name().parse::<TreeRoot>().unwrap(), r);
+        }
+        assert!("slave".parse::<TreeRoot>().is_err());
+    }
 }

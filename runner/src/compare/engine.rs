@@ -296,6 +296,8 @@ fn options(
     o.ybw_rule = plan.ybw_rule;
     o.ybw_windows = plan.ybw_windows;
     o.er_e_children = plan.er_e_children;
+    o.tree_root = plan.tree_root;
+    o.pv_form = plan.pv_form;
     if let Some(w) = plan.split_width {
         o.split_width = w;
     }

@@ -11,7 +11,9 @@ use control::parallel::delaysplit::{YbwRule, YbwWindows};
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::er::ErEChildren;
 use control::parallel::mwf::MwfCutoffs;
+use control::parallel::pvsplit::PvForm;
 use control::parallel::split_ab::SplitTables;
+use control::parallel::treesplit::TreeRoot;
 use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
 use dib::Backend;
 use games::GameId;
@@ -87,6 +89,10 @@ pub struct Plan {
     pub ybw_windows: YbwWindows,
     /// ER's e-children rule (`--er-e-children`).
     pub er_e_children: ErEChildren,
+    /// Tree splitting's root processor (`--tree-root`).
+    pub tree_root: TreeRoot,
+    /// PV splitting's form (`--pv-form`).
+    pub pv_form: PvForm,
     /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
     /// keeps the default.
     pub split_width: Option<usize>,
@@ -413,6 +419,8 @@ impl Plan {
         let dmwf_only = [ParallelAlgo::Dmwf];
         let ybw_only = [ParallelAlgo::DelaySplit];
         let er_only = [ParallelAlgo::Er];
+        let tree_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
+        let pv_only = [ParallelAlgo::PvSplit];
         let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
             .iter()
             .copied()
@@ -476,6 +484,13 @@ impl Plan {
                 "er",
             ),
             (
+                "--tree-root",
+                args.tree_root.is_some(),
+                &tree_only[..],
+                "treesplit and pvsplit",
+            ),
+            ("--pv-form", args.pv_form.is_some(), &pv_only[..], "pvsplit"),
+            (
                 "--split-width",
                 args.split_width.is_some(),
                 &width_only[..],
@@ -507,6 +522,8 @@ impl Plan {
             named_or_default("--ybw-windows", args.ybw_windows.as_deref())?;
         let er_e_children: ErEChildren =
             named_or_default("--er-e-children", args.er_e_children.as_deref())?;
+        let tree_root: TreeRoot = named_or_default("--tree-root", args.tree_root.as_deref())?;
+        let pv_form: PvForm = named_or_default("--pv-form", args.pv_form.as_deref())?;
         let split_width = args
             .split_width
             .map(crate::parallel_search::check_split_width)
@@ -556,6 +573,12 @@ impl Plan {
         }
         if er_e_children != ErEChildren::default() {
             fingerprint["er_e_children"] = json!(er_e_children.name());
+        }
+        if tree_root != TreeRoot::default() {
+            fingerprint["tree_root"] = json!(tree_root.name());
+        }
+        if pv_form != PvForm::default() {
+            fingerprint["pv_form"] = json!(pv_form.name());
         }
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
@@ -661,6 +684,8 @@ impl Plan {
             ybw_rule,
             ybw_windows,
             er_e_children,
+            tree_root,
+            pv_form,
             split_width,
             seeds: (1..=args.seeds).collect(),
             repeat,

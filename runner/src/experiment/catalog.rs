@@ -694,6 +694,10 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "9"),
                 // The paper splits at every level (not the engine defaults of 4 and 5).
                 ("--min-split-depth", "2"),
+                // Tree splitting's root processor is only a master; PV splitting is the
+                // paper's own (section 3.3, 3.4).
+                ("--tree-root", "master"),
+                ("--pv-form", "rf"),
                 // The paper's tree: generation order, no table, killers, history or hints.
                 ("--unsorted", ""),
                 ("--backend", "sim"),
@@ -726,6 +730,10 @@ pub const ALL: &[Experiment] = &[
                 ("--depth", "9"),
                 // The paper splits at every level (not the engine defaults of 4 and 5).
                 ("--min-split-depth", "2"),
+                // Tree splitting's root processor is only a master; PV splitting is the
+                // paper's own (section 3.3, 3.4).
+                ("--tree-root", "master"),
+                ("--pv-form", "rf"),
                 // The paper's tree: generation order, no table, killers, history or hints.
                 ("--unsorted", ""),
                 ("--backend", "sim"),

@@ -73,11 +73,26 @@ pub enum SplitPolicy {
     TreeSplit {
         /// Plies below the root the processor tree reaches.
         split_depth: u32,
+        /// The root's processor is only a master (seed 003 section 3.3): with more than one
+        /// processor (and no lost messages) it hands the root's children out, one per request,
+        /// and searches none.
+        master_root: bool,
     },
     /// PV splitting (Marsland and Popowich, seed 004): only type-1 nodes split, after their
     /// eldest child is done; every younger sibling is searched with a minimal window and
     /// re-searched (as a new type-1 node, which may split again) when it fails high.
     PvSplit,
+    /// PV splitting as seed 003 section 3.4 defines it (see [`super::pvsplit`]): alpha-beta's
+    /// windows; a type-1 node splits once its eldest child is done, and every node less than
+    /// `split_depth` plies below a type-1 node (not on the principal variation) splits at once,
+    /// as tree splitting's processor tree hung from the type-1 node.
+    PvSplitRf {
+        /// Plies below a type-1 node its processor tree reaches.
+        split_depth: u32,
+        /// The processor of the type-1 nodes (the run root's) is only a master at them once
+        /// their eldest child is done, as tree splitting's root (`master_root` there).
+        master_root: bool,
+    },
     /// Steinberg and Solomon's ER: e-nodes evaluate their elder grandchildren (in parallel),
     /// then an e-child, then refute the other children (in parallel, with further e-children);
     /// r-nodes refute with their children in order. See [`super::er`].
@@ -119,7 +134,10 @@ impl SplitPolicy {
     /// frame out at once: tree splitting and PV splitting, whose papers map the search onto a
     /// processor tree.
     fn has_width(self) -> bool {
-        matches!(self, SplitPolicy::TreeSplit { .. } | SplitPolicy::PvSplit)
+        matches!(
+            self,
+            SplitPolicy::TreeSplit { .. } | SplitPolicy::PvSplit | SplitPolicy::PvSplitRf { .. }
+        )
     }
 
     fn is_mwf(self) -> bool {
@@ -286,6 +304,8 @@ pub(crate) struct Counters {
     later_e_children: AtomicU64,
     /// The most pieces one frame had out at once.
     widest: AtomicU64,
+    /// Children of the run's root searched by the root's own processor (tree splitting).
+    root_here: AtomicU64,
 }
 
 /// What one search counted since it last added to the run's [`Counters`].
@@ -306,6 +326,7 @@ pub(crate) struct Counts {
     pub(crate) grand_refuted: u64,
     pub(crate) e_children: u64,
     pub(crate) later_e_children: u64,
+    pub(crate) root_here: u64,
 }
 
 /// Adds `n` to a counter the processors share; nothing for 0, so that a processor does not
@@ -334,6 +355,7 @@ impl Counters {
         bump(&self.grand_refuted, c.grand_refuted);
         bump(&self.e_children, c.e_children);
         bump(&self.later_e_children, c.later_e_children);
+        bump(&self.root_here, c.root_here);
     }
 
     /// The figures that matter for `policy`, by name, for [`ParallelResult::extra`].
@@ -361,6 +383,12 @@ impl Counters {
                 out.push(("later_e_children", get(&self.later_e_children)));
             }
             SplitPolicy::TreeSplit { .. } => {
+                out.push(("widest_split", get(&self.widest)));
+                out.push(("root_children_here", get(&self.root_here)));
+            }
+            SplitPolicy::PvSplitRf { .. } => {
+                out.push(("minimal_windows", get(&self.minimal_windows)));
+                out.push(("researches", get(&self.researches)));
                 out.push(("widest_split", get(&self.widest)));
             }
             SplitPolicy::Ybw(_) => {
@@ -401,6 +429,9 @@ pub(crate) struct SplitAb<G: Game> {
     shallow: bool,
     /// The most pieces of one frame out at once (`None`: no bound).
     width: Option<usize>,
+    /// Tree splitting: the run root's processor is only a master (more than one processor,
+    /// no lost work).
+    master: bool,
     config: SearchConfig,
     /// The transposition tables: one global table, or one per processor
     /// ([`SplitTables::Local`]).
@@ -469,6 +500,20 @@ impl<G: Game> SplitAb<G> {
                 && options.mwf_cutoffs == super::mwf::MwfCutoffs::Shallow
                 && !config.move_ordering,
             width: policy.has_width().then_some(options.split_width),
+            master: (matches!(
+                policy,
+                SplitPolicy::TreeSplit {
+                    master_root: true,
+                    split_depth,
+                } if split_depth > 0
+            ) || matches!(
+                policy,
+                SplitPolicy::PvSplitRf {
+                    master_root: true,
+                    ..
+                }
+            )) && options.procs > 1
+                && !matches!(&options.backend, Backend::Sim(c) if c.faults.loses_work()),
             config,
             tables,
             arrangement,

@@ -35,6 +35,11 @@ pub struct AbSearch<G: Game> {
     shallow: bool,
     /// The most pieces of one frame out at once (the processor tree's width).
     width: Option<usize>,
+    /// The run root's processor is only a master (tree splitting; seed 003's PV splitting at
+    /// its type-1 nodes): set when the run root becomes this search's root frame.
+    master: bool,
+    /// May be a master: the application's `master` (decided at the first step).
+    may_master: bool,
     config: SearchConfig,
     counters: Arc<Counters>,
     /// The frames work as the sequential search's (move ordering on: engine frames).
@@ -93,6 +98,8 @@ impl<G: Game> AbSearch<G> {
             by_value: app.by_value,
             shallow: app.shallow,
             width: app.width,
+            master: false,
+            may_master: app.master,
             config: app.config,
             counters: Arc::clone(&app.counters),
             engine: app.config.move_ordering,
@@ -546,7 +553,13 @@ impl<G: Game> AbSearch<G> {
                 Vec::new()
             },
             refute: None,
-            cd: f.cd,
+            cd: match self.policy {
+                // A type-1 node roots a processor tree of `split_depth` plies.
+                SplitPolicy::PvSplitRf { split_depth, .. } if f.kind == NodeType::One => {
+                    f.ply + split_depth
+                }
+                _ => f.cd,
+            },
         }
     }
 
@@ -579,6 +592,9 @@ impl<G: Game> AbSearch<G> {
         if self.keep_e_child && self.stack[top].e_parallel && !self.stack[top].e_child_out() {
             // The child started here is the e-node's only running e-child.
             self.promote(top, task);
+        }
+        if top == 0 && self.stack[0].ply == 0 {
+            self.counts.root_here += 1;
         }
         self.prepare(top, task);
         let problem = self.child_problem(top, task);
@@ -652,14 +668,31 @@ impl<G: Game> AbSearch<G> {
                 NodeType::Three if self.wait => f.bounds.alpha_eff() > -INFINITY,
                 _ => true,
             },
-            SplitPolicy::TreeSplit { split_depth } => f.ply < split_depth,
+            SplitPolicy::TreeSplit { split_depth, .. } => f.ply < split_depth,
             SplitPolicy::PvSplit => f.kind == NodeType::One && f.completed > 0,
+            // A type-1 node once its eldest child is done; below it, tree splitting's
+            // processor tree (`cd`: the ply it reaches, set by the type-1 node).
+            SplitPolicy::PvSplitRf { .. } if f.kind == NodeType::One => f.completed > 0,
+            SplitPolicy::PvSplitRf { .. } => f.ply < f.cd,
             SplitPolicy::Er => f.role == Role::Evaluate && (!f.main || f.main_done > 0),
             SplitPolicy::Ybw(rule) => rule.may_split(f.kind, f.reasonable, f.completed),
             SplitPolicy::Never => false,
             SplitPolicy::AbDib => true,
             SplitPolicy::CommonDepth { .. } => f.ply <= f.cd,
         }
+    }
+
+    /// Whether frame `f` of a master only hands its untried children out: tree splitting's
+    /// root, or, in seed 003's PV splitting, a type-1 node whose eldest child is done; not when
+    /// its children are too small to hand out.
+    fn masters(&self, f: &Frame<G>) -> bool {
+        self.master
+            && f.depth > self.min_split_depth
+            && match self.policy {
+                SplitPolicy::TreeSplit { .. } => f.ply == 0,
+                SplitPolicy::PvSplitRf { .. } => f.kind == NodeType::One && f.completed > 0,
+                _ => false,
+            }
     }
 
     /// MWF (with `mwf_wait`): a type-2 node whose eldest child is done waits for a finite beta.
@@ -793,16 +826,24 @@ impl<G: Game> AbSearch<G> {
             self.finish(AbValue::value(-INFINITY, None));
             return 0;
         }
+        let run_root = problem.ply == 0;
         let (opened, nodes) = self.open(problem, 0);
         match opened {
             Opened::Solved(solved) => self.finish(solved),
-            Opened::Frame(f) => self.stack.push(*f),
+            Opened::Frame(f) => {
+                self.master = self.may_master && run_root;
+                self.stack.push(*f);
+            }
         }
         nodes
     }
 }
 
 impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
+    fn only_master(&self) -> bool {
+        self.master
+    }
+
     fn step(&mut self, budget: u64, fx: &mut Effects<Window>) -> Step<AbValue> {
         let mut nodes = 0;
         if let Some(problem) = self.problem.take() {
@@ -845,6 +886,11 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
                 continue;
             }
             if let Some(task) = f.untried() {
+                if self.masters(&self.stack[top]) {
+                    // Its children go out only as pieces, one per request.
+                    self.charge(nodes, fx);
+                    return Step::Blocked;
+                }
                 if self.must_wait(&self.stack[top]) {
                     self.counts.type2_waits += 1;
                     self.charge(nodes, fx);
@@ -878,7 +924,8 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         let splits = |&i: &usize| self.may_split(&self.stack[i]);
         // DIB does not subdivide the node its processor is searching at (the top frame), on
         // the papers' trees (engine frames split as the sequential search's tree allows).
-        let frames = if self.policy.refuses_own_depth() && !self.engine {
+        // A master searches at no node, so its root frame splits.
+        let frames = if self.policy.refuses_own_depth() && !self.engine && !self.master {
             self.stack.len() - 1
         } else {
             self.stack.len()
@@ -908,10 +955,12 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         }
         // Always one active e-child: an e-node in its second phase hands out one child at a
         // time, so that the children not yet started stay here, and the next to start can be
-        // the e-child when the last one is done.
+        // the e-child when the last one is done. A master's pieces go one per request too: a
+        // second would wait in this processor's table, where DIB would have the master search
+        // it.
         let one_child =
             self.keep_e_child && self.stack[i].main && self.stack[i].role == Role::Evaluate;
-        let room = if self.policy.one_deepest_child() || one_child {
+        let room = if self.policy.one_deepest_child() || one_child || self.masters(&self.stack[i]) {
             1
         } else {
             self.width

@@ -62,6 +62,13 @@ impl FaultPlan {
     pub fn is_none(&self) -> bool {
         *self == FaultPlan::default()
     }
+
+    /// Whether work can be lost: a crash, or a message dropped or corrupted (DIB then needs
+    /// its redo of work given away).
+    #[must_use]
+    pub fn loses_work(&self) -> bool {
+        !self.crashes.is_empty() || !self.drop.is_never() || !self.corrupt.is_never()
+    }
 }
 
 /// A malformed fault specification.
