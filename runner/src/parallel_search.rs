@@ -27,6 +27,29 @@ pub struct ParallelSearch {
     _session: Option<crate::mpi::Session>,
 }
 
+/// The value of an algorithm's named option (`--ybw-rule star`), `None` when the flag is
+/// absent; an error naming the flag when it is given for an algorithm outside `family`
+/// (`names`) or with a name the option does not know.
+fn algo_option<T>(
+    flag: &str,
+    text: Option<&str>,
+    algo: ParallelAlgo,
+    family: &[ParallelAlgo],
+    names: &str,
+) -> Result<Option<T>>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    if !family.contains(&algo) {
+        return Err(input(flag, format!("applies to --algo {names} only")));
+    }
+    text.parse().map(Some).map_err(|e| input(flag, e))
+}
+
 /// Checks the flags of a parallel search; `None` without --procs. On `--backend mpi` (every
 /// rank runs this) it then starts MPI and takes the world size as the processor count.
 pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
@@ -79,53 +102,69 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.mwf_wait = wait;
     }
-    if let Some(c) = &args.mwf_cutoffs {
-        if !matches!(algo, ParallelAlgo::Mwf | ParallelAlgo::Dmwf) {
-            return Err(input(
-                "--mwf-cutoffs",
-                "applies to --algo mwf and dmwf only",
-            ));
-        }
-        options.mwf_cutoffs = c.parse().map_err(|e| input("--mwf-cutoffs", e))?;
+    use ParallelAlgo::{DelaySplit, Dmwf, Er, Mwf, PvSplit, TreeSplit};
+    if let Some(v) = algo_option(
+        "--mwf-cutoffs",
+        args.mwf_cutoffs.as_deref(),
+        algo,
+        &[Mwf, Dmwf],
+        "mwf and dmwf",
+    )? {
+        options.mwf_cutoffs = v;
     }
-    if let Some(r) = &args.dmwf_promote {
-        if !matches!(algo, ParallelAlgo::Dmwf) {
-            return Err(input("--dmwf-promote", "applies to --algo dmwf only"));
-        }
-        options.dmwf_promote = r.parse().map_err(|e| input("--dmwf-promote", e))?;
+    if let Some(v) = algo_option(
+        "--dmwf-promote",
+        args.dmwf_promote.as_deref(),
+        algo,
+        &[Dmwf],
+        "dmwf",
+    )? {
+        options.dmwf_promote = v;
     }
-    if let Some(r) = &args.ybw_rule {
-        if !matches!(algo, ParallelAlgo::DelaySplit) {
-            return Err(input("--ybw-rule", "applies to --algo delaysplit only"));
-        }
-        options.ybw_rule = r.parse().map_err(|e| input("--ybw-rule", e))?;
+    if let Some(v) = algo_option(
+        "--ybw-rule",
+        args.ybw_rule.as_deref(),
+        algo,
+        &[DelaySplit],
+        "delaysplit",
+    )? {
+        options.ybw_rule = v;
     }
-    if let Some(w) = &args.ybw_windows {
-        if !matches!(algo, ParallelAlgo::DelaySplit) {
-            return Err(input("--ybw-windows", "applies to --algo delaysplit only"));
-        }
-        options.ybw_windows = w.parse().map_err(|e| input("--ybw-windows", e))?;
+    if let Some(v) = algo_option(
+        "--ybw-windows",
+        args.ybw_windows.as_deref(),
+        algo,
+        &[DelaySplit],
+        "delaysplit",
+    )? {
+        options.ybw_windows = v;
     }
-    if let Some(r) = &args.er_e_children {
-        if !matches!(algo, ParallelAlgo::Er) {
-            return Err(input("--er-e-children", "applies to --algo er only"));
-        }
-        options.er_e_children = r.parse().map_err(|e| input("--er-e-children", e))?;
+    if let Some(v) = algo_option(
+        "--er-e-children",
+        args.er_e_children.as_deref(),
+        algo,
+        &[Er],
+        "er",
+    )? {
+        options.er_e_children = v;
     }
-    if let Some(r) = &args.tree_root {
-        if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
-            return Err(input(
-                "--tree-root",
-                "applies to --algo treesplit and pvsplit only",
-            ));
-        }
-        options.tree_root = r.parse().map_err(|e| input("--tree-root", e))?;
+    if let Some(v) = algo_option(
+        "--tree-root",
+        args.tree_root.as_deref(),
+        algo,
+        &[TreeSplit, PvSplit],
+        "treesplit and pvsplit",
+    )? {
+        options.tree_root = v;
     }
-    if let Some(f) = &args.pv_form {
-        if !matches!(algo, ParallelAlgo::PvSplit) {
-            return Err(input("--pv-form", "applies to --algo pvsplit only"));
-        }
-        options.pv_form = f.parse().map_err(|e| input("--pv-form", e))?;
+    if let Some(v) = algo_option(
+        "--pv-form",
+        args.pv_form.as_deref(),
+        algo,
+        &[PvSplit],
+        "pvsplit",
+    )? {
+        options.pv_form = v;
     }
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {

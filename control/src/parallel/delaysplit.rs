@@ -16,39 +16,28 @@
 //! Knuth-Moore type. It runs on the split engine (`split_ab`, policy [`SplitPolicy::Ybw`]);
 //! `split_ab/README.md` has its measurements.
 
-use std::fmt;
-use std::str::FromStr;
-
 use games::Game;
 
+use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::UnknownName;
 use crate::search::sorting::NodeType;
 
-/// When a node of delay splitting may hand its younger children to other processors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum YbwRule {
-    /// Every node once its eldest child is done.
-    #[default]
-    Plain,
-    /// YBWC* (Brockington's thesis, section 3, after Feldmann et al.): a type-1 node once its
-    /// eldest child is done, a type-2 node once its reasonable moves are done (the leading
-    /// moves its move ordering ranks ahead of the quiet remainder, at least the eldest), a
-    /// type-3 node at once.
-    Star,
+option_enum! {
+    /// When a node of delay splitting may hand its younger children to other processors.
+    YbwRule, flag "--ybw-rule", what "YBW rule", valid "plain (every node waits for its eldest child), star (YBWC*, the thesis's)", {
+        /// Every node once its eldest child is done.
+        #[default]
+        Plain => "plain",
+        /// YBWC* (Brockington's thesis, section 3, after Feldmann et al.): a type-1 node once its
+        /// eldest child is done, a type-2 node once its reasonable moves are done (the leading
+        /// moves its move ordering ranks ahead of the quiet remainder, at least the eldest), a
+        /// type-3 node at once.
+        Star => "star",
+    }
 }
 
 impl YbwRule {
-    /// The name `--ybw-rule` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            YbwRule::Plain => "plain",
-            YbwRule::Star => "star",
-        }
-    }
-
     /// Whether a node of type `kind` whose search order starts with `reasonable` reasonable
     /// moves may give away its untried children once `completed` of its children are done
     /// (searched here, one after the other, while it could not split).
@@ -62,70 +51,16 @@ impl YbwRule {
     }
 }
 
-impl FromStr for YbwRule {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "plain" => Ok(YbwRule::Plain),
-            "star" => Ok(YbwRule::Star),
-            _ => Err(UnknownName {
-                what: "YBW rule",
-                given: s.to_string(),
-                valid: "plain (every node waits for its eldest child), star (YBWC*, the thesis's)",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for YbwRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// What a child of delay splitting learns of its parent's window after it has started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum YbwWindows {
-    /// A raised bound narrows the windows of the children running here and of the pieces
-    /// handed out (information spreading).
-    #[default]
-    Spread,
-    /// Seed 003 section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the window
-    /// current when it starts and keeps it; a cutoff still aborts the pieces.
-    ByValue,
-}
-
-impl YbwWindows {
-    /// The name `--ybw-windows` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            YbwWindows::Spread => "spread",
-            YbwWindows::ByValue => "by-value",
-        }
-    }
-}
-
-impl FromStr for YbwWindows {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "spread" => Ok(YbwWindows::Spread),
-            "by-value" => Ok(YbwWindows::ByValue),
-            _ => Err(UnknownName {
-                what: "YBW window rule",
-                given: s.to_string(),
-                valid: "spread (raised bounds reach running children), by-value (each child keeps its starting window, the paper's)",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for YbwWindows {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+option_enum! {
+    /// What a child of delay splitting learns of its parent's window after it has started.
+    YbwWindows, flag "--ybw-windows", what "YBW window rule", valid "spread (raised bounds reach running children), by-value (each child keeps its starting window, the paper's)", {
+        /// A raised bound narrows the windows of the children running here and of the pieces
+        /// handed out (information spreading).
+        #[default]
+        Spread => "spread",
+        /// Seed 003 section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the window
+        /// current when it starts and keeps it; a cutoff still aborts the pieces.
+        ByValue => "by-value",
     }
 }
 

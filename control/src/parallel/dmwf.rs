@@ -13,55 +13,20 @@
 //! papers' trees (move ordering off); engine frames keep the sequential search's order, and
 //! their promoted children join the eldest.
 
-use std::fmt;
-use std::str::FromStr;
-
 use games::Game;
 
+use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::UnknownName;
 
-/// Which children of a type-1 node DMWF makes type 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum DmwfPromote {
-    /// Those strictly above the percentile, instead of the eldest (seed 003 section 6).
-    #[default]
-    Replace,
-    /// Those at or above the percentile, beside the eldest.
-    Beside,
-}
-
-impl DmwfPromote {
-    /// The name `--dmwf-promote` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            DmwfPromote::Replace => "replace",
-            DmwfPromote::Beside => "beside",
-        }
-    }
-}
-
-impl FromStr for DmwfPromote {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "replace" => Ok(DmwfPromote::Replace),
-            "beside" => Ok(DmwfPromote::Beside),
-            _ => Err(UnknownName {
-                what: "DMWF promotion rule",
-                given: s.to_string(),
-                valid: "replace (strictly above, instead of the eldest: the paper's), beside",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for DmwfPromote {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+option_enum! {
+    /// Which children of a type-1 node DMWF makes type 1.
+    DmwfPromote, flag "--dmwf-promote", what "DMWF promotion rule", valid "replace (strictly above, instead of the eldest: the paper's), beside", {
+        /// Those strictly above the percentile, instead of the eldest (seed 003 section 6).
+        #[default]
+        Replace => "replace",
+        /// Those at or above the percentile, beside the eldest.
+        Beside => "beside",
     }
 }
 

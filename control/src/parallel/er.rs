@@ -55,61 +55,26 @@
 //! choosing), which is why Steinberg and Solomon, and seed 003's figure 5, use *relative*
 //! efficiency for it.
 
-use std::fmt;
-use std::str::FromStr;
-
 use games::Game;
 
+use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::UnknownName;
 
-/// How many e-children an e-node has once its first e-child is evaluated (seed 003 section
-/// 3.5, "Multiple e-children").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum ErEChildren {
-    /// A second e-child only as the first piece of a split of the e-node's second phase (a
-    /// split hands out all its untried children at once).
-    #[default]
-    Split,
-    /// "Ensure that z always has one active e-child": once an e-node has handed out a child in
-    /// its second phase, a request gets one child at a time, and a child started (here or
-    /// handed out) is an e-node whenever none of the e-node's running children is one, until
-    /// the e-node is done. An e-node that never hands out a child refutes in order, as
-    /// sequential ER does.
-    Active,
-}
-
-impl ErEChildren {
-    /// The name `--er-e-children` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            ErEChildren::Split => "split",
-            ErEChildren::Active => "active",
-        }
-    }
-}
-
-impl FromStr for ErEChildren {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "split" => Ok(ErEChildren::Split),
-            "active" => Ok(ErEChildren::Active),
-            _ => Err(UnknownName {
-                what: "ER e-children rule",
-                given: s.to_string(),
-                valid: "split (a second e-child per split), active (always one active e-child, the paper's)",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for ErEChildren {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+option_enum! {
+    /// How many e-children an e-node has once its first e-child is evaluated (seed 003 section
+    /// 3.5, "Multiple e-children").
+    ErEChildren, flag "--er-e-children", what "ER e-children rule", valid "split (a second e-child per split), active (always one active e-child, the paper's)", {
+        /// A second e-child only as the first piece of a split of the e-node's second phase (a
+        /// split hands out all its untried children at once).
+        #[default]
+        Split => "split",
+        /// "Ensure that z always has one active e-child": once an e-node has handed out a child in
+        /// its second phase, a request gets one child at a time, and a child started (here or
+        /// handed out) is an e-node whenever none of the e-node's running children is one, until
+        /// the e-node is done. An e-node that never hands out a child refutes in order, as
+        /// sequential ER does.
+        Active => "active",
     }
 }
 

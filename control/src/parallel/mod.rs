@@ -438,6 +438,7 @@ pub mod dmwf;
 pub mod er;
 pub mod lazysmp;
 pub mod mwf;
+mod option_enum;
 pub mod pvsplit;
 pub(crate) mod sliced;
 pub mod split_ab;

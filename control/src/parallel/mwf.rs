@@ -22,55 +22,20 @@
 //! Measurements: `split_ab/README.md`. Window updates spread to the pieces of a node whose
 //! bound improves; a cutoff aborts them. The engine is [`super::split_ab`].
 
-use std::fmt;
-use std::str::FromStr;
-
 use games::Game;
 
+use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::UnknownName;
 
-/// How MWF and DMWF bound the search of a child.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum MwfCutoffs {
-    /// Alpha-beta without deep cutoffs, node types 1 and 2 (seed 003 section 3.2).
-    #[default]
-    Shallow,
-    /// Alpha-beta's windows with deep cutoffs and three node types.
-    Deep,
-}
-
-impl MwfCutoffs {
-    /// The name `--mwf-cutoffs` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            MwfCutoffs::Shallow => "shallow",
-            MwfCutoffs::Deep => "deep",
-        }
-    }
-}
-
-impl FromStr for MwfCutoffs {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "shallow" => Ok(MwfCutoffs::Shallow),
-            "deep" => Ok(MwfCutoffs::Deep),
-            _ => Err(UnknownName {
-                what: "MWF cutoff rule",
-                given: s.to_string(),
-                valid: "shallow (no deep cutoffs, the paper's), deep",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for MwfCutoffs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+option_enum! {
+    /// How MWF and DMWF bound the search of a child.
+    MwfCutoffs, flag "--mwf-cutoffs", what "MWF cutoff rule", valid "shallow (no deep cutoffs, the paper's), deep", {
+        /// Alpha-beta without deep cutoffs, node types 1 and 2 (seed 003 section 3.2).
+        #[default]
+        Shallow => "shallow",
+        /// Alpha-beta's windows with deep cutoffs and three node types.
+        Deep => "deep",
     }
 }
 

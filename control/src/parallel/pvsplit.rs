@@ -45,57 +45,22 @@
 //! In both forms the processor tree's width (`options.split_width`, default 10: seed 003's
 //! "PVS10") bounds the pieces of one node out at once.
 
-use std::fmt;
-use std::str::FromStr;
-
 use games::Game;
 
+use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::UnknownName;
 
-/// Which paper's PV splitting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum PvForm {
-    /// Marsland and Popowich's (seed 004): minimal windows and re-searches, only type-1 nodes
-    /// split.
-    #[default]
-    Mp,
-    /// Rezaie and Finkel's (seed 003 section 3.4): alpha-beta's windows, type-1 nodes wait for
-    /// their eldest child, then tree splitting below them.
-    Rf,
-}
-
-impl PvForm {
-    /// The name `--pv-form` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            PvForm::Mp => "mp",
-            PvForm::Rf => "rf",
-        }
-    }
-}
-
-impl FromStr for PvForm {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "mp" => Ok(PvForm::Mp),
-            "rf" => Ok(PvForm::Rf),
-            _ => Err(UnknownName {
-                what: "PV-splitting form",
-                given: s.to_string(),
-                valid: "mp (Marsland and Popowich's, minimal windows), rf (Rezaie and Finkel's, tree splitting below type-1 nodes)",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for PvForm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+option_enum! {
+    /// Which paper's PV splitting.
+    PvForm, flag "--pv-form", what "PV-splitting form", valid "mp (Marsland and Popowich's, minimal windows), rf (Rezaie and Finkel's, tree splitting below type-1 nodes)", {
+        /// Marsland and Popowich's (seed 004): minimal windows and re-searches, only type-1 nodes
+        /// split.
+        #[default]
+        Mp => "mp",
+        /// Rezaie and Finkel's (seed 003 section 3.4): alpha-beta's windows, type-1 nodes wait for
+        /// their eldest child, then tree splitting below them.
+        Rf => "rf",
     }
 }
 

@@ -31,56 +31,21 @@
 //! 0.29 and 0.31 (published 0.31). At 2 processors a master can reach at most 0.5 (worker
 //! 0.82, published 0.87): `split_ab/README.md`.
 
-use std::fmt;
-use std::str::FromStr;
-
 use games::Game;
 
+use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
-use crate::search::UnknownName;
 
-/// What the processor holding the root does in tree splitting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum TreeRoot {
-    /// It searches root children as well as handing them out.
-    #[default]
-    Worker,
-    /// Only a master (seed 003 section 3.3): with more than one processor it hands every root
-    /// child out and searches none.
-    Master,
-}
-
-impl TreeRoot {
-    /// The name `--tree-root` takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            TreeRoot::Worker => "worker",
-            TreeRoot::Master => "master",
-        }
-    }
-}
-
-impl FromStr for TreeRoot {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        match s {
-            "worker" => Ok(TreeRoot::Worker),
-            "master" => Ok(TreeRoot::Master),
-            _ => Err(UnknownName {
-                what: "tree-splitting root",
-                given: s.to_string(),
-                valid: "worker (the root's processor searches too), master (only a master, the paper's)",
-            }),
-        }
-    }
-}
-
-impl fmt::Display for TreeRoot {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+option_enum! {
+    /// What the processor holding the root does in tree splitting.
+    TreeRoot, flag "--tree-root", what "tree-splitting root", valid "worker (the root's processor searches too), master (only a master, the paper's)", {
+        /// It searches root children as well as handing them out.
+        #[default]
+        Worker => "worker",
+        /// Only a master (seed 003 section 3.3): with more than one processor it hands every root
+        /// child out and searches none.
+        Master => "master",
     }
 }
 

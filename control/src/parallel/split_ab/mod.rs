@@ -140,6 +140,19 @@ impl SplitPolicy {
         )
     }
 
+    /// Whether the run root's processor is only a master: tree splitting's root (with a
+    /// processor tree to hand it out), seed 003's PV splitting at its type-1 nodes.
+    fn master_root(self) -> bool {
+        match self {
+            SplitPolicy::TreeSplit {
+                split_depth,
+                master_root,
+            } => master_root && split_depth > 0,
+            SplitPolicy::PvSplitRf { master_root, .. } => master_root,
+            _ => false,
+        }
+    }
+
     fn is_mwf(self) -> bool {
         matches!(self, SplitPolicy::Mwf | SplitPolicy::Dmwf { .. })
     }
@@ -500,19 +513,8 @@ impl<G: Game> SplitAb<G> {
                 && options.mwf_cutoffs == super::mwf::MwfCutoffs::Shallow
                 && !config.move_ordering,
             width: policy.has_width().then_some(options.split_width),
-            master: (matches!(
-                policy,
-                SplitPolicy::TreeSplit {
-                    master_root: true,
-                    split_depth,
-                } if split_depth > 0
-            ) || matches!(
-                policy,
-                SplitPolicy::PvSplitRf {
-                    master_root: true,
-                    ..
-                }
-            )) && options.procs > 1
+            master: policy.master_root()
+                && options.procs > 1
                 && !matches!(&options.backend, Backend::Sim(c) if c.faults.loses_work()),
             config,
             tables,
