@@ -542,6 +542,51 @@ fn seed_000_options_keep_the_value_on_chess() {
     );
 }
 
+/// The slaves' library calls (`library_slowdown_percent`, seed 000's setting) slow a slave's
+/// node rate by that share of its nodes per second and add no nodes: on `sun4-pvm` (400 us a
+/// node) a slave's busy time per node is 400 us without them and 400 / 0.85 us with 15 %, and
+/// the value stays the sequential one.
+#[test]
+fn the_library_calls_slow_the_slaves_node_rate() {
+    let text = include_str!("../../testsets/aphid/bs96.toml");
+    let bs96 = AphidOptions::from_file_text("bs96.toml", text).expect("bs96.toml");
+    assert_eq!(bs96.library_slowdown_percent, 15);
+    let epd = std::fs::read_to_string("../testsets/search/bratko_kopec.epd").expect("BK");
+    let line = epd
+        .lines()
+        .find(|l| !l.starts_with('#') && l.contains("bm "))
+        .expect("a position");
+    let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+    let pos: games::chess::Chess =
+        Game::parse_position(&format!("{} 0 1", fen.join(" "))).expect("a position");
+    let depth = 5;
+    let want = sequential(&pos, depth);
+    for (percent, per_node) in [(0u32, 400_000.0), (15, 400_000.0 / 0.85)] {
+        let aphid = AphidOptions {
+            library_slowdown_percent: percent,
+            ..bs96.clone()
+        };
+        let cost = dib::CostModel::preset("sun4-pvm").expect("the preset");
+        let backend = Backend::Sim(dib::SimConfig::new(cost, 4));
+        let r = search(
+            ParallelAlgo::Aphid,
+            &pos,
+            &options(depth, 4, backend, aphid),
+        )
+        .expect("a result");
+        assert_eq!(r.value, want, "{percent} %");
+        for (i, a) in r.accounts.iter().enumerate().skip(1) {
+            let b = &a.backend;
+            assert!(b.nodes > 0, "slave {i} searched");
+            let rate = b.busy_ns as f64 / b.nodes as f64;
+            assert!(
+                (rate / per_node - 1.0).abs() < 0.01,
+                "{percent} %: slave {i} {rate} ns a node, want {per_node}"
+            );
+        }
+    }
+}
+
 /// Each pick order and each master's pass, alone and together, keep the value on the Othello
 /// middle game, with and without message faults; a narrow aspiration window (1 unit) makes
 /// passes over certain leaves fail outside it and the master widen it and pass again.

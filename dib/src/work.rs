@@ -4,8 +4,9 @@
 //! a horizon leaf,
 //! a quiescence node, a static-evaluation node (a sorting look-ahead leaf that is only
 //! evaluated), control overhead (a node of an APHID master pass, a split), a frame of the split
-//! engine (an interior node kept on its explicit stack), a probe of the processor's own table, and a probe of a table shared by several processors, whose cost grows
-//! with the number of processors using it at once. The threads and MPI backends only count.
+//! engine (an interior node kept on its explicit stack), a probe of the processor's own table, a probe of a table shared by several processors, whose cost grows
+//! with the number of processors using it at once, and library work done inside the search
+//! (time at the node cost, not nodes). The threads and MPI backends only count.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,12 @@ pub struct Work {
     pub table_probes: u64,
     /// Probes of a transposition table shared with other processors.
     pub shared_probes: u64,
+    /// Library work inside the search, in node equivalents: per-node calls of a parallel
+    /// library that the sequential program does not make (APHID's `aphid_intnode_*()` in a
+    /// slave that runs the master's executable). Priced as full search nodes, but not nodes:
+    /// it slows the node rate without adding to the node count.
+    #[serde(default)]
+    pub library: u64,
 }
 
 impl Work {
@@ -48,10 +55,12 @@ impl Work {
             frames: 0,
             table_probes: 0,
             shared_probes: 0,
+            library: 0,
         }
     }
 
-    /// Nodes of every kind (the node count of the accounting); probes are not nodes.
+    /// Nodes of every kind (the node count of the accounting); probes and library work are not
+    /// nodes.
     #[must_use]
     pub const fn nodes(&self) -> u64 {
         self.search + self.horizon + self.quiescence + self.static_eval + self.control + self.frames
@@ -73,6 +82,7 @@ impl Work {
         self.frames += other.frames;
         self.table_probes += other.table_probes;
         self.shared_probes += other.shared_probes;
+        self.library += other.library;
     }
 }
 
@@ -91,9 +101,11 @@ mod tests {
             frames: 4,
             table_probes: 7,
             shared_probes: 9,
+            library: 8,
             ..Work::default()
         });
         assert_eq!(w.nodes(), 21);
+        assert_eq!(w.library, 8);
         assert_eq!(w.frames, 4);
         assert_eq!(w.table_probes, 7);
         assert!(!w.is_empty());

@@ -103,6 +103,7 @@ pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: b
         frames: 0,
         table_probes,
         shared_probes,
+        library: 0,
     }
 }
 

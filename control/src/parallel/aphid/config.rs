@@ -206,6 +206,13 @@ pub struct AphidOptions {
     /// The master's pass: `"alphabeta"` (the default) or `"negascout"` with the iterative
     /// deepening's aspiration window (the thesis, figure 5.10; README).
     pub master_search: MasterSearch,
+    /// The share of a slave's nodes per second, in percent, lost to the library's per-node
+    /// calls (`aphid_intnode_*()`) when the slaves run the master's executable: "a slave
+    /// process in APHID can incur a 10-20% slowdown on the number of nodes visited per second
+    /// by calling the aphid_intnode_*() routines" (seed 001, section 6.2.2). 0 (the default):
+    /// a slave-only executable without those calls, as the thesis's experiments ran. Charged
+    /// as time at the node cost, not as nodes (`dib::Work::library`); at most 99.
+    pub library_slowdown_percent: u32,
 }
 
 impl Default for AphidOptions {
@@ -241,6 +248,7 @@ impl Default for AphidOptions {
             bad_bound_margin: 10,
             pick: PickOrder::Deficit,
             master_search: MasterSearch::Alphabeta,
+            library_slowdown_percent: 0,
         }
     }
 }
@@ -304,6 +312,8 @@ pub struct SlavesConfig {
     pub untouched_last: Option<bool>,
     /// [`AphidOptions::pick`]: `"deficit"` or `"priority"`.
     pub pick: Option<PickOrder>,
+    /// [`AphidOptions::library_slowdown_percent`].
+    pub library_slowdown_percent: Option<Spanned<u32>>,
 }
 
 /// `[master]`: the master's passes, guesses and bad-bound requests.
@@ -423,7 +433,8 @@ impl ConfigFile {
     /// The options this file sets over the defaults; `text` is the file (for line numbers).
     ///
     /// # Errors
-    /// [`ConfigError::BadValue`] for a `master_depth`, `window` or `parents` APHID cannot use.
+    /// [`ConfigError::BadValue`] for a `master_depth`, `window`, `library_slowdown_percent` or
+    /// `parents` APHID cannot use.
     pub fn options(self, text: &str) -> Result<AphidOptions, ConfigError> {
         let mut o = AphidOptions::default();
         let bad =
@@ -467,6 +478,17 @@ impl ConfigFile {
         set(&mut o.required_slice_nodes, s.required_slice_nodes);
         set(&mut o.untouched_last, s.untouched_last);
         set(&mut o.pick, s.pick);
+        if let Some(p) = s.library_slowdown_percent {
+            o.library_slowdown_percent =
+                Some(*p.get_ref()).filter(|&p| p < 100).ok_or_else(|| {
+                    bad(
+                        p.span(),
+                        "library_slowdown_percent",
+                        p.get_ref().to_string(),
+                        "a percentage of the node rate from 0 to 99",
+                    )
+                })?;
+        }
         let m = self.master;
         set(&mut o.first_uncertain, m.first_uncertain);
         set(&mut o.incremental_passes, m.incremental_passes);
@@ -631,6 +653,7 @@ mod tests {
             heartbeat_ns: 86_400_000_000_000,
             patience_ns: 86_400_000_000_000,
             dead_after_ns: 86_400_000_000_000,
+            library_slowdown_percent: 15,
             ..AphidOptions::default()
         };
         assert_eq!(o, expected);
@@ -671,6 +694,22 @@ mod tests {
         );
         let e = AphidOptions::from_config("[slaves]\npick = \"random\"").unwrap_err();
         assert!(matches!(e, ConfigError::Toml { line: 2, .. }), "{e}");
+        assert_eq!(d.library_slowdown_percent, 0);
+        let o =
+            AphidOptions::from_config("[slaves]\nlibrary_slowdown_percent = 15").expect("valid");
+        assert_eq!(o.library_slowdown_percent, 15);
+        let e = AphidOptions::from_config("[slaves]\nlibrary_slowdown_percent = 100").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ConfigError::BadValue {
+                    line: 2,
+                    key: "library_slowdown_percent",
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     /// The options that lost in measurements are gone: a file naming one is refused (the

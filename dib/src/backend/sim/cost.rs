@@ -4,7 +4,8 @@
 //! A processor's clock advances by
 //!
 //! ```text
-//! (search·node + horizon·h + quiescence·q + static_eval·s + control·c + frames·f) · speed%/100
+//! (search·node + horizon·h + quiescence·q + static_eval·s + control·c + frames·f + library·node)
+//!   · speed%/100
 //!   + table_probes · probe + shared_probes · shared_probe(k)
 //! ```
 //!
@@ -547,7 +548,8 @@ impl CostModel {
             .saturating_add(work.quiescence.saturating_mul(q))
             .saturating_add(work.static_eval.saturating_mul(s))
             .saturating_add(work.control.saturating_mul(c))
-            .saturating_add(work.frames.saturating_mul(f));
+            .saturating_add(work.frames.saturating_mul(f))
+            .saturating_add(work.library.saturating_mul(self.node_ns));
         (nodes.saturating_mul(self.percent(id)) / 100)
             .saturating_add(work.table_probes.saturating_mul(self.table_probe_ns))
             .saturating_add(
@@ -771,6 +773,7 @@ mod tests {
             frames: 5,
             table_probes: 50,
             shared_probes: 70,
+            library: 0,
         };
         assert_eq!(c.work_ns(0, &w, 64), c.nodes_ns(0, 21));
         // No handling cost beyond the channel's overheads.
@@ -828,6 +831,14 @@ mod tests {
                 ..Work::default()
             }),
             10
+        );
+        // Library work is priced as full search nodes, whatever the other kinds cost.
+        assert_eq!(
+            one(Work {
+                library: 3,
+                ..Work::default()
+            }),
+            300
         );
     }
 

@@ -127,6 +127,10 @@ pub(crate) struct SlaveState<G: Game> {
     required_slice: u64,
     /// `AphidOptions::pick`.
     pick: PickOrder,
+    /// `AphidOptions::library_slowdown_percent`.
+    library_percent: u32,
+    /// Nodes charged so far, and the library work charged with them.
+    library: (u64, u64),
 }
 
 /// A slave processor.
@@ -187,6 +191,8 @@ impl<G: Game> Slave<G> {
                 pick: opts.pick,
                 shared_table: opts.tt == TtSharing::Shared,
                 required_slice: opts.required_slice_nodes,
+                library_percent: opts.library_slowdown_percent.min(99),
+                library: (0, 0),
             },
         }
     }
@@ -259,7 +265,7 @@ impl<G: Game> Slave<G> {
         let rest = nodes.saturating_sub(charged);
         let done = slave_work(rest, counts, self.searcher.stats(), self.state.shared_table);
         if !done.is_empty() {
-            ctx.charge_work(&done);
+            ctx.charge_work(&self.state.with_library(done));
             self.state.nodes_since_report += rest;
         }
         let st = &mut self.state;
@@ -280,6 +286,23 @@ impl<G: Game> Slave<G> {
 }
 
 impl<G: Game> SlaveState<G> {
+    /// `work` with the library's per-node calls added: a slave that runs the master's
+    /// executable loses `library_percent` of its nodes per second to them (seed 001, section
+    /// 6.2.2), so every node brings `p / (100 - p)` node equivalents of library work, charged
+    /// as whole node equivalents of the running total.
+    fn with_library(&mut self, mut work: dib::Work) -> dib::Work {
+        let p = u128::from(self.library_percent);
+        if p > 0 {
+            let (nodes, charged) = &mut self.library;
+            *nodes += work.nodes();
+            let total = u128::from(*nodes) * p / (100 - p);
+            let total = u64::try_from(total).unwrap_or(u64::MAX);
+            work.library = total.saturating_sub(*charged);
+            *charged = total;
+        }
+        work
+    }
+
     /// Records a completed search of `work` that returned `value` after `nodes` nodes, and
     /// reports when it should (also the hook of a mid-level process, `mid.rs`).
     pub(super) fn complete(
@@ -574,7 +597,10 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
 
     fn poll(&mut self, nodes: u64) -> Signal {
         if nodes > self.charged {
-            self.ctx.charge(nodes - self.charged);
+            let work = self
+                .state
+                .with_library(dib::Work::search(nodes - self.charged));
+            self.ctx.charge_work(&work);
             self.state.nodes_since_report += nodes - self.charged;
             self.charged = nodes;
         }
@@ -586,7 +612,7 @@ impl<G: Game> SearchContext for SearchCtx<'_, G> {
         let work = slave_work(delta, self.counts, stats, self.state.shared_table);
         self.counts = stats.tally();
         if !work.is_empty() {
-            self.ctx.charge_work(&work);
+            self.ctx.charge_work(&self.state.with_library(work));
             self.state.nodes_since_report += delta;
             self.charged = self.charged.max(nodes);
         }
