@@ -27,27 +27,32 @@ pub struct ParallelSearch {
     _session: Option<crate::mpi::Session>,
 }
 
-/// The value of an algorithm's named option (`--ybw-rule star`), `None` when the flag is
-/// absent; an error naming the flag when it is given for an algorithm outside `family`
-/// (`names`) or with a name the option does not know.
-fn algo_option<T>(
+/// Sets `field` from an algorithm's named option (`--ybw-rule star`) when the flag is given;
+/// an error naming the flag when it is given for an algorithm outside `family` or with a name
+/// the option does not know.
+fn set_algo_option<T>(
+    field: &mut T,
     flag: &str,
     text: Option<&str>,
     algo: ParallelAlgo,
     family: &[ParallelAlgo],
-    names: &str,
-) -> Result<Option<T>>
+) -> Result<()>
 where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
 {
     let Some(text) = text else {
-        return Ok(None);
+        return Ok(());
     };
     if !family.contains(&algo) {
-        return Err(input(flag, format!("applies to --algo {names} only")));
+        let names: Vec<&str> = family.iter().map(|a| a.name()).collect();
+        return Err(input(
+            flag,
+            format!("applies to --algo {} only", names.join(" and ")),
+        ));
     }
-    text.parse().map(Some).map_err(|e| input(flag, e))
+    *field = text.parse().map_err(|e| input(flag, e))?;
+    Ok(())
 }
 
 /// Checks the flags of a parallel search; `None` without --procs. On `--backend mpi` (every
@@ -103,69 +108,55 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         options.mwf_wait = wait;
     }
     use ParallelAlgo::{DelaySplit, Dmwf, Er, Mwf, PvSplit, TreeSplit};
-    if let Some(v) = algo_option(
+    set_algo_option(
+        &mut options.mwf_cutoffs,
         "--mwf-cutoffs",
         args.mwf_cutoffs.as_deref(),
         algo,
         &[Mwf, Dmwf],
-        "mwf and dmwf",
-    )? {
-        options.mwf_cutoffs = v;
-    }
-    if let Some(v) = algo_option(
+    )?;
+    set_algo_option(
+        &mut options.dmwf_promote,
         "--dmwf-promote",
         args.dmwf_promote.as_deref(),
         algo,
         &[Dmwf],
-        "dmwf",
-    )? {
-        options.dmwf_promote = v;
-    }
-    if let Some(v) = algo_option(
+    )?;
+    set_algo_option(
+        &mut options.ybw_rule,
         "--ybw-rule",
         args.ybw_rule.as_deref(),
         algo,
         &[DelaySplit],
-        "delaysplit",
-    )? {
-        options.ybw_rule = v;
-    }
-    if let Some(v) = algo_option(
+    )?;
+    set_algo_option(
+        &mut options.ybw_windows,
         "--ybw-windows",
         args.ybw_windows.as_deref(),
         algo,
         &[DelaySplit],
-        "delaysplit",
-    )? {
-        options.ybw_windows = v;
-    }
-    if let Some(v) = algo_option(
+    )?;
+    set_algo_option(
+        &mut options.er_e_children,
         "--er-e-children",
         args.er_e_children.as_deref(),
         algo,
         &[Er],
-        "er",
-    )? {
-        options.er_e_children = v;
-    }
-    if let Some(v) = algo_option(
+    )?;
+    set_algo_option(
+        &mut options.tree_root,
         "--tree-root",
         args.tree_root.as_deref(),
         algo,
         &[TreeSplit, PvSplit],
-        "treesplit and pvsplit",
-    )? {
-        options.tree_root = v;
-    }
-    if let Some(v) = algo_option(
+    )?;
+    set_algo_option(
+        &mut options.pv_form,
         "--pv-form",
         args.pv_form.as_deref(),
         algo,
         &[PvSplit],
-        "pvsplit",
-    )? {
-        options.pv_form = v;
-    }
+    )?;
     if let Some(w) = args.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
