@@ -31,6 +31,12 @@ lines=(
     "Fixed for issue 6."
     "the target (issue 6) is met"
     "Measured on 2026-11-22."
+    "Before the fix it read 3.10."
+    "The counts after the fix."
+    "What used to be a flag."
+    "See /work/shared/papers for it."
+    "Copied from ../shared/data/x.tsv."
+    "Written in /home/me/notes."
 )
 i=0
 for text in "${lines[@]}"; do
@@ -61,10 +67,18 @@ grep -q '^.ci/run:1:' out.txt || fail ".ci/run not listed: $(cat out.txt)"
 git rm -q --cached .ci/run
 rm .ci/run
 
+# Data files are read too.
+printf 'line\tsource: ../shared/data/x.tsv\n' > table.tsv
+git add table.tsv
+if .ci/no_diary.sh >out.txt 2>err.txt; then fail "table.tsv was not read"; fi
+grep -q '^table.tsv:1:' out.txt || fail "table.tsv not listed: $(cat out.txt)"
+git rm -q --cached table.tsv
+rm table.tsv
+
 # Untracked files and other extensions are not read.
 printf 'session 4\n' > untracked.md
-printf 'session 4\n' > notes.txt
-git add notes.txt
-.ci/no_diary.sh >out.txt 2>err.txt || fail "an untracked .md or a tracked .txt was read: $(cat out.txt)"
+printf 'session 4\n' > notes.log
+git add notes.log
+.ci/no_diary.sh >out.txt 2>err.txt || fail "an untracked .md or a tracked .log was read: $(cat out.txt)"
 
 echo "no_diary_test: ok"

@@ -8,7 +8,7 @@
 //! With the game's own evaluator and a line ending the game, the counts equal those that
 //! `runner search --algo mwf|dmwf --procs 1 --backend sim --unsorted [--sort ec
 //! --expansion-depth 3 --min-split-depth 2] --json` reports for the same root (`nodes` and
-//! `sort_nodes`; docs/seed003.md lists them for the corner root).
+//! `sort_nodes`; docs/rezaie-finkel.md lists them for the corner root).
 //!
 //! `cargo run --release -p control --example seed003_tree_size`
 

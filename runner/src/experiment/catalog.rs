@@ -155,7 +155,7 @@ const THESIS_PROCS: &str = "1,8,16,32,64";
 /// The thesis's transposition table: 2^24 entries of 16 bytes, the largest power of two that
 /// kept table and program below its 400 MB limit (section 6.2.3; the `origin2000` preset's
 /// `max_table_entries`), one per process with local tables. A 16 MiB table fills at these
-/// depths and costs APHID speedup (THESIS.md, "The table's size").
+/// depths and costs APHID speedup (docs/brockington-thesis.md, "The table's size").
 const THESIS_TABLE: (&str, &str) = ("--tt-mb", "256");
 
 /// The thesis's programs cut a search off with a stored result "at least as deep as the search
@@ -455,7 +455,7 @@ const KEYANO_APHID: Flags = &[
     ("--testset", "othello_midgame"),
     ("--algos", "aphid"),
     ("--procs", THESIS_PROCS),
-    // 15 plies, the thesis's: our trees have its sizes at its depths (THESIS.md, "Thesis
+    // 15 plies, the thesis's: our trees have its sizes at its depths (docs/brockington-thesis.md, "Thesis
     // scale"); about 2 hours for both machines here.
     ("--depth", "15"),
     ("--aphid-tt", "shared"),
@@ -904,7 +904,7 @@ pub const ALL: &[Experiment] = &[
                 ("--play-features", "probcut"),
                 // The thesis's variable-depth searches took 1,473 s a position sequentially
                 // (29,458 s over 20), 19 nominal plies with its ProbCut; ours come nearest at
-                // 16 (THESIS.md, "Table 6.2").
+                // 16 (docs/brockington-thesis.md, "Table 6.2").
                 ("--depth", "16"),
                 ("--aphid-tt", "shared"),
                 ("--aphid-config", "thesis"),
@@ -953,7 +953,7 @@ pub const ALL: &[Experiment] = &[
                 QUICK_TABLE,
             ],
             // The thesis's 12-14 plies (its tree sizes at the same depths); 15 is table 6.1's
-            // depth, out of reach here (THESIS.md).
+            // depth, out of reach here (docs/brockington-thesis.md).
             variants: &[
                 (
                     "origin2000-depth12",
@@ -995,7 +995,7 @@ pub const ALL: &[Experiment] = &[
                 ("--algos", "delaysplit,aphid"),
                 ("--procs", THESIS_PROCS),
                 // 14 plies: YBW's runs cost about twice APHID's; 15 would take about 4 hours
-                // for both machines here, 14 about 1 (THESIS.md).
+                // for both machines here, 14 about 1 (docs/brockington-thesis.md).
                 ("--depth", "14"),
                 ("--aphid-tt", "shared"),
                 ("--aphid-config", "thesis"),
@@ -1005,7 +1005,7 @@ pub const ALL: &[Experiment] = &[
                 // The thesis gives no granularity in plies, only that work under 1000 node
                 // evaluations is not worth sending (its section 4.2). Pieces of 7 plies are
                 // the smallest whose median size reaches that here (1546 nodes at 14 plies;
-                // 6 plies: 504), so YBW splits nothing with fewer plies left (THESIS.md).
+                // 6 plies: 504), so YBW splits nothing with fewer plies left (docs/brockington-thesis.md).
                 ("--min-split-depth", "7"),
                 THESIS_TABLE,
                 THESIS_TT_MODE,
@@ -1041,7 +1041,7 @@ pub const ALL: &[Experiment] = &[
                 // on the Origin 2000 at Chinook's 3.9 us a node, about 51 million nodes (the
                 // thesis also searched its checkers positions to different depths, 23-29
                 // plies, 2928 s and about 750 million nodes on average): 20-23 plies here. The
-                // thesis's size would take several hours (THESIS.md).
+                // thesis's size would take several hours (docs/brockington-thesis.md).
                 ("--time-ms", "200000"),
                 // Table 6.5 is the thesis's standard test: one shared table (its 6.2.5; the
                 // same 8.35 at 16 processors is the shared column of table 6.8).
@@ -1085,7 +1085,7 @@ pub const ALL: &[Experiment] = &[
                 // Per position, the smallest depth whose sequential search takes 100 virtual s
                 // on the Origin 2000 (the thesis searched 11-12 plies by position, 2983-5819 s
                 // on average; about 12 plies here, days of wall time for the whole table):
-                // 9-13 plies here (THESIS.md).
+                // 9-13 plies here (docs/brockington-thesis.md).
                 ("--time-ms", "100000"),
                 // Shared table, as the thesis's standard tests (tables 6.6/6.7 at 16
                 // processors are the shared column of table 6.8).
