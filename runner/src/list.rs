@@ -7,7 +7,7 @@ use games::GameId;
 use serde_json::json;
 
 use crate::cli::ListArgs;
-use crate::testset::BUILT_IN;
+use lab::testset::BUILT_IN;
 
 /// The number of positions of a test set's text (lines that are neither empty nor comments).
 fn position_lines(text: &str) -> usize {

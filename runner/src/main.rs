@@ -4,33 +4,22 @@
 //! Exit status: 0 on success, 2 for usage or input errors (bad flag, unknown game, malformed
 //! position), 1 for failures while running.
 
-mod calibrate;
 mod cli;
-mod compare;
-mod dib_flags;
-mod experiment;
-mod input_error;
 mod list;
-mod machine;
 mod mpi;
-mod parallel_search;
 mod perft;
 mod play;
 mod player;
-mod progress;
-mod search;
-mod solve;
-mod testset;
 mod uci;
-mod validate_sim;
-mod wall_clock;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
+use lab::input_error::InputError;
+use lab::{calibrate, compare, experiment, search, solve, validate_sim};
+
 use crate::cli::{Cli, Command};
-use crate::input_error::InputError;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

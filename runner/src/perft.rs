@@ -9,8 +9,8 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::cli::PerftArgs;
-use crate::dib_flags::{self, Parallel};
-use crate::input_error::input;
+use lab::dib_flags::{self, Parallel};
+use lab::input_error::input;
 
 /// The deepest perft accepted (deeper runs would not finish anyway).
 const MAX_DEPTH: u32 = 64;
@@ -170,7 +170,7 @@ fn run_parallel<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input_error::InputError;
+    use lab::input_error::InputError;
 
     fn args(extra: &[&str]) -> PerftArgs {
         use clap::Parser;

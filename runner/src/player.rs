@@ -431,8 +431,8 @@ fn parallel_deepening<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wall_clock::WallClock;
     use games::tictactoe::TicTacToe3;
+    use lab::wall_clock::WallClock;
 
     #[test]
     fn the_next_depth_is_predicted_from_the_growth_of_the_last_two() {

@@ -4,7 +4,7 @@
 //! end with one ([`games::Outcome::Value`]).
 //!
 //! Games with a specialised solver (Othello's endgame solver in `games`) are solved by that
-//! solver instead; the runner chooses (see `runner/src/solve.rs`).
+//! solver instead; the runner chooses (see `lab/src/solve.rs`).
 
 use games::Game;
 use games::score::INFINITY;

@@ -15,7 +15,7 @@ use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::{Value, json};
 
-use crate::testset::random_position;
+use lab::testset::random_position;
 
 /// The sub-seed stream of the positions.
 const POSITIONS: u64 = 0x706f_7369;
@@ -59,8 +59,8 @@ fn sequential<G: Game>(pos: &G, depth: u32) -> Result<i32> {
 /// Runs `runner mpi-agreement`; rank 0 prints one JSON object: the cases, the runs, and every
 /// disagreement (none when all is well).
 pub fn run(args: &AgreementArgs) -> Result<()> {
-    let session = super::start()?;
-    let procs = super::world_size(&session);
+    let session = lab::mpi::start()?;
+    let procs = lab::mpi::world_size(&session);
     let mut sweep = Sweep {
         args,
         procs,

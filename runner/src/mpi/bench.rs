@@ -8,7 +8,7 @@ use dib::{Activity, Context, Nanos, ProcId, Processor};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::input_error::input;
+use lab::input_error::input;
 
 /// Arguments of `runner mpi-bench` (run under `mpirun -n 2` or more; ranks 0 and 1 take part).
 #[derive(Debug, Args)]
@@ -231,7 +231,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             ),
         ));
     }
-    let session = super::start()?;
+    let session = lab::mpi::start()?;
     if session.size() < 2 {
         return Err(input(
             "mpi-bench",

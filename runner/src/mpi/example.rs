@@ -11,7 +11,7 @@ use dib::examples::random_tree::{TreeNode, TreeShape, negamax};
 use dib::{Backend, solve};
 use serde_json::json;
 
-use crate::input_error::input;
+use lab::input_error::input;
 
 /// Arguments of `runner mpi-example` (run under `mpirun -n N`).
 #[derive(Debug, Args)]
@@ -63,8 +63,8 @@ pub fn run(args: &ExampleArgs) -> Result<()> {
             ),
         ));
     }
-    let session = super::start()?;
-    let procs = super::world_size(&session);
+    let session = lab::mpi::start()?;
+    let procs = lab::mpi::world_size(&session);
     let mut values = Vec::new();
     let mut seconds = Vec::new();
     let mut root = true;

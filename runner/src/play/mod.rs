@@ -25,9 +25,9 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use crate::cli::PlayArgs;
-use crate::input_error::input;
 use crate::player::{Budget, Player};
 use elo::Tally;
+use lab::input_error::input;
 use record::{GameRecord, GameResult, MatchInfo};
 use referee::Seat;
 
@@ -105,8 +105,8 @@ impl GameVisitor for MatchVisitor<'_> {
         let args = self.args;
         let openings: Vec<G> = match &args.openings {
             Some(given) => {
-                let set = crate::testset::TestSet::find("--openings", given)?;
-                crate::testset::read_positions::<G>("--openings", &set, info)?
+                let set = lab::testset::TestSet::find("--openings", given)?;
+                lab::testset::read_positions::<G>("--openings", &set, info)?
                     .into_iter()
                     .map(|(_, p)| p)
                     .collect()
@@ -123,10 +123,10 @@ impl GameVisitor for MatchVisitor<'_> {
         );
         let record_info = MatchInfo::new(
             format!("{} vs {} ({})", a.name, b.name, info.name),
-            crate::machine::now_secs(),
+            lab::machine::now_secs(),
             args.time_ms,
         );
-        let bar = crate::progress::bar(args.games as u64, "games", args.json);
+        let bar = lab::progress::bar(args.games as u64, "games", args.json);
         let mut pgn = self.pgn;
         let (tally, rows) = play_games(
             args,

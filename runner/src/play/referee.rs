@@ -10,8 +10,8 @@ use games::{Game, Outcome, Side};
 
 use super::record::GameResult;
 use crate::player::{Budget, Player};
-use crate::wall_clock::WallClock;
 use control::search::SearchContext;
+use lab::wall_clock::WallClock;
 
 /// An engine in a match with its timing record.
 pub struct Seat<G: Game> {

@@ -13,8 +13,8 @@
 use control::parallel::ParallelAlgo;
 use control::search::{Algorithm, SearchConfig, Setting, tt::MAX_TT_MIB};
 
-use crate::dib_flags::MAX_PROCS;
 use crate::player::Method;
+use lab::dib_flags::MAX_PROCS;
 
 /// A parsed engine specification.
 #[derive(Clone, Debug, PartialEq, Eq)]

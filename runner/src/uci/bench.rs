@@ -18,7 +18,7 @@ use games::chess::Chess;
 
 use super::engine::Output;
 use crate::player::{Budget, Method, Player};
-use crate::wall_clock::WallClock;
+use lab::wall_clock::WallClock;
 
 /// The depth of `bench` without an argument.
 pub const DEFAULT_DEPTH: u32 = 5;

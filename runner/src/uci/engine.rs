@@ -12,7 +12,7 @@ use games::chess::Chess;
 
 use super::info;
 use crate::player::{Budget, Event, Player};
-use crate::wall_clock::WallClock;
+use lab::wall_clock::WallClock;
 
 /// Where the engine writes: shared by the command loop and the search thread, one whole line
 /// at a time, flushed at once.

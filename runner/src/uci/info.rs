@@ -27,7 +27,7 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
 
 /// Moves of a line from `pos` in the game's notation, space-separated.
 pub fn line<G: Game>(pos: &G, moves: &[G::Move]) -> String {
-    crate::search::format_line(pos, moves).join(" ")
+    lab::search::format_line(pos, moves).join(" ")
 }
 
 /// The `info` line of one completed depth.

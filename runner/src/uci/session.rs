@@ -13,7 +13,7 @@ use super::options::{Change, Options};
 use super::protocol::{self, Command, GoParams, ProtocolError};
 use super::time;
 use crate::player::Player;
-use crate::wall_clock::WallClock;
+use lab::wall_clock::WallClock;
 
 /// Whether to read another line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! Build-time facts of the `runner` binary:
+//! Build-time facts of the `lab` library (and so of the `runner` binary):
 //! - the built-in test sets: every `.txt` and `.epd` file of `testsets/search` becomes one
 //!   `(name, text)` entry of `$OUT_DIR/testsets.rs` (read by `src/testset.rs`), so the binary
 //!   finds them by name wherever it runs;

@@ -114,7 +114,7 @@ pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{n}</title>\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse;font-size:12px}}\
          td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child,th:first-child{{text-align:left}}th{{background:#f0f0f0}}figure{{display:inline-block;margin:1em}}</style></head><body>\
-         <h1>{n}: {r}</h1><p>{w}. Leaf-evaluation model of thesis chapter 4 (see runner/src/experiment/model.rs for every assumption). \
+         <h1>{n}: {r}</h1><p>{w}. Leaf-evaluation model of thesis chapter 4 (see lab/src/experiment/model.rs for every assumption). \
          x axis: log10 of the sequential leaves of the iterated search; y axis: efficiency (speedup / n).</p>\n",
         n = escape(exp.name),
         r = escape(exp.reproduces),

@@ -201,7 +201,7 @@ pub struct Entry<G> {
 }
 
 /// A position reached by `plies` random moves from the start (fewer if the game ends).
-pub(crate) fn random_position<G: Game>(rng: &mut Rng, plies: u64) -> G {
+pub fn random_position<G: Game>(rng: &mut Rng, plies: u64) -> G {
     let mut pos = G::start();
     let mut moves = Vec::with_capacity(G::MAX_MOVES);
     for _ in 0..plies {
@@ -279,7 +279,7 @@ pub(crate) fn read_entries<G: Game>(
 }
 
 /// Reads the positions of `set` with their line numbers.
-pub(crate) fn read_positions<G: Game>(
+pub fn read_positions<G: Game>(
     flag: &str,
     set: &TestSet,
     info: &GameInfo,

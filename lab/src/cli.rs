@@ -1,0 +1,528 @@
+//! The command-line forms of the library's inputs (clap derive): one struct per command that
+//! the library runs, and the flags that several of them share.
+
+use clap::Args;
+
+/// Arguments of `runner search`.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("limit").required(true).multiple(true).args(["depth", "time_ms", "nodes"]))]
+pub struct SearchArgs {
+    /// The game (see `runner list`).
+    #[arg(long)]
+    pub game: String,
+    /// The root position (`--position`).
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// A test set to search position by position, with totals (the benchmark mode): a file
+    /// (one position per line, `#` comments, EPD operations after the position) or the name
+    /// of a built-in set (`runner list` shows them). EPD `bm` operations are scored: how many
+    /// best moves the search found.
+    #[arg(long, conflicts_with = "position")]
+    pub testset: Option<String>,
+    /// Depth in plies (1 to 100); iterative deepening stops there.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Time limit in milliseconds (wall clock); the result is the last completed iteration.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Node limit.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// The algorithm: alphabeta, pvs or minimax (sequential); with --procs, a parallel
+    /// algorithm of `runner list` (alphabeta, delaysplit/ybw, ...). Default pvs, or alphabeta
+    /// with --unsorted.
+    #[arg(long)]
+    pub algo: Option<String>,
+    /// The DIB runtime flags: search in parallel with the parallel algorithm --algo, to
+    /// exactly --depth plies.
+    #[command(flatten)]
+    pub dib: DibArgs,
+    /// Parallel granularity: nodes with fewer plies left are searched sequentially where they
+    /// are, never split (default: the algorithm's own, 5 for alphabeta and delaysplit/ybw, 4
+    /// for abdib, mwf, dmwf, treesplit, pvsplit and er, 2 for the others; APHID keeps its own,
+    /// `min_granularity` in --aphid-config). Needs --procs.
+    #[arg(long)]
+    pub min_split_depth: Option<u32>,
+    /// APHID (`--algo aphid`): a configuration file, either TOML (one table per group of
+    /// options, as in control/src/parallel/aphid/README.md) or the thesis's `aphid.config` format
+    /// (two numbers, then one host per process, tabs for levels of the hierarchy); told apart
+    /// by the extension (.toml, .config) or else by the first line.
+    #[arg(long)]
+    pub aphid_config: Option<std::path::PathBuf>,
+    /// APHID (`--algo aphid`): the processors' transposition tables, local, shared or
+    /// distributed (the shadow-table ring; overrides the configuration file's `[tables] tt`),
+    /// as `runner compare --aphid-tt`.
+    #[arg(long)]
+    pub aphid_tt: Option<String>,
+    /// Refused with the fix: APHID's tables are `--aphid-tt`, the table mode `--tt-mode`.
+    #[arg(long, hide = true)]
+    pub tt: Option<String>,
+    /// Transposition table mode: off, exact (hits only at exactly the stored depth) or normal;
+    /// default: exact in the research setting, normal in play.
+    #[arg(long)]
+    pub tt_mode: Option<String>,
+    /// Nodes with fewer plies left than this do not use the table (1: every interior node; 0:
+    /// the horizon nodes too).
+    #[arg(long, default_value_t = 2)]
+    pub tt_min_depth: u32,
+    /// The named setting: research (fixed depth, deterministic) or play (every enhancement).
+    #[arg(long, default_value = "research")]
+    pub setting: String,
+    /// The table size and sorting flags (shared with `runner compare`).
+    #[command(flatten)]
+    pub table_sort: TableSortArgs,
+    /// Turn off move ordering (TT move, hints, killers, history): the game's generation order.
+    #[arg(long)]
+    pub no_ordering: bool,
+    /// Search every iteration with a full window instead of an aspiration window.
+    #[arg(long)]
+    pub no_aspiration: bool,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Parallel runs (--procs): also print the algorithm's own counters (always in --json).
+    #[arg(long)]
+    pub verbose: bool,
+    /// MWF and DMWF (`--algo mwf|dmwf`): a type-2 node whose eldest child is done waits for a
+    /// finite beta before it searches its other children (on or off; default on).
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+    pub mwf_wait: Option<bool>,
+    /// MWF and DMWF (`--algo mwf|dmwf`): `shallow`, alpha-beta without deep cutoffs and node
+    /// types 1 and 2 (seed 003 section 3.2; the default), or `deep`, alpha-beta's windows and
+    /// three node types.
+    #[arg(long, value_name = "shallow|deep")]
+    pub mwf_cutoffs: Option<String>,
+    /// DMWF (`--algo dmwf`): `replace`, the children strictly above the 90th percentile of
+    /// their siblings' static values are type 1 instead of the eldest (seed 003 section 6; the
+    /// default), or `beside`, those at or above it join the eldest.
+    #[arg(long, value_name = "replace|beside")]
+    pub dmwf_promote: Option<String>,
+    /// Delay splitting (`--algo delaysplit`): `plain`, every node waits for its eldest child
+    /// (the default), or `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child,
+    /// type-2 nodes for their reasonable moves, type-3 nodes for nothing).
+    #[arg(long, value_name = "plain|star")]
+    pub ybw_rule: Option<String>,
+    /// Delay splitting (`--algo delaysplit`): `spread`, a raised bound narrows the windows of
+    /// the children already running (the default), or `by-value`, each child keeps the window
+    /// it started with (seed 003 section 3.6).
+    #[arg(long, value_name = "spread|by-value")]
+    pub ybw_windows: Option<String>,
+    /// ER (`--algo er`): `split`, a second e-child as the first piece of a split of an e-node
+    /// (the default), or `active`, always one active e-child once an e-node's children run in
+    /// parallel (seed 003 section 3.5).
+    #[arg(long, value_name = "split|active")]
+    pub er_e_children: Option<String>,
+    /// Tree splitting (`--algo treesplit`): `worker`, the root's processor searches root
+    /// children too (the default), or `master`, it only hands them out (seed 003 section 3.3).
+    #[arg(long, value_name = "worker|master")]
+    pub tree_root: Option<String>,
+    /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows, seed
+    /// 004; the default), or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting
+    /// below the type-1 nodes; seed 003 section 3.4).
+    #[arg(long, value_name = "mp|rf")]
+    pub pv_form: Option<String>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    #[arg(long)]
+    pub split_width: Option<usize>,
+    /// Common-depth splitting (`--algo cdsplit`, seed 002): the nodes within this many plies of
+    /// the root are shared (default 2).
+    #[arg(long, value_name = "CD")]
+    pub common_depth: Option<u32>,
+    /// Common-depth splitting: strategy a (variable common depth, the default) or b (fixed).
+    #[arg(long, value_name = "a|b")]
+    pub cd_strategy: Option<String>,
+    /// Quiescence plies below the horizon, statically evaluated there (seed 002: 2); default:
+    /// no limit.
+    #[arg(long, value_name = "K")]
+    pub quiescence_plies: Option<u32>,
+}
+
+impl SearchArgs {
+    /// The algorithm's name: `--algo`, else `pvs`, or `alphabeta` with `--unsorted` (the
+    /// paper's unsorted search is plain alpha-beta).
+    #[must_use]
+    pub fn algo_name(&self) -> &str {
+        match &self.algo {
+            Some(name) => name,
+            None if self.table_sort.unsorted => "alphabeta",
+            None => "pvs",
+        }
+    }
+}
+
+/// The table size and sorting flags shared by `runner search` and `runner compare` (each
+/// names its table-mode flag itself: `--tt-mode` in search, `--tt` in compare).
+#[derive(Clone, Debug, Args)]
+pub struct TableSortArgs {
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub tt_mb: usize,
+    /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
+    #[arg(long, default_value = "none")]
+    pub sort: String,
+    /// Levels expanded below a node to sort its children.
+    #[arg(long, default_value_t = 3)]
+    pub expansion_depth: u32,
+    /// Deepest node (plies from the root) that may be sorted; no limit if absent.
+    #[arg(long)]
+    pub sort_depth: Option<u32>,
+    /// Seed 003's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
+    /// game's generation order, no transposition table, no killers, history or move hints and
+    /// no aspiration window. A sorting regime (--sort, or a series' @regime) is then the only
+    /// ordering: seed 003's sorted runs. Refuses a table mode other than off. The sequential
+    /// `runner search` then defaults to --algo alphabeta.
+    #[arg(long)]
+    pub unsorted: bool,
+    /// With --sort tt: reproduce seed 003's TT-sorting bug (section 5), in which a sorted
+    /// type-2 node searched only --expansion-depth plies below it; values then differ from
+    /// alpha-beta's. Off by default (correct TT sorting).
+    #[arg(long)]
+    pub tt_sort_bug: bool,
+    /// Marsland and Popowich's refutation table (seed 004): each iteration of iterative
+    /// deepening searches the root's moves sorted by the last iteration's values and tries,
+    /// below each, the line the last iteration searched first; the parallel algorithms hand
+    /// every piece its line. Off by default; the mp-* experiments turn it on.
+    #[arg(long)]
+    pub refutation_table: bool,
+    /// Which results a position's table entry takes: always (every new result) or deeper (only
+    /// a result at least as deep as the stored one, the thesis's programs' rule). Default
+    /// always.
+    #[arg(long, default_value = "always")]
+    pub tt_replace: String,
+    /// With --setting play: the enhancements it uses, comma-separated among null-move, lmr,
+    /// check-extensions and probcut (ProbCut with the game's model; 8x8 Othello has one), or
+    /// none; default null-move,lmr,check-extensions. Thesis table 6.2's variable-depth
+    /// Othello is probcut alone.
+    #[arg(long)]
+    pub play_features: Option<String>,
+}
+
+/// Arguments of `runner solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game (see `runner list`): any game; Othello's boards use their own endgame solver,
+    /// the others the generic search to the end of the game.
+    #[arg(long)]
+    pub game: String,
+    /// The position to solve (`--position`).
+    #[command(flatten)]
+    pub position: PositionArg,
+    /// Transposition table size in MiB (of whichever solver runs).
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// Stop after this many milliseconds (wall clock) and report the deepest completed
+    /// iteration, unproven; no limit if absent.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--position`, the same for every subcommand that takes one (read by
+/// [`crate::testset::parse_position`], as test-set lines are).
+#[derive(Clone, Debug, Default, Args)]
+pub struct PositionArg {
+    /// The root position in the game's text format (`runner list` shows each game's; a
+    /// position may begin with `-`); the start position if absent.
+    #[arg(
+        id = "position",
+        long = "position",
+        value_name = "POSITION",
+        allow_hyphen_values = true
+    )]
+    pub text: Option<String>,
+}
+
+/// The DIB runtime flags shared by `runner perft` and `runner search` (checked by
+/// `dib_flags::parse`).
+#[derive(Debug, Args)]
+pub struct DibArgs {
+    /// Run in parallel with this many DIB processors (1 to 4096); sequential if absent.
+    #[arg(long)]
+    pub procs: Option<usize>,
+    /// Where the processors run: `threads` (one OS thread each), `sim` (the deterministic
+    /// simulator; time is virtual) or `mpi` (one MPI rank each, under `mpirun`/`srun`; --procs
+    /// is then the world size and may be left out). Needs --procs except for mpi; default
+    /// threads.
+    #[arg(long)]
+    pub backend: Option<String>,
+    /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k;
+    /// default shared-memory) or a .toml cost-model file (`runner calibrate` writes one).
+    /// Needs --backend sim.
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Faults to inject on the simulator, e.g.
+    /// `crash=3@1000,drop=1/100,dup=1/200,delay=1/50,corrupt=1/100` (times in virtual
+    /// microseconds). Needs --backend sim.
+    #[arg(long)]
+    pub faults: Option<String>,
+}
+
+/// Arguments of `runner compare` (also the building block of every `runner experiment`).
+#[derive(Clone, Debug, Args)]
+#[command(group = clap::ArgGroup::new("limit").args(["depth", "time_ms"]))]
+pub struct CompareArgs {
+    /// The game (see `runner list`).
+    #[arg(long, default_value = "tictactoe4")]
+    pub game: String,
+    /// The test set: a file, or the name of a built-in set (`runner list` shows them);
+    /// default: the built-in set named after the game, or else the start position and seeded
+    /// random positions (the seed is printed).
+    #[arg(long)]
+    pub testset: Option<String>,
+    /// Use only the first N positions of the test set.
+    #[arg(long)]
+    pub positions: Option<usize>,
+    /// Comma-separated parallel algorithms of `runner list`, each optionally with its own
+    /// sorting regime after `@` (`mwf@ec,dmwf@ec`); default: every registered algorithm.
+    #[arg(long)]
+    pub algos: Option<String>,
+    /// Comma-separated processor counts (a 1-processor run of each algorithm is always added
+    /// for the relative figures); default 1,2,4,8,16, and on mpi the world size (the only
+    /// count above 1 an MPI launch can run).
+    #[arg(long)]
+    pub procs: Option<String>,
+    /// Where the processors run: sim (deterministic, virtual time), threads, or mpi (under
+    /// `mpirun -n N`: each MPI cell uses every rank, one processor each; the one-processor
+    /// cells run on rank 0, which alone writes and prints).
+    #[arg(long, default_value = "sim")]
+    pub backend: String,
+    /// Search depth in plies (default 7 when neither --depth nor --time-ms is given).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Instead of one depth: per position, the smallest depth whose sequential baseline takes
+    /// at least this many milliseconds (of the backend's clock).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// The table size and sorting flags (shared with `runner search`).
+    #[command(flatten)]
+    pub table_sort: TableSortArgs,
+    /// Transposition table mode: off, exact or normal (default exact, the research setting).
+    #[arg(long)]
+    pub tt: Option<String>,
+    /// Nodes with fewer plies left than this neither probe nor store the table (default 2; 1:
+    /// every interior node; 0: the horizon nodes too, seed 004's "any tree node"; 3: only
+    /// subtrees of more than 2 plies, seed 004's "> 2 ply").
+    #[arg(long)]
+    pub tt_min_depth: Option<u32>,
+    /// From this many processors on, nodes within one ply of the leaves neither probe nor
+    /// store the table (--tt-min-depth at least 2), as the thesis's 64-processor runs on the
+    /// Origin 2000 (its section 6.2.5); the runs on fewer processors and the baseline keep
+    /// --tt-min-depth. Absent: --tt-min-depth at every count.
+    #[arg(long, value_name = "N")]
+    pub tt_leaf_ban_from: Option<usize>,
+    /// Parallel granularity: nodes with fewer plies left are never split (default: each
+    /// algorithm's own, 5 for alphabeta and delaysplit/ybw, 4 for abdib, mwf, dmwf, treesplit,
+    /// pvsplit and er, 2 for the others; APHID keeps its own, `min_granularity` in
+    /// --aphid-config).
+    #[arg(long)]
+    pub min_split_depth: Option<u32>,
+    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k) or a
+    /// .toml cost-model file (sim only).
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// One numeric key of the simulator's cost model over the preset's value, as KEY=VALUE
+    /// (such as `shared_table_ports=8` or `send_overhead_ns=100000`; `poll_ns=T` makes a busy
+    /// processor look at its inbox every T ns, `poll_ns=0` interrupts it); repeatable, each
+    /// key once (sim only; the keys are those of `dib/presets/*.toml`).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub sim_set: Vec<String>,
+    /// Seeds 1..=K per cell: mean and spread over them.
+    #[arg(long, default_value_t = 1)]
+    pub seeds: u64,
+    /// Timed repeats of every cell, interleaved (each repeat runs the baseline and every cell
+    /// once, in a shuffled order); a cell's time is their median, with a confidence interval.
+    /// Default 5 on threads and mpi (wall clock), 1 on sim (deterministic: only 1 is allowed).
+    #[arg(long)]
+    pub repeat: Option<usize>,
+    /// The sequential baseline: a parallel algorithm run on one processor.
+    #[arg(long, default_value = "alphabeta")]
+    pub baseline: String,
+    /// Output folder (results.csv, results.json, SVG plots, report.html, and cells.jsonl for
+    /// resuming); default target/compare/<hash of the settings>.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Also print one line per position.
+    #[arg(long)]
+    pub per_position: bool,
+    /// Simulated cells computed at the same time, each on a thread of its own (default: the
+    /// machine's cores); the simulator is deterministic, so the results are the same for any
+    /// count. Wall-clock cells (threads, mpi) time themselves and run one at a time: more
+    /// than 1 is refused there.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Compute only the K-th of N disjoint slices of the cells (K from 1 to N) into the --out
+    /// folder the N share, and write no report; once every slice is done, --assemble writes
+    /// it. For a Slurm array (`--shard $SLURM_ARRAY_TASK_ID/N`) or N processes anywhere.
+    #[arg(long, value_name = "K/N", conflicts_with = "assemble")]
+    pub shard: Option<String>,
+    /// Compute nothing: write the report from the folder's finished cells (every shard's),
+    /// whichever build computed them; an error naming how many cells are missing.
+    #[arg(long)]
+    pub assemble: bool,
+    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
+    /// it searches its other children (on or off; default on). An error when no series runs
+    /// mwf or dmwf.
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+    pub mwf_wait: Option<bool>,
+    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (seed
+    /// 003 section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
+    /// error when no series runs mwf or dmwf.
+    #[arg(long, value_name = "shallow|deep")]
+    pub mwf_cutoffs: Option<String>,
+    /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
+    /// static values are type 1 instead of the eldest (seed 003 section 6; the default), or
+    /// `beside`, those at or above it join the eldest. An error when no series runs dmwf.
+    #[arg(long, value_name = "replace|beside")]
+    pub dmwf_promote: Option<String>,
+    /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
+    /// `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child, type-2 nodes for
+    /// their reasonable moves, type-3 nodes for nothing). An error when no series runs
+    /// delaysplit.
+    #[arg(long, value_name = "plain|star")]
+    pub ybw_rule: Option<String>,
+    /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
+    /// running (the default), or `by-value`, each child keeps the window it started with (seed
+    /// 003 section 3.6). An error when no series runs delaysplit.
+    #[arg(long, value_name = "spread|by-value")]
+    pub ybw_windows: Option<String>,
+    /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
+    /// or `active`, always one active e-child once an e-node's children run in parallel (seed
+    /// 003 section 3.5). An error when no series runs er.
+    #[arg(long, value_name = "split|active")]
+    pub er_e_children: Option<String>,
+    /// Tree splitting: `worker`, the root's processor searches root children too (the
+    /// default), or `master`, it only hands them out (seed 003 section 3.3). An error when no
+    /// series runs treesplit.
+    #[arg(long, value_name = "worker|master")]
+    pub tree_root: Option<String>,
+    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows, seed 004; the default),
+    /// or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1
+    /// nodes; seed 003 section 3.4). An error when no series runs pvsplit.
+    #[arg(long, value_name = "mp|rf")]
+    pub pv_form: Option<String>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    #[arg(long)]
+    pub split_width: Option<usize>,
+    /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
+    /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
+    /// `--algos` nor `--baseline` names aphid.
+    #[arg(long)]
+    pub aphid_tt: Option<String>,
+    /// The split engine's transposition tables (alphabeta, delaysplit/ybw, mwf, dmwf,
+    /// treesplit, pvsplit, er): global (one table every processor probes; the default) or
+    /// local (one per processor, each 1/N of the size). An error when no series runs on the
+    /// split engine.
+    #[arg(long, value_name = "global|local")]
+    pub split_tables: Option<String>,
+    /// APHID's options for the aphid series: a configuration file, TOML (groups and keys as in
+    /// control/src/parallel/aphid/README.md, such as `[geometry]` `master_depth = 5`) or the
+    /// thesis's `aphid.config` text without host lines (a hierarchy names its processor
+    /// count, which a comparison over several counts cannot keep). `--aphid-tt`, when also
+    /// given, sets the tables over the file's `[tables] tt`. An error when no series runs aphid.
+    #[arg(long)]
+    pub aphid_config: Option<std::path::PathBuf>,
+    /// The search setting: research (fixed depth; every run must return the baseline's
+    /// value) or play (variable depth through the play setting's reductions and the normal
+    /// table, as thesis table 6.2; values may then differ from the baseline's and are counted,
+    /// not called wrong).
+    #[arg(long, default_value = "research")]
+    pub setting: String,
+}
+
+/// Arguments of `runner experiment`.
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// The experiment's name (see --list).
+    #[arg(required_unless_present_any = ["list", "all"])]
+    pub name: Option<String>,
+    /// List the experiments with what they reproduce.
+    #[arg(long)]
+    pub list: bool,
+    /// Run every experiment, each into OUT/<name>, and write the results page OUT/README.md.
+    #[arg(long, conflicts_with_all = ["name", "list"])]
+    pub all: bool,
+    /// Output folder; default target/experiments/<name> (with --all: target/experiments).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Fewer positions, processors and plies: a run of a minute or two.
+    #[arg(long)]
+    pub quick: bool,
+    /// Run only these variants (comma-separated; an experiment's variants are its subfolders,
+    /// e.g. `origin2000`), for a long experiment run one machine at a time.
+    #[arg(long, value_delimiter = ',', conflicts_with = "all")]
+    pub variant: Vec<String>,
+    /// Search only the first N positions of the test set (the experiment's own count
+    /// otherwise); the results page names the count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub positions: Option<u32>,
+    /// Compute nothing: rebuild the pages (reports, plots, verdict) from the comparisons'
+    /// finished cells (every shard's), also from cells another build of runner computed,
+    /// which the page then names; an error when a cell is missing. For the pages of a run in
+    /// shards, or a change to the pages alone.
+    #[arg(long)]
+    pub assemble: bool,
+    /// Simulated cells computed at the same time, each on a thread of its own (default: the
+    /// machine's cores); the results are the same for any count. The cells of a wall-clock
+    /// comparison (threads, mpi) time themselves and run one at a time.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Compute only the K-th of N disjoint slices of every comparison's cells (K from 1 to N)
+    /// into the --out folder the N share, and write no pages; once every slice is done,
+    /// --assemble writes them. For a Slurm array (`--shard $SLURM_ARRAY_TASK_ID/N`) or N
+    /// processes anywhere.
+    #[arg(long, value_name = "K/N", conflicts_with = "assemble")]
+    pub shard: Option<String>,
+}
+
+/// Arguments of `runner calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// The cost-model file to write (TOML; its folder must exist).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Fewer positions, shallower searches and fewer repeats: a few seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Comma-separated games to measure (the first gives the defaults); default
+    /// tictactoe4,othello,checkers,chess.
+    #[arg(long)]
+    pub games: Option<String>,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `runner validate-sim`.
+#[derive(Debug, Args)]
+pub struct ValidateSimArgs {
+    /// The cost model of the prediction: a built-in preset name or a .toml file; default: a
+    /// `runner calibrate --quick` of this machine, in memory.
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Comma-separated games; default tictactoe4,othello,checkers.
+    #[arg(long)]
+    pub games: Option<String>,
+    /// Comma-separated parallel algorithms of `runner list`; default: every one.
+    #[arg(long)]
+    pub algos: Option<String>,
+    /// Search depth for every game (default: each game's own, see dib/CALIBRATION.md).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Timed threads runs per cell (after one warm-up run); the median counts. Default 3 (1
+    /// with --quick).
+    #[arg(long)]
+    pub repeat: Option<usize>,
+    /// Shallow searches and one timed run per cell: a few seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,27 @@
+//! `lab`: comparisons of parallel game-tree search algorithms, and the papers' experiments.
+//!
+//! The library behind the `runner` binary's `search`, `solve`, `compare`, `experiment`,
+//! `calibrate` and `validate-sim` commands: test sets and the one position grammar
+//! ([`testset`]), comparisons of algorithms over processor counts with their tables, plots and
+//! HTML report ([`compare`]), the papers' figures and tables rerun beside the published numbers
+//! ([`experiment`]), the simulator's calibration and validation ([`calibrate`],
+//! [`validate_sim`]). Each command's inputs have a command-line form in [`cli`].
+//!
+//! Errors are `anyhow` errors with context; an [`input_error::InputError`] among their causes
+//! marks bad input (the binary's exit status 2).
+
+pub mod calibrate;
+pub mod cli;
+pub mod compare;
+pub mod dib_flags;
+pub mod experiment;
+pub mod input_error;
+pub mod machine;
+pub mod mpi;
+pub mod parallel_search;
+pub mod progress;
+pub mod search;
+pub mod solve;
+pub mod testset;
+pub mod validate_sim;
+pub mod wall_clock;
