@@ -1094,6 +1094,47 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
     }
 }
 
+/// The cost model's per-frame and per-message costs and its table limit and table home are
+/// set from the command line as its other numbers are, and the run's settings name them.
+#[test]
+fn sim_set_takes_every_number_of_the_cost_model() {
+    let dir = temp_dir("sim-set-every");
+    let json = results(
+        &[
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "1",
+            "--algos",
+            "ybw",
+            "--procs",
+            "2",
+            "--depth",
+            "3",
+            "--sim-preset",
+            "origin2000",
+            "--sim-set",
+            "frame_ns=4000",
+            "--sim-set",
+            "message_handling_ns=9",
+            "--sim-set",
+            "local_table_entries=4096",
+            "--sim-set",
+            "shared_table_home=0",
+            "--out",
+            dir.to_str().expect("utf-8 temp path"),
+        ],
+        &dir,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let set = &json["settings"]["sim_set"];
+    assert_eq!(set["frame_ns"], 4000, "{set}");
+    assert_eq!(set["message_handling_ns"], 9, "{set}");
+    assert_eq!(set["local_table_entries"], 4096, "{set}");
+    assert_eq!(set["shared_table_home"], 0, "{set}");
+}
+
 #[test]
 fn quick_seed_004_tables_run_pv_splitting_with_and_without_tables() {
     let dir = temp_dir("mp-t3");

@@ -289,9 +289,9 @@ const PRESETS: [(&str, &str); 6] = [
 ];
 
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
-/// per-probe, per-message and per-word cost, the shared table's ports, the table limit, and
-/// `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
-pub const SETTABLE_KEYS: [&str; 19] = [
+/// per-probe, per-message and per-word cost, the shared table's ports and home processor, the
+/// table limits, and `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
+pub const SETTABLE_KEYS: [&str; 21] = [
     "node_ns",
     "horizon_ns",
     "quiescence_ns",
@@ -303,8 +303,10 @@ pub const SETTABLE_KEYS: [&str; 19] = [
     "table_probe_ns",
     "shared_probe_ns",
     "shared_table_ports",
+    "shared_table_home",
     "shared_serve_ns",
     "max_table_entries",
+    "local_table_entries",
     "send_overhead_ns",
     "recv_overhead_ns",
     "latency_ns",
@@ -1035,5 +1037,66 @@ mod tests {
             let err = o.with_setting(key, value).unwrap_err();
             assert!(err.to_string().contains(named), "{key}={value}: {err}");
         }
+    }
+
+    /// Every number of the model's TOML is a key of [`SETTABLE_KEYS`], and setting it changes
+    /// that number alone. The model is written out field by field (no `..`), so a new field
+    /// does not compile here until it is given a value, and a new number fails until it is
+    /// settable.
+    #[test]
+    fn every_number_of_the_model_is_settable() {
+        let full = CostModel {
+            name: "full".into(),
+            about: "every field set".into(),
+            node_ns: 1000,
+            horizon_ns: Some(1001),
+            quiescence_ns: Some(1002),
+            static_eval_ns: Some(1003),
+            control_ns: Some(1004),
+            frame_ns: Some(1005),
+            table_probe_ns: 1006,
+            shared_probe_ns: 1007,
+            shared_table_ports: 8,
+            shared_table_home: Some(0),
+            shared_serve_ns: 1008,
+            max_table_entries: Some(1 << 20),
+            local_table_entries: Some(1 << 19),
+            send_overhead_ns: 1009,
+            recv_overhead_ns: 1010,
+            latency_ns: 1011,
+            message_handling_ns: 1012,
+            wire_word_ns: 1013,
+            sender_waits_for_wire: true,
+            recv_word_ns: 1014,
+            message_overhead_words: 3,
+            relative_cost_percent: vec![100, 180],
+            slow_lines: Some(SlowLines {
+                from_procs: 4,
+                speed_percent: 50,
+            }),
+            notice: Some(Notice::Poll { every_ns: 1015 }),
+            games: BTreeMap::from([("chess".to_string(), GameCosts::default())]),
+        };
+        let table: toml::Table = toml::from_str(&full.to_toml()).expect("the model's TOML");
+        let numbers: Vec<(&String, i64)> = table
+            .iter()
+            .filter_map(|(k, v)| v.as_integer().map(|n| (k, n)))
+            .collect();
+        assert!(numbers.len() >= 20, "{numbers:?}");
+        for (key, value) in numbers {
+            assert!(
+                SETTABLE_KEYS.contains(&key.as_str()),
+                "{key} is not settable"
+            );
+            let set = full
+                .with_setting(key, value.unsigned_abs() + 1)
+                .unwrap_or_else(|e| panic!("{key}: {e}"));
+            let mut expected = table.clone();
+            expected.insert(key.clone(), toml::Value::Integer(value + 1));
+            let got: toml::Table = toml::from_str(&set.to_toml()).expect("TOML");
+            assert_eq!(got, expected, "{key}");
+        }
+        let poll = full.with_setting("poll_ns", 7).expect("poll_ns");
+        assert_eq!(poll.notice, Some(Notice::Poll { every_ns: 7 }));
     }
 }
