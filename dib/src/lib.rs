@@ -40,8 +40,8 @@ mod worker;
 pub use accounting::{BackendCounters, DibCounters, ProcAccounts};
 pub use application::{Application, Effects, Piece, Search, Slot, Step};
 pub use backend::sim::{
-    CostModel, FaultPlan, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, SimConfig,
-    SimError, SimFigures, SlowLines,
+    CostModel, FaultPlan, GameCosts, Notice, PresetError, SETTABLE_KEYS, SimConfig, SimError,
+    SimFigures, SlowLines, preset_list, preset_names,
 };
 pub use context::{Context, Envelope, Nanos, ProcId};
 pub use message::{Message, TaskId};

@@ -33,10 +33,23 @@ fn list_names_every_game() {
     // Every simulator preset, with the numbers `--sim-preset` would use.
     let presets = v["sim_presets"].as_array().expect("sim_presets");
     let names: Vec<&str> = presets.iter().filter_map(|p| p["name"].as_str()).collect();
-    assert_eq!(names.join(", "), dib::PRESET_NAMES);
+    assert_eq!(names, dib::preset_names().collect::<Vec<_>>());
     for p in presets {
         assert!(p["model"]["node_ns"].as_u64().is_some_and(|n| n > 0), "{p}");
         assert!(stdout(&runner(&["list"])).contains(p["name"].as_str().unwrap_or("?")));
+    }
+}
+
+/// The help of `--sim-preset` names every built-in preset (it is made from dib's table).
+#[test]
+fn sim_preset_help_names_every_preset() {
+    for command in ["search", "compare"] {
+        let out = runner(&[command, "--help"]);
+        assert!(out.status.success());
+        let help = stdout(&out);
+        for name in dib::preset_names() {
+            assert!(help.contains(name), "{command} --help lacks {name}: {help}");
+        }
     }
 }
 

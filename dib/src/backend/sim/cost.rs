@@ -272,21 +272,36 @@ fn is_false(b: &bool) -> bool {
 /// words.
 pub const WORD_BYTES: u64 = 2;
 
-/// The built-in presets: name and TOML text.
-const PRESETS: [(&str, &str); 6] = [
-    (
-        "shared-memory",
-        include_str!("../../../presets/shared-memory.toml"),
-    ),
-    ("sequent", include_str!("../../../presets/sequent.toml")),
-    (
-        "origin2000",
-        include_str!("../../../presets/origin2000.toml"),
-    ),
-    ("sun4-pvm", include_str!("../../../presets/sun4-pvm.toml")),
-    ("pdp11", include_str!("../../../presets/pdp11.toml")),
-    ("sun68k", include_str!("../../../presets/sun68k.toml")),
+/// `(name, text of dib/presets/<name>.toml)` for each name: the file is named by the preset,
+/// so the two cannot disagree.
+macro_rules! presets {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../../presets/", $name, ".toml")))),*]
+    };
+}
+
+/// The built-in presets, name and TOML text, in the order `runner list` shows them: the one
+/// list of the presets ([`preset_names`], the error for an unknown name and the command-line
+/// help follow it). A test checks that it holds every file of `dib/presets`.
+const PRESETS: &[(&str, &str)] = &presets![
+    "shared-memory",
+    "sequent",
+    "origin2000",
+    "sun4-pvm",
+    "pdp11",
+    "sun68k",
 ];
+
+/// The names of the built-in presets ([`CostModel::preset`]), in their order.
+pub fn preset_names() -> impl ExactSizeIterator<Item = &'static str> + Clone {
+    PRESETS.iter().map(|(name, _)| *name)
+}
+
+/// The preset names as a comma-separated list, for messages and help.
+#[must_use]
+pub fn preset_list() -> String {
+    preset_names().collect::<Vec<_>>().join(", ")
+}
 
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
 /// per-probe, per-message and per-word cost, the shared table's ports and home processor, the
@@ -315,12 +330,12 @@ pub const SETTABLE_KEYS: [&str; 21] = [
     "message_overhead_words",
 ];
 
-/// The names of the presets, for error messages and help.
-pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k";
-
 /// A preset name that does not exist.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown simulator preset '{0}'; the presets are: {PRESET_NAMES} (or give a .toml file)")]
+#[error(
+    "unknown simulator preset '{0}'; the presets are: {names} (or give a .toml file)",
+    names = preset_list()
+)]
 pub struct UnknownPreset(pub String);
 
 /// A cost-model file that could not be read.
@@ -335,7 +350,7 @@ pub enum PresetError {
 }
 
 impl CostModel {
-    /// The built-in preset `name` (see [`PRESET_NAMES`]).
+    /// The built-in preset `name` (see [`preset_names`]).
     ///
     /// # Errors
     /// [`UnknownPreset`] for any other name.
@@ -740,14 +755,14 @@ mod tests {
 
     #[test]
     fn presets_parse_and_slow_processors_cost_more() {
-        for name in PRESET_NAMES.split(", ") {
+        for name in preset_names() {
             assert_eq!(
                 name.parse::<CostModel>().map(|c| c.name),
                 Ok(name.to_string())
             );
         }
-        assert_eq!(PRESETS.len(), PRESET_NAMES.split(", ").count());
-        assert!("cray".parse::<CostModel>().is_err());
+        let err = "cray".parse::<CostModel>().unwrap_err().to_string();
+        assert!(err.contains(&preset_list()), "{err}");
         let p = CostModel::pdp11();
         assert_eq!(10 * p.nodes_ns(1, 10), 18 * p.nodes_ns(0, 10));
     }
@@ -884,7 +899,7 @@ mod tests {
         assert!(c.to_string().contains("34000 ns/word"), "{c}");
         assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
         // Without per-word costs a message costs the same whatever its size.
-        for name in PRESET_NAMES.split(", ").filter(|n| *n != "pdp11") {
+        for name in preset_names().filter(|n| *n != "pdp11") {
             let p = CostModel::preset(name).expect("preset");
             assert!(!p.sized_messages(), "{name}");
             assert_eq!(p.send_msg_ns(1000), p.send_ns(), "{name}");
@@ -942,7 +957,7 @@ mod tests {
 
     #[test]
     fn toml_round_trips_and_bad_keys_are_named() {
-        for name in PRESET_NAMES.split(", ") {
+        for name in preset_names() {
             let c = CostModel::preset(name).expect("preset");
             assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
         }
@@ -1036,6 +1051,32 @@ mod tests {
         ] {
             let err = o.with_setting(key, value).unwrap_err();
             assert!(err.to_string().contains(named), "{key}={value}: {err}");
+        }
+    }
+
+    /// The built-in presets are the files of `dib/presets`: every `.toml` file there is one
+    /// (its name the file's stem), and each preset's text is its file's.
+    #[test]
+    fn every_preset_file_is_a_preset_and_every_preset_a_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("presets");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("dib/presets is readable")
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .map(|p| {
+                p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .expect("a UTF-8 file name")
+                    .to_string()
+            })
+            .collect();
+        files.sort();
+        let mut names: Vec<&str> = preset_names().collect();
+        names.sort_unstable();
+        assert_eq!(files, names);
+        for (name, text) in PRESETS {
+            let file = std::fs::read_to_string(dir.join(format!("{name}.toml"))).expect(name);
+            assert_eq!(file, *text, "{name}");
         }
     }
 
