@@ -20,6 +20,7 @@ mod player;
 mod progress;
 mod search;
 mod solve;
+mod stop;
 mod testset;
 mod uci;
 mod validate_sim;
