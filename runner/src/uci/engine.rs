@@ -47,7 +47,9 @@ pub struct Running {
     /// Raised by the search thread just before it writes `bestmove`: from then on the search is
     /// over for the GUI, which may send the next `go` before the thread has returned.
     answered: Arc<AtomicBool>,
-    /// How often the search thread woke while it held a finished `go infinite` for `stop`.
+    /// How often the search thread woke while it held a finished `go infinite` for `stop`
+    /// (read by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
     wakeups: Arc<AtomicU64>,
     handle: JoinHandle<Player<Chess>>,
 }

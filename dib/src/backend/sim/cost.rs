@@ -32,6 +32,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::context::{Nanos, ProcId};
+use crate::toml_error::{TomlError, one_line};
 use crate::work::Work;
 
 /// How virtual time advances: per node of each kind, per table probe, and per message (sender
@@ -341,9 +342,10 @@ pub struct UnknownPreset(pub String);
 /// A cost-model file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PresetError {
-    /// Not valid TOML, or a key that is unknown, missing or of the wrong type.
+    /// Not valid TOML, or a key that is unknown, missing or of the wrong type (where, and
+    /// what is wrong).
     #[error("bad cost model: {0}")]
-    Parse(String),
+    Parse(TomlError),
     /// A value that makes no sense.
     #[error("bad cost model: {0}")]
     Invalid(String),
@@ -369,7 +371,7 @@ impl CostModel {
     /// [`PresetError`] naming the bad key or value.
     pub fn from_toml(text: &str) -> Result<CostModel, PresetError> {
         let model: CostModel =
-            toml::from_str(text).map_err(|e| PresetError::Parse(e.message().to_string()))?;
+            toml::from_str(text).map_err(|e| PresetError::Parse(TomlError::new(text, &e)))?;
         model.check()?;
         Ok(model)
     }
@@ -393,8 +395,9 @@ impl CostModel {
                 SETTABLE_KEYS.join(", ")
             )));
         }
-        let mut table: toml::Table = toml::from_str(&self.to_toml())
-            .map_err(|e| PresetError::Parse(e.message().to_string()))?;
+        let own = self.to_toml();
+        let mut table: toml::Table =
+            toml::from_str(&own).map_err(|e| PresetError::Parse(TomlError::new(&own, &e)))?;
         let v = i64::try_from(value)
             .map_err(|_| PresetError::Invalid(format!("{key} = {value} is too large")))?;
         if key == "poll_ns" {
@@ -411,7 +414,7 @@ impl CostModel {
             table.insert(key.to_string(), toml::Value::Integer(v));
         }
         let model: CostModel = table.try_into().map_err(|e: toml::de::Error| {
-            PresetError::Invalid(format!("{key} = {value}: {}", e.message()))
+            PresetError::Invalid(format!("{key} = {value}: {}", one_line(e.message())))
         })?;
         model.check()?;
         Ok(model)
