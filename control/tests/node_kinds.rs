@@ -186,7 +186,7 @@ fn every_preset_is_deterministic_and_agrees_on_the_value() {
         |_| {},
     )
     .value;
-    for name in dib::PRESET_NAMES.split(", ") {
+    for name in dib::preset_names() {
         let cost = CostModel::preset(name).expect("a built-in preset");
         for algo in [ParallelAlgo::DelaySplit, ParallelAlgo::LazySmp] {
             let a = run(algo, &root, 5, 4, sim(cost.clone()), |_| {});

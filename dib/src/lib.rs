@@ -32,6 +32,7 @@ pub mod processor;
 pub mod request;
 pub mod rng;
 mod run;
+pub mod toml_error;
 pub mod trace;
 mod work;
 mod work_table;
@@ -40,8 +41,8 @@ mod worker;
 pub use accounting::{BackendCounters, DibCounters, ProcAccounts};
 pub use application::{Application, Effects, Piece, Search, Slot, Step};
 pub use backend::sim::{
-    CostModel, FaultPlan, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, SimConfig,
-    SimError, SimFigures, SlowLines,
+    CostModel, FaultPlan, GameCosts, Notice, PresetError, SETTABLE_KEYS, SimConfig, SimError,
+    SimFigures, SlowLines, preset_list, preset_names,
 };
 pub use context::{Context, Envelope, Nanos, ProcId};
 pub use message::{Message, TaskId};
@@ -49,5 +50,6 @@ pub use processor::{Activity, Factory, Processor};
 pub use request::Answer;
 pub use rng::{Ratio, Rng};
 pub use run::{Backend, DibError, Report, run_processors, solve};
+pub use toml_error::TomlError;
 pub use work::Work;
 pub use worker::{DibConfig, DibProcessor};

@@ -3,6 +3,14 @@
 
 use clap::Args;
 
+/// The help of `--sim-preset`: the built-in presets, named from dib's table, then `rest`.
+fn sim_preset_help(rest: &str) -> String {
+    format!(
+        "Simulator cost model: a preset ({}{rest}",
+        dib::preset_list()
+    )
+}
+
 /// Arguments of `runner search`.
 #[derive(Debug, Args)]
 #[command(group = clap::ArgGroup::new("limit").required(true).multiple(true).args(["depth", "time_ms", "nodes"]))]
@@ -251,10 +259,12 @@ pub struct DibArgs {
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k;
-    /// default shared-memory) or a .toml cost-model file (`runner calibrate` writes one).
-    /// Needs --backend sim.
-    #[arg(long)]
+    /// Simulator cost model: a built-in preset (default shared-memory) or a .toml cost-model
+    /// file (`runner calibrate` writes one). Needs --backend sim. The help names the presets.
+    #[arg(long, help = sim_preset_help(
+        "; default shared-memory) or a .toml cost-model file (`runner calibrate` writes one). \
+         Needs --backend sim"
+    ))]
     pub sim_preset: Option<String>,
     /// Faults to inject on the simulator, e.g.
     /// `crash=3@1000,drop=1/100,dup=1/200,delay=1/50,corrupt=1/100` (times in virtual
@@ -322,9 +332,9 @@ pub struct CompareArgs {
     /// --aphid-config).
     #[arg(long)]
     pub min_split_depth: Option<u32>,
-    /// Simulator cost model: a preset (shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k) or a
-    /// .toml cost-model file (sim only).
-    #[arg(long)]
+    /// Simulator cost model: a built-in preset or a .toml cost-model file (sim only). The
+    /// help names the presets.
+    #[arg(long, help = sim_preset_help(") or a .toml cost-model file (sim only)"))]
     pub sim_preset: Option<String>,
     /// One numeric key of the simulator's cost model over the preset's value, as KEY=VALUE
     /// (such as `shared_table_ports=8` or `send_overhead_ns=100000`; `poll_ns=T` makes a busy

@@ -2,7 +2,7 @@
 //! sets and the simulator's cost-model presets.
 
 use control::parallel::ParallelAlgo;
-use dib::{CostModel, PRESET_NAMES};
+use dib::CostModel;
 use games::GameId;
 use serde_json::json;
 
@@ -17,10 +17,9 @@ fn position_lines(text: &str) -> usize {
         .count()
 }
 
-/// The built-in cost models, in the order of [`PRESET_NAMES`].
+/// The built-in cost models, in the order of [`dib::preset_names`].
 fn presets() -> Vec<CostModel> {
-    PRESET_NAMES
-        .split(", ")
+    dib::preset_names()
         .filter_map(|n| CostModel::preset(n).ok())
         .collect()
 }

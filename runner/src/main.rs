@@ -10,6 +10,7 @@ mod mpi;
 mod perft;
 mod play;
 mod player;
+mod stop;
 mod uci;
 
 use std::process::ExitCode;

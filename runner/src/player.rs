@@ -1,20 +1,19 @@
 //! One engine choosing a move: the sequential search core, or iterative deepening over
 //! fixed-depth searches of a parallel algorithm, under a [`Budget`], with a progress report per
-//! completed depth (and, for the sequential search, the root move it is on) and an abort flag.
+//! completed depth (and, for the sequential search, the root move it is on) and a [`Stop`].
 //! Shared by `runner uci` and `runner play`.
 //!
 //! The parallel algorithms search one fixed depth and cannot be interrupted. [`Player`] runs
 //! them depth after depth, each on a thread of its own, and starts the next depth only when the
 //! time the last one took, times the growth between the last two depths (at least 2, at most
-//! 8), still fits before the deadline. If a depth runs past the deadline anyway (or a stop
-//! arrives), the player answers with the last completed depth at once and leaves that search to
-//! finish in the background; its result is dropped. So the clock is kept, at the price of a
-//! thread that may go on computing for a while.
+//! 8), still fits before the deadline. While a depth runs the player sleeps until its result,
+//! the deadline or the stop, whichever comes first. If a depth runs past the deadline anyway
+//! (or a stop arrives), the player answers with the last completed depth at once and leaves
+//! that search to finish in the background; its result is dropped. So the clock is kept, at
+//! the price of a thread that may go on computing for a while.
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -24,6 +23,8 @@ use control::search::{
 };
 use dib::Backend;
 use games::Game;
+
+use crate::stop::Stop;
 
 /// How an engine searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,7 +190,7 @@ impl<G: Game> Player<G> {
         root: &G,
         budget: &Budget,
         clock: impl SearchContext,
-        stop: &Arc<AtomicBool>,
+        stop: &Stop,
         report: &mut dyn FnMut(Event<G::Move>),
     ) -> Result<Thought<G::Move>> {
         match (self.method, &mut self.searcher) {
@@ -259,11 +260,11 @@ impl<G: Game> Player<G> {
     }
 }
 
-/// The sequential search's context: the clock, the stop flag, the deadline of a fixed
-/// time, and the root moves reported as [`Event::CurrMove`].
+/// The sequential search's context: the clock, the stop, the deadline of a fixed time, and
+/// the root moves reported as [`Event::CurrMove`].
 struct Watch<'a, 'b, M, C> {
     clock: C,
-    stop: &'a AtomicBool,
+    stop: &'a Stop,
     deadline: Option<Duration>,
     root_moves: Vec<M>,
     next_currmove: Duration,
@@ -277,7 +278,7 @@ impl<M: Copy, C: SearchContext> SearchContext for Watch<'_, '_, M, C> {
 
     fn poll(&mut self, nodes: u64) -> Signal {
         if self.clock.poll(nodes) == Signal::Stop
-            || self.stop.load(Ordering::Relaxed)
+            || self.stop.is_raised()
             || self.deadline.is_some_and(|d| self.elapsed() >= d)
         {
             Signal::Stop
@@ -325,7 +326,7 @@ fn parallel_deepening<G: Game>(
     config: SearchConfig,
     budget: &Budget,
     clock: &dyn SearchContext,
-    stop: &Arc<AtomicBool>,
+    stop: &Stop,
     report: &mut dyn FnMut(Event<G::Move>),
 ) -> Result<Thought<G::Move>> {
     let mut thought = Thought {
@@ -343,7 +344,7 @@ fn parallel_deepening<G: Game>(
     let max_depth = budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
     let mut times: (Option<Duration>, Option<Duration>) = (None, None);
     for depth in 1..=max_depth {
-        if stop.load(Ordering::Relaxed) || budget.nodes.is_some_and(|n| thought.nodes >= n) {
+        if stop.is_raised() || budget.nodes.is_some_and(|n| thought.nodes >= n) {
             break;
         }
         let now = clock.elapsed();
@@ -361,7 +362,7 @@ fn parallel_deepening<G: Game>(
         let mut options = ParallelOptions::for_algo(algo, depth, procs, backend);
         options.search = config;
         let start = clock.elapsed();
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = crossbeam_channel::bounded(1);
         let pos = root.clone();
         std::thread::Builder::new()
             .name(format!("parallel depth {depth}"))
@@ -369,27 +370,24 @@ fn parallel_deepening<G: Game>(
                 let _ = tx.send(parallel::search(algo, &pos, &options));
             })
             .context("starting a parallel search thread")?;
+        // Asleep until the result, the stop or the deadline. The deadline is the clock's (a
+        // virtual clock in tests): when the timer fires the clock is read again.
         let result = loop {
-            let wait = match budget.time {
-                Some(limit) => {
-                    let now = clock.elapsed();
-                    if now >= limit {
-                        break None;
-                    }
-                    (limit - now).min(Duration::from_millis(2))
-                }
-                None => Duration::from_millis(2),
+            let timer = match budget.time {
+                Some(limit) => match limit.checked_sub(clock.elapsed()) {
+                    Some(left) if !left.is_zero() => crossbeam_channel::after(left),
+                    _ => break None,
+                },
+                None => crossbeam_channel::never(),
             };
-            match rx.recv_timeout(wait) {
-                Ok(r) => break Some(r),
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if stop.load(Ordering::Relaxed) {
-                        break None;
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    anyhow::bail!("the parallel search thread of depth {depth} died")
-                }
+            crossbeam_channel::select! {
+                recv(rx) -> r => match r {
+                    Ok(r) => break Some(r),
+                    Err(_) => anyhow::bail!("the parallel search thread of depth {depth} died"),
+                },
+                // A result that is ready as the stop arrives is still taken.
+                recv(stop.raised()) -> _ => break rx.try_recv().ok(),
+                recv(timer) -> _ => {}
             }
         };
         let Some(result) = result else {
@@ -451,7 +449,7 @@ mod tests {
         let root =
             Chess::parse_position("r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1")
                 .unwrap();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let think = |fixed_time: bool| {
             let mut player =
                 Player::<Chess>::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play())
@@ -492,7 +490,7 @@ mod tests {
         use games::chess::Chess;
         // 100 µs a node: 2 s are 20,000 nodes; reports start after 10,000, one per 2,500 at most.
         let root = Chess::start();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let mut player =
             Player::<Chess>::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play()).unwrap();
         let budget = Budget {
@@ -524,7 +522,7 @@ mod tests {
             depth: Some(5),
             ..Budget::default()
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let mut values = Vec::new();
         for method in [
             Method::Sequential(Algorithm::AlphaBeta),
@@ -554,7 +552,8 @@ mod tests {
     #[test]
     fn a_raised_stop_flag_answers_with_a_legal_move_at_once() {
         let root = TicTacToe3::start();
-        let stop = Arc::new(AtomicBool::new(true));
+        let stop = Stop::new();
+        stop.raise();
         let mut player = Player::<TicTacToe3>::new(
             Method::Parallel {
                 algo: ParallelAlgo::Mwf,
@@ -583,7 +582,7 @@ mod tests {
     fn a_parallel_depth_past_the_deadline_is_left_behind_with_a_legal_answer() {
         use games::chess::Chess;
         let root = Chess::start();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let mut player = Player::<Chess>::new(
             Method::Parallel {
                 algo: ParallelAlgo::DelaySplit,

@@ -33,10 +33,23 @@ fn list_names_every_game() {
     // Every simulator preset, with the numbers `--sim-preset` would use.
     let presets = v["sim_presets"].as_array().expect("sim_presets");
     let names: Vec<&str> = presets.iter().filter_map(|p| p["name"].as_str()).collect();
-    assert_eq!(names.join(", "), dib::PRESET_NAMES);
+    assert_eq!(names, dib::preset_names().collect::<Vec<_>>());
     for p in presets {
         assert!(p["model"]["node_ns"].as_u64().is_some_and(|n| n > 0), "{p}");
         assert!(stdout(&runner(&["list"])).contains(p["name"].as_str().unwrap_or("?")));
+    }
+}
+
+/// The help of `--sim-preset` names every built-in preset (it is made from dib's table).
+#[test]
+fn sim_preset_help_names_every_preset() {
+    for command in ["search", "compare"] {
+        let out = runner(&[command, "--help"]);
+        assert!(out.status.success());
+        let help = stdout(&out);
+        for name in dib::preset_names() {
+            assert!(help.contains(name), "{command} --help lacks {name}: {help}");
+        }
     }
 }
 
@@ -118,4 +131,57 @@ fn bad_input_gives_one_line_and_status_2() {
         assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
         assert!(stdout(&out).is_empty(), "{args:?} printed to stdout");
     }
+}
+
+/// A malformed cost-model or APHID configuration file is bad input: exit status 2 and one
+/// line of error that names the flag, the file, the line and column, and what is wrong.
+#[test]
+fn a_malformed_toml_file_is_one_line_naming_the_file_and_the_place() {
+    let dir = std::env::temp_dir().join(format!("runner-cli-bad-toml-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    let search = [
+        "search", "--game", "chess", "--depth", "1", "--procs", "2", "--algo", "aphid",
+    ];
+    // (flag and its companions, the file's text, where it is wrong, words of the message)
+    let cases: [(&[&str], &str, &str, &str); 4] = [
+        (
+            &["--backend", "sim", "--sim-preset"],
+            "name = \"x\"\n[games\nnode_ns = 1\n",
+            "line 2, column 7",
+            "invalid table header",
+        ),
+        (
+            &["--backend", "sim", "--sim-preset"],
+            "name = \"x\"\nnode_ns = \n",
+            "line 2, column 11",
+            "invalid string",
+        ),
+        (
+            &["--aphid-config"],
+            "[geometry\nmaster_depth = 2\n",
+            "line 1, column 10",
+            "invalid table header",
+        ),
+        (
+            &["--aphid-config"],
+            "[geometry]\nmaster_depth = \n",
+            "line 2, column 16",
+            "invalid string",
+        ),
+    ];
+    for (i, (flags, text, place, words)) in cases.into_iter().enumerate() {
+        let file = dir.join(format!("bad-{i}.toml"));
+        std::fs::write(&file, text).expect("the file is written");
+        let path = file.to_str().expect("a UTF-8 temp path");
+        let args: Vec<&str> = search.iter().chain(flags).copied().chain([path]).collect();
+        let out = runner(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        let flag = flags.last().expect("a flag");
+        for part in [*flag, path, place, words] {
+            assert!(err.contains(part), "{args:?}: '{part}' missing from {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

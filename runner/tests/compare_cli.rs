@@ -395,24 +395,39 @@ fn jobs_and_shards_give_the_results_of_one_serial_run() {
     }
 }
 
+/// `--list` names every experiment once (a name line is indented by two spaces, its
+/// description under it by more), and the names are exactly those `runner experiment` knows:
+/// the ones its answer to an unknown name offers.
 #[test]
-fn experiments_are_listed_and_pending_ones_say_why() {
+fn every_listed_experiment_is_one_runner_experiment_knows() {
     let out = runner(&["experiment", "--list"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
+    let listed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     for name in [
         "rf-fig5-6",
         "rf-fig13-15",
         "thesis-t6.4",
         "thesis-ch4-model",
     ] {
-        assert!(text.contains(name), "{name} missing from the list");
+        assert!(listed.contains(&name), "{name} missing from {listed:?}");
     }
-    // Whatever is still pending in this build says so when run.
-    for line in text.lines().filter(|l| l.contains("[pending:")) {
-        let name = line.split_whitespace().next().expect("a name");
-        fails_with(&["experiment", name], "pending");
-    }
+    let unique: BTreeSet<&str> = listed.iter().copied().collect();
+    assert_eq!(unique.len(), listed.len(), "a name twice in {listed:?}");
+
+    let out = runner(&["experiment", "no-such-experiment"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let known: BTreeSet<&str> = err
+        .split_once("the experiments are: ")
+        .and_then(|(_, rest)| rest.split_once(" (see"))
+        .map(|(names, _)| names.split(", ").collect())
+        .unwrap_or_else(|| panic!("no list of names in: {err}"));
+    assert_eq!(unique, known);
 }
 
 #[test]
@@ -443,7 +458,7 @@ fn quick_experiments_write_their_reports() {
     assert!(balanced(&html) && html.contains("Figure 4.7"));
     assert!(html.contains("<h2>Environment</h2>") && html.contains("<th>rustc</th>"));
 
-    // A seed 003 figure: runs if its algorithms are registered, else says it is pending.
+    // A seed 003 figure with the published numbers in its report.
     let fig = dir.join("fig");
     let out = runner(&[
         "experiment",
@@ -452,17 +467,17 @@ fn quick_experiments_write_their_reports() {
         "--out",
         fig.to_str().expect("utf-8"),
     ]);
-    match out.status.code() {
-        Some(0) => {
-            let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
-            assert!(html.contains("Published") && balanced(&html));
-            assert!(
-                !html.contains("<pre>"),
-                "published numbers are text and tables"
-            );
-        }
-        _ => assert!(String::from_utf8_lossy(&out.stderr).contains("pending")),
-    }
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
+    assert!(html.contains("Published") && balanced(&html));
+    assert!(
+        !html.contains("<pre>"),
+        "published numbers are text and tables"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1077,6 +1092,47 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
             "{item}: {err}"
         );
     }
+}
+
+/// The cost model's per-frame and per-message costs and its table limit and table home are
+/// set from the command line as its other numbers are, and the run's settings name them.
+#[test]
+fn sim_set_takes_every_number_of_the_cost_model() {
+    let dir = temp_dir("sim-set-every");
+    let json = results(
+        &[
+            "compare",
+            "--game",
+            "tictactoe4",
+            "--positions",
+            "1",
+            "--algos",
+            "ybw",
+            "--procs",
+            "2",
+            "--depth",
+            "3",
+            "--sim-preset",
+            "origin2000",
+            "--sim-set",
+            "frame_ns=4000",
+            "--sim-set",
+            "message_handling_ns=9",
+            "--sim-set",
+            "local_table_entries=4096",
+            "--sim-set",
+            "shared_table_home=0",
+            "--out",
+            dir.to_str().expect("utf-8 temp path"),
+        ],
+        &dir,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let set = &json["settings"]["sim_set"];
+    assert_eq!(set["frame_ns"], 4000, "{set}");
+    assert_eq!(set["message_handling_ns"], 9, "{set}");
+    assert_eq!(set["local_table_entries"], 4096, "{set}");
+    assert_eq!(set["shared_table_home"], 0, "{set}");
 }
 
 #[test]

@@ -1,8 +1,7 @@
 //! `runner experiment --all`: every experiment of the catalog into its own subfolder of one
 //! output folder (checked writable before anything runs), then the results page
-//! (`index.rs`). An experiment this build cannot run (its algorithms not registered) is
-//! skipped with a note; one that fails is named at the end (exit status 1) after the others
-//! have run. At the end it prints its wall time beside the summed time of the cells it
+//! (`index.rs`). An experiment that fails is named at the end (exit status 1) after the
+//! others have run. At the end it prints its wall time beside the summed time of the cells it
 //! computed, and keeps both in `all.json`, which the results page shows.
 //!
 //! With `--shard K/N` every comparison computes its slice and no page is written; the model
@@ -15,8 +14,8 @@ use std::time::Instant;
 use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{self, Experiment, Kind};
-use super::{Scope, flags_for, index, missing_algos, names, run_one, times};
+use super::catalog::{self, Kind};
+use super::{Scope, index, names, run_one, times};
 use crate::compare::store::Cost;
 use crate::input_error::input;
 
@@ -79,16 +78,6 @@ fn check_writable(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Whether an experiment runs in this build (a comparison needs a registered algorithm).
-fn runnable(exp: &Experiment) -> bool {
-    match &exp.kind {
-        Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
-            flags_for(args, &[], &[], false).is_some()
-        }
-        Kind::Model | Kind::CommonDepth => true,
-    }
-}
-
 /// `runner experiment --all`: every experiment into `out/<name>`, then the results page.
 pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
     let out = out.map_or_else(|| PathBuf::from("target/experiments"), Path::to_path_buf);
@@ -97,19 +86,6 @@ pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
     let mut computed = Cost::default();
     let mut failed = Vec::new();
     for exp in catalog::ALL {
-        if !runnable(exp) {
-            eprintln!(
-                "note: {} skipped: it needs {}, not registered in this build",
-                exp.name,
-                match &exp.kind {
-                    Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
-                        missing_algos(args).join(", ")
-                    }
-                    Kind::Model | Kind::CommonDepth => String::new(),
-                }
-            );
-            continue;
-        }
         let mut this = scope.clone();
         if matches!(exp.kind, Kind::Model) {
             // One process runs it whole: shard 1; --assemble keeps its pages.

@@ -1278,7 +1278,17 @@ pub const ALL: &[Experiment] = &[
 mod tests {
     use super::*;
     use crate::experiment::published;
-    use crate::experiment::{algos_of, flags_for, plan_of};
+    use crate::experiment::{flags_for, plan_of};
+
+    /// The algorithms an experiment's `--algos` flags name.
+    fn algos_of(flags: &[(&str, &str)]) -> Vec<String> {
+        flags
+            .iter()
+            .filter(|(k, _)| *k == "--algos")
+            .flat_map(|(_, v)| v.split(','))
+            .map(|s| s.trim().to_string())
+            .collect()
+    }
 
     /// Every mapping names a published item with rows under its filters, every published
     /// series it names is in them, every label is one of the experiment's series and every
@@ -1361,9 +1371,7 @@ mod tests {
             let one: &[(&str, Flags)] = &[("", &[])];
             let vs = if variants.is_empty() { one } else { variants };
             for (label, over) in vs {
-                let Some(flags) = flags_for(args, &[], over, false) else {
-                    continue;
-                };
+                let flags = flags_for(args, &[], over, false);
                 let value = |k: &str| flags.iter().find(|(f, _)| f == k).map(|(_, v)| v.clone());
                 if value("--sim-preset").as_deref() != Some("origin2000") {
                     continue;
@@ -1392,8 +1400,7 @@ mod tests {
             &[("--depth", "5")],
             &[("--game", "checkers"), ("--time-ms", "150000")],
             true,
-        )
-        .expect("flags");
+        );
         let has = |k: &str| flags.iter().any(|(f, _)| f == k);
         assert!(has("--depth") && !has("--time-ms"), "{flags:?}");
         let flags = flags_for(
@@ -1401,13 +1408,46 @@ mod tests {
             &[("--depth", "5")],
             &[("--time-ms", "150000")],
             false,
-        )
-        .expect("flags");
+        );
         assert_eq!(flags, [("--time-ms".to_string(), "150000".to_string())]);
     }
 
+    /// Every algorithm an experiment names (in its flags, its quick flags and its variants'
+    /// overrides) is one this build registers, so every experiment `--list` shows runs.
     #[test]
-    fn names_are_unique_and_every_runnable_experiment_parses() {
+    fn every_algorithm_an_experiment_names_is_registered() {
+        let mut checked = 0;
+        for e in ALL {
+            let (args, quick, variants) = match &e.kind {
+                Kind::Compare {
+                    args,
+                    quick,
+                    variants,
+                    ..
+                } => (*args, *quick, *variants),
+                Kind::Sweep { args, quick, .. } => (*args, *quick, &[][..]),
+                Kind::Model | Kind::CommonDepth => continue,
+            };
+            let lists = [args, quick]
+                .into_iter()
+                .chain(variants.iter().map(|(_, over)| *over));
+            for flags in lists {
+                for item in algos_of(flags) {
+                    let name = item.split('@').next().unwrap_or(&item);
+                    assert!(
+                        name.parse::<control::parallel::ParallelAlgo>().is_ok(),
+                        "{}: '{name}' is not a registered algorithm",
+                        e.name
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= ALL.len(), "{checked} algorithms checked");
+    }
+
+    #[test]
+    fn names_are_unique_and_every_experiment_parses() {
         for (i, e) in ALL.iter().enumerate() {
             assert!(ALL[..i].iter().all(|o| o.name != e.name), "{}", e.name);
             if let Kind::Compare {
@@ -1421,20 +1461,16 @@ mod tests {
                 let vs = if variants.is_empty() { one } else { variants };
                 for (_, over) in vs {
                     for q in [false, true] {
-                        // Unregistered algorithms are left out; with none left it is pending.
-                        if let Some(flags) = flags_for(args, quick, over, q) {
-                            let dir = std::env::temp_dir().join("runner-catalog-test");
-                            plan_of(&flags, &dir)
-                                .unwrap_or_else(|err| panic!("{} does not parse: {err:#}", e.name));
-                        }
+                        let flags = flags_for(args, quick, over, q);
+                        let dir = std::env::temp_dir().join("runner-catalog-test");
+                        plan_of(&flags, &dir)
+                            .unwrap_or_else(|err| panic!("{} does not parse: {err:#}", e.name));
                     }
                 }
             }
             if let Kind::Sweep { args, quick, swept } = &e.kind {
                 for q in [false, true] {
-                    let Some(base) = flags_for(args, quick, &[], q) else {
-                        continue;
-                    };
+                    let base = flags_for(args, quick, &[], q);
                     for sweep in *swept {
                         for &v in sweep.values.iter().chain(sweep.quick) {
                             let mut flags = base.clone();

@@ -3,9 +3,8 @@
 //! numbers beside ours in its report; `thesis-ch4-model` computes the analytical model of
 //! thesis chapter 4 next to simulated runs on synthetic trees.
 //!
-//! Experiments name algorithms, never depend on them: an algorithm that is not registered in
-//! this build is left out with a note, and an experiment none of whose algorithms is
-//! registered says so and stops (exit status 2).
+//! Experiments name algorithms, never depend on them: the catalog's tests parse every
+//! experiment's flags, so every algorithm an experiment names is one this build registers.
 //!
 //! After each run the experiment's folder gets `verdict.json`, `published_vs_ours.md` and
 //! `.csv` and the overlay plots (the published numbers of `testsets/published` beside ours);
@@ -32,7 +31,6 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result};
 use clap::Parser;
-use control::parallel::ParallelAlgo;
 use serde_json::json;
 
 use crate::cli::{CompareArgs, ExperimentArgs};
@@ -386,56 +384,19 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
 fn list() {
     println!("Experiments (runner experiment NAME [--quick] [--out DIR]):");
     for e in catalog::ALL {
-        let status = match &e.kind {
-            Kind::Compare { args, .. } | Kind::Sweep { args, .. } => {
-                let missing = missing_algos(args);
-                if missing.is_empty() {
-                    String::new()
-                } else {
-                    format!(" [not registered yet: {}]", missing.join(", "))
-                }
-            }
-            Kind::Model | Kind::CommonDepth => String::new(),
-        };
-        println!("  {:<28} {}{status}", e.name, e.reproduces);
+        println!("  {:<28} {}", e.name, e.reproduces);
         println!("  {:<28}   {}", "", e.what);
     }
 }
 
-fn algos_of(flags: &[(&str, &str)]) -> Vec<String> {
-    flags
-        .iter()
-        .filter(|(k, _)| *k == "--algos")
-        .flat_map(|(_, v)| v.split(','))
-        .map(|s| s.trim().to_string())
-        .collect()
-}
-
-fn registered(item: &str) -> bool {
-    let name = item.split('@').next().unwrap_or(item);
-    name.parse::<ParallelAlgo>().is_ok()
-}
-
-/// The algorithms an experiment names that this build does not register.
-pub fn missing_algos(flags: &[(&str, &str)]) -> Vec<String> {
-    let mut out: Vec<String> = algos_of(flags)
-        .into_iter()
-        .filter(|a| !registered(a))
-        .map(|a| a.split('@').next().unwrap_or(&a).to_string())
-        .collect();
-    out.dedup();
-    out
-}
-
 /// The flags of an experiment with a variant's overrides, then under `--quick` the quick
-/// ones (which win, so that a quick run stays small in every variant), with unregistered
-/// algorithms left out; `None` when no algorithm is left.
+/// ones (which win, so that a quick run stays small in every variant).
 pub fn flags_for(
     flags: &[(&'static str, &'static str)],
     quick: &[(&'static str, &'static str)],
     overrides: &[(&'static str, &'static str)],
     is_quick: bool,
-) -> Option<Vec<(String, String)>> {
+) -> Vec<(String, String)> {
     let mut merged: Vec<(String, String)> = flags
         .iter()
         .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
@@ -444,16 +405,7 @@ pub fn flags_for(
     for (k, v) in overrides.iter().chain(extra) {
         set_flag(&mut merged, k, v);
     }
-    for (k, v) in &mut merged {
-        if k == "--algos" {
-            let kept: Vec<&str> = v.split(',').filter(|a| registered(a.trim())).collect();
-            if kept.is_empty() {
-                return None;
-            }
-            *v = kept.join(",");
-        }
-    }
-    Some(merged)
+    merged
 }
 
 /// The command line of a flag list.
@@ -596,18 +548,6 @@ fn run_compare(
 ) -> Result<Vec<Ran>> {
     let is_quick = scope.quick;
     let mut ran = Vec::new();
-    let missing = missing_algos(flags);
-    let note = if missing.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "Not run: {} (not registered in this build yet; the experiment runs them once they are).",
-            missing.join(", ")
-        )
-    };
-    if !note.is_empty() {
-        eprintln!("note: {note}");
-    }
     let one: &[(&str, &[(&str, &str)])] = &[("", &[])];
     let variants: Vec<_> = if variants.is_empty() { one } else { variants }
         .iter()
@@ -615,15 +555,7 @@ fn run_compare(
         .collect();
     let mut index = String::new();
     for (i, (label, overrides)) in variants.iter().enumerate() {
-        let Some(mut merged) = flags_for(flags, quick, overrides, is_quick) else {
-            return Err(input(
-                format!("experiment {}", exp.name),
-                format!(
-                    "pending: it needs {}, not registered in this build",
-                    missing.join(", ")
-                ),
-            ));
-        };
+        let mut merged = flags_for(flags, quick, overrides, is_quick);
         let dir = if label.is_empty() {
             out.to_path_buf()
         } else {
@@ -656,13 +588,12 @@ fn run_compare(
                 exp.reproduces
             ),
             html: format!(
-                "<h2>Published</h2><p>{}</p>{}{}<p>{}</p>",
+                "<h2>Published</h2><p>{}</p>{}{}",
                 escape(exp.what),
                 compare::report::published_html(published),
                 against_html(against, label)?,
-                escape(&note)
             ),
-            json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "published": published, "not_registered": missing, "quick": is_quick}),
+            json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "published": published, "quick": is_quick}),
             published: published_speedups(against, label)?,
         };
         let outcome = compare::execute(&plan, &command, &addendum)?;
@@ -707,12 +638,11 @@ fn run_compare(
         let html = format!(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{name}</title>\
              <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;font-size:12px}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style>\
-             </head><body><h1>{name}: {rep}</h1><p>{what}</p><h2>Published</h2>{pubd}<p>{note}</p>{index}</body></html>\n",
+             </head><body><h1>{name}: {rep}</h1><p>{what}</p><h2>Published</h2>{pubd}{index}</body></html>\n",
             name = escape(exp.name),
             rep = escape(exp.reproduces),
             what = escape(exp.what),
             pubd = compare::report::published_html(published),
-            note = escape(&note),
         );
         let path = out.join("report.html");
         std::fs::write(&path, html).with_context(|| format!("writing {}", path.display()))?;

@@ -175,48 +175,30 @@ pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
     let quick_flags: &[(&str, &str)] = &[("--procs", "1,4,16")];
     let mut provenance = Provenance::default();
     let _ = write!(html, "<h2>Simulated runs on synthetic trees</h2>");
-    match flags_for(&flags, quick_flags, &[], quick) {
-        Some(mut merged) => {
-            merged.push(("--testset".into(), testset));
-            let dir = out.join("simulated");
-            let command = command_line(&merged, &dir);
-            println!("\n$ {command}");
-            let mut plan = plan_of(&merged, &dir)?;
-            scope.fit(&mut plan);
-            let addendum = Addendum {
-                title: format!("{}: simulated runs on synthetic trees", exp.name),
-                html: "<p>delaysplit (YBW) is the synchronous algorithm; aphid, once registered, the asynchronous one. Lines 4-6 of the test set are perfectly ordered trees (the perfect critical tree's shape), lines 7-9 imperfectly ordered ones.</p>".into(),
-                json: json!({"name": exp.name}),
-                published: Vec::new(),
-            };
-            let outcome = compare::execute(&plan, &command, &addendum)?;
-            provenance.add(&outcome);
-            let missing = super::missing_algos(&flags);
-            let _ = write!(
-                html,
-                "<p><a href=\"simulated/report.html\">Simulated comparison</a>: <code>{}</code>{}</p>{}",
-                escape(&command),
-                if missing.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        " (not registered yet, so not run: {})",
-                        escape(&missing.join(", "))
-                    )
-                },
-                table::html(
-                    &table::HEAD,
-                    &table::summary_rows(&outcome.summaries, table::Average::PerPosition)
-                )
-            );
-        }
-        None => {
-            let _ = write!(
-                html,
-                "<p>No algorithm of the simulated part is registered.</p>"
-            );
-        }
-    }
+    let mut merged = flags_for(&flags, quick_flags, &[], quick);
+    merged.push(("--testset".into(), testset));
+    let dir = out.join("simulated");
+    let command = command_line(&merged, &dir);
+    println!("\n$ {command}");
+    let mut plan = plan_of(&merged, &dir)?;
+    scope.fit(&mut plan);
+    let addendum = Addendum {
+        title: format!("{}: simulated runs on synthetic trees", exp.name),
+        html: "<p>delaysplit (YBW) is the synchronous algorithm, aphid the asynchronous one. Lines 4-6 of the test set are perfectly ordered trees (the perfect critical tree's shape), lines 7-9 imperfectly ordered ones.</p>".into(),
+        json: json!({"name": exp.name}),
+        published: Vec::new(),
+    };
+    let outcome = compare::execute(&plan, &command, &addendum)?;
+    provenance.add(&outcome);
+    let _ = write!(
+        html,
+        "<p><a href=\"simulated/report.html\">Simulated comparison</a>: <code>{}</code></p>{}",
+        escape(&command),
+        table::html(
+            &table::HEAD,
+            &table::summary_rows(&outcome.summaries, table::Average::PerPosition)
+        )
+    );
     html.push_str("</body></html>\n");
     let report = out.join("report.html");
     std::fs::write(&report, html).with_context(|| format!("writing {}", report.display()))?;

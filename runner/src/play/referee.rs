@@ -1,8 +1,6 @@
 //! One game between two engines: moves are asked for in turn, checked legal, timed, and the
 //! game ends when the `Game` trait says so (or at the ply limit, as a draw).
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -10,6 +8,7 @@ use games::{Game, Outcome, Side};
 
 use super::record::GameResult;
 use crate::player::{Budget, Player};
+use crate::stop::Stop;
 use control::search::SearchContext;
 use lab::wall_clock::WallClock;
 
@@ -92,7 +91,7 @@ pub fn play<G: Game>(
     let mut pos = start.clone();
     let mut moves = Vec::new();
     let mut legal = Vec::with_capacity(G::MAX_MOVES);
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Stop::new();
     loop {
         let mover = pos.side_to_move();
         if let Some(outcome) = pos.outcome() {

@@ -8,8 +8,6 @@
 //!
 //! `d` prints the board (White at the bottom, upper case), the FEN and the position's hash.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use control::search::{Algorithm, SearchConfig};
@@ -18,6 +16,7 @@ use games::chess::Chess;
 
 use super::engine::Output;
 use crate::player::{Budget, Method, Player};
+use crate::stop::Stop;
 use lab::wall_clock::WallClock;
 
 /// The depth of `bench` without an argument.
@@ -62,7 +61,7 @@ pub fn bench(depth: u32, out: &Output) -> anyhow::Result<BenchResult> {
         depth: Some(depth),
         ..Budget::default()
     };
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Stop::new();
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

@@ -1,17 +1,18 @@
-//! The search thread: `go` starts one, `stop` raises its abort flag (the search context polls
-//! it every 1024 nodes), and the thread itself writes the `info` lines and the `bestmove`.
+//! The search thread: `go` starts one, `stop` raises its [`Stop`] (the search context polls it
+//! every 1024 nodes), and the thread itself writes the `info` lines and the `bestmove`. A
+//! `go infinite` whose search ends by itself sleeps on the [`Stop`] until it is raised.
 
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use games::Game;
 use games::chess::Chess;
 
 use super::info;
 use crate::player::{Budget, Event, Player};
+use crate::stop::Stop;
 use lab::wall_clock::WallClock;
 
 /// Where the engine writes: shared by the command loop and the search thread, one whole line
@@ -42,10 +43,14 @@ impl Output {
 
 /// A search running on its own thread.
 pub struct Running {
-    stop: Arc<AtomicBool>,
+    stop: Stop,
     /// Raised by the search thread just before it writes `bestmove`: from then on the search is
     /// over for the GUI, which may send the next `go` before the thread has returned.
     answered: Arc<AtomicBool>,
+    /// How often the search thread woke while it held a finished `go infinite` for `stop`
+    /// (read by the tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    wakeups: Arc<AtomicU64>,
     handle: JoinHandle<Player<Chess>>,
 }
 
@@ -70,17 +75,25 @@ impl Running {
     /// # Errors
     /// When the thread cannot be started (the player is then lost; the caller rebuilds one).
     pub fn start(player: Player<Chess>, job: Job, out: Output) -> std::io::Result<Running> {
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Stop::new();
         let answered = Arc::new(AtomicBool::new(false));
-        let (flag, done) = (Arc::clone(&stop), Arc::clone(&answered));
+        let wakeups = Arc::new(AtomicU64::new(0));
+        let (flag, done, woke) = (stop.clone(), Arc::clone(&answered), Arc::clone(&wakeups));
         let handle = std::thread::Builder::new()
             .name("uci search".into())
-            .spawn(move || search(player, &job, &flag, &done, &out))?;
+            .spawn(move || search(player, &job, &flag, &done, &woke, &out))?;
         Ok(Running {
             stop,
             answered,
+            wakeups,
             handle,
         })
+    }
+
+    /// How often the search thread has woken while holding a finished `go infinite`.
+    #[cfg(test)]
+    pub fn wakeups(&self) -> u64 {
+        self.wakeups.load(Ordering::Relaxed)
     }
 
     /// Whether the search has answered (or is about to write its `bestmove`): joining it then
@@ -92,7 +105,7 @@ impl Running {
 
     /// Asks the search to stop (it answers `bestmove` at once) and waits for it.
     pub fn stop(self) -> Option<Player<Chess>> {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.raise();
         self.join()
     }
 
@@ -105,8 +118,9 @@ impl Running {
 fn search(
     mut player: Player<Chess>,
     job: &Job,
-    stop: &Arc<AtomicBool>,
+    stop: &Stop,
     answered: &AtomicBool,
+    wakeups: &AtomicU64,
     out: &Output,
 ) -> Player<Chess> {
     let root = &job.root;
@@ -147,8 +161,10 @@ fn search(
         }
     };
     if job.infinite {
-        while !stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
+        // Asleep until `stop` (or `quit`, or the end of the input) raises it.
+        while !stop.is_raised() {
+            stop.wait();
+            wakeups.fetch_add(1, Ordering::Relaxed);
         }
     }
     answered.store(true, Ordering::Release);

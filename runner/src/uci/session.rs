@@ -182,6 +182,13 @@ impl Session {
         }
     }
 
+    /// How often the running search's thread has woken while holding a finished `go infinite`
+    /// for `stop` (`None` when no search runs).
+    #[cfg(test)]
+    pub fn hold_wakeups(&self) -> Option<u64> {
+        self.running.as_ref().map(Running::wakeups)
+    }
+
     /// Takes the engine back from a search that has ended by itself (it has answered, or is
     /// writing its `bestmove`).
     fn reap(&mut self) {

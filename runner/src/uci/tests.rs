@@ -406,6 +406,40 @@ fn bench_counts_the_same_nodes_every_time_and_d_shows_the_position() {
     assert_eq!(lines.last().unwrap(), &format!("Key: {:016X}", pos.hash()));
 }
 
+/// A `go infinite` whose search has ended by itself (mate in 1 is found at once) holds its
+/// answer without waking: its thread sleeps until `stop`, however long that takes.
+#[test]
+fn a_finished_infinite_search_sleeps_until_stop() {
+    let (mut s, out) = session();
+    send(
+        &mut s,
+        &[
+            "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "go infinite",
+        ],
+    );
+    // The search ends by itself within moments (a mate in 1); then it holds for 200 ms.
+    let start = std::time::Instant::now();
+    while !out.lines().iter().any(|l| l.contains("score mate 1")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            out.lines()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let woke = s.hold_wakeups().expect("a search runs");
+    assert!(!out.lines().iter().any(|l| l.starts_with("bestmove")));
+    s.handle("stop");
+    let lines = out.take();
+    assert!(
+        lines.last().unwrap().starts_with("bestmove a1a8"),
+        "{lines:?}"
+    );
+    assert!(woke < 10, "{woke} wake-ups in 200 ms of holding");
+}
+
 #[test]
 fn infinite_waits_for_stop_and_stop_answers_at_once() {
     let (mut s, out) = session();

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dib::TomlError;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -257,13 +258,15 @@ impl Default for AphidOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// Not TOML, an unknown group or key, or a value of the wrong type.
-    #[error("line {line} (`{text}`): {message}")]
+    #[error("line {line}, column {column} (`{text}`): {message}")]
     Toml {
         /// 1-based line number.
         line: usize,
+        /// 1-based column, in characters.
+        column: usize,
         /// The line.
         text: String,
-        /// What is wrong, and what the group or key takes.
+        /// What is wrong, and what the group or key takes, on one line.
         message: String,
     },
     /// A value of the right type that APHID cannot use.
@@ -538,8 +541,12 @@ impl AphidOptions {
     /// [`ConfigError`] naming the line that is wrong and what it should be.
     pub fn from_config(text: &str) -> Result<AphidOptions, ConfigError> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| {
-            let (line, text) = line_at(text, e.span().map_or(0, |s| s.start));
-            let mut message = e.message().trim().to_string();
+            let TomlError {
+                line,
+                column,
+                mut message,
+            } = TomlError::new(text, &e);
+            let (_, text) = line_at(text, e.span().map_or(0, |s| s.start));
             if message.starts_with("unknown field") {
                 if let Some(group) = group_of(&text) {
                     message.push_str(&format!("; this key belongs under [{group}]"));
@@ -547,6 +554,7 @@ impl AphidOptions {
             }
             ConfigError::Toml {
                 line,
+                column,
                 text,
                 message,
             }

@@ -32,6 +32,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::context::{Nanos, ProcId};
+use crate::toml_error::{TomlError, one_line};
 use crate::work::Work;
 
 /// How virtual time advances: per node of each kind, per table probe, and per message (sender
@@ -272,26 +273,41 @@ fn is_false(b: &bool) -> bool {
 /// words.
 pub const WORD_BYTES: u64 = 2;
 
-/// The built-in presets: name and TOML text.
-const PRESETS: [(&str, &str); 6] = [
-    (
-        "shared-memory",
-        include_str!("../../../presets/shared-memory.toml"),
-    ),
-    ("sequent", include_str!("../../../presets/sequent.toml")),
-    (
-        "origin2000",
-        include_str!("../../../presets/origin2000.toml"),
-    ),
-    ("sun4-pvm", include_str!("../../../presets/sun4-pvm.toml")),
-    ("pdp11", include_str!("../../../presets/pdp11.toml")),
-    ("sun68k", include_str!("../../../presets/sun68k.toml")),
+/// `(name, text of dib/presets/<name>.toml)` for each name: the file is named by the preset,
+/// so the two cannot disagree.
+macro_rules! presets {
+    ($($name:literal),* $(,)?) => {
+        [$(($name, include_str!(concat!("../../../presets/", $name, ".toml")))),*]
+    };
+}
+
+/// The built-in presets, name and TOML text, in the order `runner list` shows them: the one
+/// list of the presets ([`preset_names`], the error for an unknown name and the command-line
+/// help follow it). A test checks that it holds every file of `dib/presets`.
+const PRESETS: &[(&str, &str)] = &presets![
+    "shared-memory",
+    "sequent",
+    "origin2000",
+    "sun4-pvm",
+    "pdp11",
+    "sun68k",
 ];
 
+/// The names of the built-in presets ([`CostModel::preset`]), in their order.
+pub fn preset_names() -> impl ExactSizeIterator<Item = &'static str> + Clone {
+    PRESETS.iter().map(|(name, _)| *name)
+}
+
+/// The preset names as a comma-separated list, for messages and help.
+#[must_use]
+pub fn preset_list() -> String {
+    preset_names().collect::<Vec<_>>().join(", ")
+}
+
 /// The numeric keys of a cost model that [`CostModel::with_setting`] sets: every per-node,
-/// per-probe, per-message and per-word cost, the shared table's ports, the table limit, and
-/// `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
-pub const SETTABLE_KEYS: [&str; 19] = [
+/// per-probe, per-message and per-word cost, the shared table's ports and home processor, the
+/// table limits, and `poll_ns` (the [`Notice`]: poll every N ns, or 0 for an interrupt).
+pub const SETTABLE_KEYS: [&str; 21] = [
     "node_ns",
     "horizon_ns",
     "quiescence_ns",
@@ -303,8 +319,10 @@ pub const SETTABLE_KEYS: [&str; 19] = [
     "table_probe_ns",
     "shared_probe_ns",
     "shared_table_ports",
+    "shared_table_home",
     "shared_serve_ns",
     "max_table_entries",
+    "local_table_entries",
     "send_overhead_ns",
     "recv_overhead_ns",
     "latency_ns",
@@ -313,27 +331,28 @@ pub const SETTABLE_KEYS: [&str; 19] = [
     "message_overhead_words",
 ];
 
-/// The names of the presets, for error messages and help.
-pub const PRESET_NAMES: &str = "shared-memory, sequent, origin2000, sun4-pvm, pdp11, sun68k";
-
 /// A preset name that does not exist.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown simulator preset '{0}'; the presets are: {PRESET_NAMES} (or give a .toml file)")]
+#[error(
+    "unknown simulator preset '{0}'; the presets are: {names} (or give a .toml file)",
+    names = preset_list()
+)]
 pub struct UnknownPreset(pub String);
 
 /// A cost-model file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PresetError {
-    /// Not valid TOML, or a key that is unknown, missing or of the wrong type.
+    /// Not valid TOML, or a key that is unknown, missing or of the wrong type (where, and
+    /// what is wrong).
     #[error("bad cost model: {0}")]
-    Parse(String),
+    Parse(TomlError),
     /// A value that makes no sense.
     #[error("bad cost model: {0}")]
     Invalid(String),
 }
 
 impl CostModel {
-    /// The built-in preset `name` (see [`PRESET_NAMES`]).
+    /// The built-in preset `name` (see [`preset_names`]).
     ///
     /// # Errors
     /// [`UnknownPreset`] for any other name.
@@ -352,7 +371,7 @@ impl CostModel {
     /// [`PresetError`] naming the bad key or value.
     pub fn from_toml(text: &str) -> Result<CostModel, PresetError> {
         let model: CostModel =
-            toml::from_str(text).map_err(|e| PresetError::Parse(e.message().to_string()))?;
+            toml::from_str(text).map_err(|e| PresetError::Parse(TomlError::new(text, &e)))?;
         model.check()?;
         Ok(model)
     }
@@ -376,8 +395,9 @@ impl CostModel {
                 SETTABLE_KEYS.join(", ")
             )));
         }
-        let mut table: toml::Table = toml::from_str(&self.to_toml())
-            .map_err(|e| PresetError::Parse(e.message().to_string()))?;
+        let own = self.to_toml();
+        let mut table: toml::Table =
+            toml::from_str(&own).map_err(|e| PresetError::Parse(TomlError::new(&own, &e)))?;
         let v = i64::try_from(value)
             .map_err(|_| PresetError::Invalid(format!("{key} = {value} is too large")))?;
         if key == "poll_ns" {
@@ -394,7 +414,7 @@ impl CostModel {
             table.insert(key.to_string(), toml::Value::Integer(v));
         }
         let model: CostModel = table.try_into().map_err(|e: toml::de::Error| {
-            PresetError::Invalid(format!("{key} = {value}: {}", e.message()))
+            PresetError::Invalid(format!("{key} = {value}: {}", one_line(e.message())))
         })?;
         model.check()?;
         Ok(model)
@@ -738,14 +758,14 @@ mod tests {
 
     #[test]
     fn presets_parse_and_slow_processors_cost_more() {
-        for name in PRESET_NAMES.split(", ") {
+        for name in preset_names() {
             assert_eq!(
                 name.parse::<CostModel>().map(|c| c.name),
                 Ok(name.to_string())
             );
         }
-        assert_eq!(PRESETS.len(), PRESET_NAMES.split(", ").count());
-        assert!("cray".parse::<CostModel>().is_err());
+        let err = "cray".parse::<CostModel>().unwrap_err().to_string();
+        assert!(err.contains(&preset_list()), "{err}");
         let p = CostModel::pdp11();
         assert_eq!(10 * p.nodes_ns(1, 10), 18 * p.nodes_ns(0, 10));
     }
@@ -882,7 +902,7 @@ mod tests {
         assert!(c.to_string().contains("34000 ns/word"), "{c}");
         assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
         // Without per-word costs a message costs the same whatever its size.
-        for name in PRESET_NAMES.split(", ").filter(|n| *n != "pdp11") {
+        for name in preset_names().filter(|n| *n != "pdp11") {
             let p = CostModel::preset(name).expect("preset");
             assert!(!p.sized_messages(), "{name}");
             assert_eq!(p.send_msg_ns(1000), p.send_ns(), "{name}");
@@ -940,7 +960,7 @@ mod tests {
 
     #[test]
     fn toml_round_trips_and_bad_keys_are_named() {
-        for name in PRESET_NAMES.split(", ") {
+        for name in preset_names() {
             let c = CostModel::preset(name).expect("preset");
             assert_eq!(CostModel::from_toml(&c.to_toml()), Ok(c));
         }
@@ -1035,5 +1055,92 @@ mod tests {
             let err = o.with_setting(key, value).unwrap_err();
             assert!(err.to_string().contains(named), "{key}={value}: {err}");
         }
+    }
+
+    /// The built-in presets are the files of `dib/presets`: every `.toml` file there is one
+    /// (its name the file's stem), and each preset's text is its file's.
+    #[test]
+    fn every_preset_file_is_a_preset_and_every_preset_a_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("presets");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("dib/presets is readable")
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .map(|p| {
+                p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .expect("a UTF-8 file name")
+                    .to_string()
+            })
+            .collect();
+        files.sort();
+        let mut names: Vec<&str> = preset_names().collect();
+        names.sort_unstable();
+        assert_eq!(files, names);
+        for (name, text) in PRESETS {
+            let file = std::fs::read_to_string(dir.join(format!("{name}.toml"))).expect(name);
+            assert_eq!(file, *text, "{name}");
+        }
+    }
+
+    /// Every number of the model's TOML is a key of [`SETTABLE_KEYS`], and setting it changes
+    /// that number alone. The model is written out field by field (no `..`), so a new field
+    /// does not compile here until it is given a value, and a new number fails until it is
+    /// settable.
+    #[test]
+    fn every_number_of_the_model_is_settable() {
+        let full = CostModel {
+            name: "full".into(),
+            about: "every field set".into(),
+            node_ns: 1000,
+            horizon_ns: Some(1001),
+            quiescence_ns: Some(1002),
+            static_eval_ns: Some(1003),
+            control_ns: Some(1004),
+            frame_ns: Some(1005),
+            table_probe_ns: 1006,
+            shared_probe_ns: 1007,
+            shared_table_ports: 8,
+            shared_table_home: Some(0),
+            shared_serve_ns: 1008,
+            max_table_entries: Some(1 << 20),
+            local_table_entries: Some(1 << 19),
+            send_overhead_ns: 1009,
+            recv_overhead_ns: 1010,
+            latency_ns: 1011,
+            message_handling_ns: 1012,
+            wire_word_ns: 1013,
+            sender_waits_for_wire: true,
+            recv_word_ns: 1014,
+            message_overhead_words: 3,
+            relative_cost_percent: vec![100, 180],
+            slow_lines: Some(SlowLines {
+                from_procs: 4,
+                speed_percent: 50,
+            }),
+            notice: Some(Notice::Poll { every_ns: 1015 }),
+            games: BTreeMap::from([("chess".to_string(), GameCosts::default())]),
+        };
+        let table: toml::Table = toml::from_str(&full.to_toml()).expect("the model's TOML");
+        let numbers: Vec<(&String, i64)> = table
+            .iter()
+            .filter_map(|(k, v)| v.as_integer().map(|n| (k, n)))
+            .collect();
+        assert!(numbers.len() >= 20, "{numbers:?}");
+        for (key, value) in numbers {
+            assert!(
+                SETTABLE_KEYS.contains(&key.as_str()),
+                "{key} is not settable"
+            );
+            let set = full
+                .with_setting(key, value.unsigned_abs() + 1)
+                .unwrap_or_else(|e| panic!("{key}: {e}"));
+            let mut expected = table.clone();
+            expected.insert(key.clone(), toml::Value::Integer(value + 1));
+            let got: toml::Table = toml::from_str(&set.to_toml()).expect("TOML");
+            assert_eq!(got, expected, "{key}");
+        }
+        let poll = full.with_setting("poll_ns", 7).expect("poll_ns");
+        assert_eq!(poll.notice, Some(Notice::Poll { every_ns: 7 }));
     }
 }

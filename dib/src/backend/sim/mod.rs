@@ -16,8 +16,8 @@ use std::collections::{BinaryHeap, VecDeque};
 use serde::Serialize;
 
 pub use cost::{
-    CostModel, GameCosts, Notice, PRESET_NAMES, PresetError, SETTABLE_KEYS, SlowLines,
-    UnknownPreset,
+    CostModel, GameCosts, Notice, PresetError, SETTABLE_KEYS, SlowLines, UnknownPreset,
+    preset_list, preset_names,
 };
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 
