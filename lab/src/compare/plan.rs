@@ -15,7 +15,7 @@ use control::parallel::pvsplit::PvForm;
 use control::parallel::split_ab::SplitTables;
 use control::parallel::treesplit::TreeRoot;
 use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
-use dib::Backend;
+use dib::{Backend, CostModel, SimConfig};
 use games::GameId;
 use serde_json::{Value, json};
 
@@ -69,6 +69,10 @@ pub struct Plan {
     pub sim_preset: Option<String>,
     /// Cost-model keys set over the preset's values (`--sim-set`, sim only).
     pub sim_set: Vec<(String, u64)>,
+    /// The simulator's cost model, `--sim-set` applied (sim only): read once, when the plan is
+    /// made, so every cell of the run uses the same numbers, whatever happens to a cost-model
+    /// file meanwhile.
+    pub cost: Option<CostModel>,
     /// Fixed depth, or `None` with `time_ms`.
     pub depth: Option<u32>,
     /// Per-position depth chosen by the baseline's time.
@@ -143,11 +147,19 @@ fn aphid_config(path: &Path) -> Result<(AphidOptions, u64)> {
     Ok((o, fnv(text.as_bytes())))
 }
 
-/// Parses `--sim-set KEY=VALUE` items against the cost model `--sim-preset` names: each key
-/// once, each value a count that the model accepts.
-pub fn parse_sim_set(given: &[String], backend: &str, preset: &str) -> Result<Vec<(String, u64)>> {
+/// `--sim-set`'s items, and the cost model with them applied (`None` off the simulator).
+pub type SimSettings = (Vec<(String, u64)>, Option<CostModel>);
+
+/// Parses `--sim-set KEY=VALUE` items against `model`, the cost model `--sim-preset` names
+/// (`None` off the simulator): each key once, each value a count that the model accepts.
+/// Returns the items and the model with them applied.
+pub fn parse_sim_set(
+    given: &[String],
+    backend: &str,
+    model: Option<CostModel>,
+) -> Result<SimSettings> {
     if given.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), model));
     }
     if backend != "sim" {
         return Err(input(
@@ -157,7 +169,12 @@ pub fn parse_sim_set(given: &[String], backend: &str, preset: &str) -> Result<Ve
             ),
         ));
     }
-    let mut model = dib_flags::cost_model(preset)?;
+    let Some(mut model) = model else {
+        return Err(input(
+            "--sim-set",
+            "needs the simulator's cost model (--backend sim)",
+        ));
+    };
     let mut out: Vec<(String, u64)> = Vec::new();
     for item in given {
         let Some((key, value)) = item.split_once('=') else {
@@ -187,7 +204,7 @@ pub fn parse_sim_set(given: &[String], backend: &str, preset: &str) -> Result<Ve
             .map_err(|e| input(format!("--sim-set {item}"), e))?;
         out.push((key.to_string(), value));
     }
-    Ok(out)
+    Ok((out, Some(model)))
 }
 
 /// Splits a comma-separated list, trimming, dropping empty items.
@@ -329,8 +346,13 @@ impl Plan {
             (None, true) => vec![1],
         };
         let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
-        // The DIB flags are checked once, at the largest count.
-        let _ = dib_flags::parse(&dib_args(args, procs[procs.len() - 1], 1))?;
+        // The DIB flags are checked once, at the largest count; a cost-model file is read
+        // there, and only there.
+        let checked = dib_flags::parse(&dib_args(args, procs[procs.len() - 1], 1))?;
+        let preset_cost = match checked.map(|p| p.backend) {
+            Some(Backend::Sim(config)) => Some(config.cost),
+            _ => None,
+        };
         if args.seeds == 0 || args.seeds > 1000 {
             return Err(input(
                 "--seeds",
@@ -615,22 +637,18 @@ impl Plan {
             }
             fingerprint["tt_leaf_ban_from"] = json!(n);
         }
-        if let Some(preset) = args
-            .sim_preset
-            .as_ref()
-            .filter(|p| p.parse::<dib::CostModel>().is_err())
-        {
+        if let (Some(_), Some(model)) = (
+            args.sim_preset
+                .as_ref()
+                .filter(|p| p.parse::<dib::CostModel>().is_err()),
+            &preset_cost,
+        ) {
             // A cost-model file: its numbers, not its name, enter the fingerprint, so an edited
             // file makes new cells (a built-in preset is part of the build, which the
             // fingerprint names).
-            let model = crate::dib_flags::cost_model(preset)?;
             fingerprint["sim_cost"] = json!(format!("{:016x}", fnv(model.to_toml().as_bytes())));
         }
-        let sim_set = parse_sim_set(
-            &args.sim_set,
-            &args.backend,
-            args.sim_preset.as_deref().unwrap_or("shared-memory"),
-        )?;
+        let (sim_set, cost) = parse_sim_set(&args.sim_set, &args.backend, preset_cost)?;
         if !sim_set.is_empty() {
             fingerprint["sim_set"] = json!(
                 sim_set
@@ -674,6 +692,7 @@ impl Plan {
             backend: args.backend.clone(),
             sim_preset: args.sim_preset.clone(),
             sim_set,
+            cost,
             depth,
             time_ms: args.time_ms,
             config,
@@ -737,6 +756,9 @@ impl Plan {
     /// (the baselines and the relative figures' runs) run on rank 0 alone with one processor on
     /// the threads backend: the same runtime, also timed by the wall clock.
     pub fn backend(&self, procs: usize, seed: u64) -> Result<Backend> {
+        if let Some(cost) = &self.cost {
+            return Ok(Backend::Sim(SimConfig::new(cost.clone(), seed)));
+        }
         let name = if self.on_mpi() && procs == 1 {
             "threads"
         } else {
@@ -746,19 +768,11 @@ impl Plan {
             procs: Some(procs),
             backend: Some(name.to_string()),
             seed: Some(seed),
-            sim_preset: self.sim_preset.clone(),
+            sim_preset: None,
             faults: None,
         };
-        let mut parallel = dib_flags::parse(&flags)?
+        let parallel = dib_flags::parse(&flags)?
             .ok_or_else(|| input("--procs", "a processor count is needed"))?;
-        if let Backend::Sim(config) = &mut parallel.backend {
-            for (key, value) in &self.sim_set {
-                config.cost = config
-                    .cost
-                    .with_setting(key, *value)
-                    .map_err(|e| input(format!("--sim-set {key}={value}"), e))?;
-            }
-        }
         Ok(parallel.backend)
     }
 
@@ -821,6 +835,54 @@ fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
 mod tests {
     use super::*;
 
+    /// `runner compare`'s flags, parsed as the command line parses them.
+    fn compare_args(argv: &[&str]) -> CompareArgs {
+        #[derive(clap::Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            args: CompareArgs,
+        }
+        use clap::Parser as _;
+        Wrap::try_parse_from(std::iter::once("compare").chain(argv.iter().copied()))
+            .expect("valid flags")
+            .args
+    }
+
+    #[test]
+    fn a_cost_model_file_is_read_once_for_the_whole_run() {
+        let path = std::env::temp_dir().join(format!("plan-cost-{}.toml", std::process::id()));
+        let model = |node_ns: u64| {
+            CostModel::shared_memory()
+                .with_setting("node_ns", node_ns)
+                .expect("a valid node cost")
+                .to_toml()
+        };
+        std::fs::write(&path, model(1_111)).expect("a writable temp folder");
+        let file = path.to_str().expect("a UTF-8 temp path");
+        let plan = Plan::parse(&compare_args(&[
+            "--procs",
+            "2",
+            "--sim-preset",
+            file,
+            "--sim-set",
+            "latency_ns=777",
+        ]))
+        .expect("a valid plan");
+        // The file changes while the run goes on: the cells keep the plan's numbers.
+        std::fs::write(&path, model(2_222)).expect("a writable temp folder");
+        for (procs, seed) in [(1, 1), (2, 1), (2, 2)] {
+            match plan.backend(procs, seed).expect("a backend") {
+                Backend::Sim(config) => {
+                    assert_eq!(config.cost.node_ns, 1_111);
+                    assert_eq!(config.cost.latency_ns, 777);
+                    assert_eq!(config.seed, seed);
+                }
+                other => panic!("not the simulator: {other:?}"),
+            }
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+
     #[test]
     fn processor_lists_are_sorted_deduplicated_and_start_at_one() {
         assert_eq!(parse_procs("8, 2,4,2").unwrap(), vec![1, 2, 4, 8]);
@@ -845,7 +907,8 @@ mod tests {
     fn sim_set_items_are_checked_against_the_preset() {
         let one = |items: &[&str]| {
             let items: Vec<String> = items.iter().map(|s| (*s).to_string()).collect();
-            parse_sim_set(&items, "sim", "origin2000")
+            let model = CostModel::preset("origin2000").expect("a preset");
+            parse_sim_set(&items, "sim", Some(model)).map(|(items, _)| items)
         };
         assert_eq!(
             one(&["shared_table_ports=8", "send_overhead_ns = 100_000"]).unwrap(),
@@ -864,6 +927,13 @@ mod tests {
         ] {
             assert!(one(bad).is_err(), "{bad:?}");
         }
-        assert!(parse_sim_set(&["node_ns=1".to_string()], "threads", "shared-memory").is_err());
+        assert!(parse_sim_set(&["node_ns=1".to_string()], "threads", None).is_err());
+        let (_, applied) = parse_sim_set(
+            &["node_ns=1234".to_string()],
+            "sim",
+            Some(CostModel::preset("origin2000").expect("a preset")),
+        )
+        .expect("valid");
+        assert_eq!(applied.expect("a model").node_ns, 1234);
     }
 }
