@@ -105,6 +105,44 @@ fn results(args: &[&str], dir: &Path) -> Value {
 }
 
 #[test]
+fn the_report_opens_with_the_ranking_and_the_speedup_plot_and_leaves_out_idle_processors() {
+    let dir = temp_dir("opening");
+    let out = runner(&compare_args("alphabeta,delaysplit", &dir));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
+    let at = |what: &str| {
+        html.find(what)
+            .unwrap_or_else(|| panic!("{what} is not in the report"))
+    };
+    // The summary comes first: the ranking line, then the speedup plot, then the tables.
+    assert!(at("<h2 id=\"s1\">Summary</h2>") < at("Mean speedup over the positions on 2"));
+    assert!(at("Mean speedup over the positions on 2") < at("<svg"));
+    assert!(at("<svg") < at("Per-position mean (± sample standard deviation)</h2>"));
+    let ranking = &html[at("Mean speedup over the positions")..];
+    let ranking = &ranking[..ranking.find("</p>").expect("one paragraph")];
+    assert!(ranking.contains("delaysplit"), "{ranking}");
+    assert!(!ranking.contains("alphabeta"), "{ranking}");
+    // The never-splitting baseline on 2 processors is in results.csv, not in the tables.
+    assert!(html.contains("<tr><td>alphabeta</td><td>1</td>"));
+    assert!(!html.contains("<tr><td>alphabeta</td><td>2</td>"));
+    assert!(html.contains("<tr><td>delaysplit</td><td>2</td>"));
+    let csv = std::fs::read_to_string(dir.join("results.csv")).expect("csv");
+    assert!(csv.lines().any(|l| l.contains(",alphabeta,2,")), "{csv}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("alphabeta") && l.split_whitespace().nth(1) == Some("2")),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_tiny_comparison_writes_valid_files_and_resumes() {
     let algos = two_algos();
     let dir = temp_dir("tiny");
@@ -162,7 +200,7 @@ fn a_tiny_comparison_writes_valid_files_and_resumes() {
     assert!(html.starts_with("<!DOCTYPE html>") && balanced(&html));
     assert_eq!(html.matches("<svg").count(), 5, "the plots are embedded");
     // Contents linking every section; the environment; what each column means.
-    assert!(html.contains("<nav>") && html.contains("<a href=\"#s1\">Environment</a>"));
+    assert!(html.contains("<nav>") && html.contains("<a href=\"#s2\">Environment</a>"));
     assert!(html.contains("<th>CPU</th>") && html.contains("<th>commit</th>"));
     assert!(html.contains("What the columns mean") && html.contains("Negative values"));
 

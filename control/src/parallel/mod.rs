@@ -493,6 +493,14 @@ impl ParallelAlgo {
         }
     }
 
+    /// Whether the algorithm never splits: one processor searches and the others idle
+    /// (`alphabeta`, the one-processor baseline). On more processors its figures show only
+    /// the runtime's cost of idle processors, so tables and plots leave those rows out.
+    #[must_use]
+    pub fn never_splits(self) -> bool {
+        matches!(self, ParallelAlgo::AlphaBeta)
+    }
+
     /// Whether the algorithm runs on the split engine (`split_ab`), so that the engine's
     /// options (such as `split_tables`) apply to it: all but Lazy SMP and APHID.
     #[must_use]

@@ -200,7 +200,10 @@ fn report_on(
         println!("\n{name}:");
         print!(
             "{}",
-            table::text(&table::HEAD, &table::summary_rows(&summaries, avg))
+            table::text(
+                &table::HEAD,
+                &table::summary_rows(&table::shown(plan, &summaries), avg)
+            )
         );
     }
     if plan.per_position {

@@ -189,6 +189,8 @@ pub fn plots(
     summaries: &[Summary],
     published: &[Line],
 ) -> Vec<(&'static str, String, String)> {
+    let shown = table::shown(plan, summaries);
+    let summaries = &shown[..];
     let series: Vec<String> = plan.series.iter().map(|s| s.label.clone()).collect();
     let clock = if plan.virtual_time() { "virtual " } else { "" };
     let n_samples = summaries.first().map_or(0, |s| s.samples);
@@ -279,7 +281,7 @@ pub fn plots(
     };
     vec![
         (
-            "speedup.svg",
+            SPEEDUP_PLOT,
             format!(
                 "Speedup (baseline time / time, per-position mean) vs processors; dashed: ideal speedup N.{timing_note}{published_note}"
             ),
@@ -581,6 +583,32 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
     Ok(report)
 }
 
+/// The file of the speedup plot, which opens the report.
+const SPEEDUP_PLOT: &str = "speedup.svg";
+
+/// One line ranking the series by their mean speedup over the positions at the largest
+/// processor count they ran on; `None` without a run on more than one processor.
+fn ranking(summaries: &[Summary]) -> Option<String> {
+    let top = summaries.iter().map(|s| s.procs).max().filter(|&n| n > 1)?;
+    let mut at_top: Vec<(&str, f64)> = summaries
+        .iter()
+        .filter(|s| s.procs == top)
+        .filter_map(|s| Some((s.series.as_str(), s.per_position.get("speedup")?.mean)))
+        .collect();
+    if at_top.is_empty() {
+        return None;
+    }
+    at_top.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let order: Vec<String> = at_top
+        .iter()
+        .map(|(name, speedup)| format!("{name} {speedup:.2}"))
+        .collect();
+    Some(format!(
+        "Mean speedup over the positions on {top} processors, best first: {}.",
+        order.join(", ")
+    ))
+}
+
 fn html(
     inp: &Inputs<'_>,
     plots: &[(&'static str, String, String)],
@@ -628,6 +656,18 @@ fn html(
         plan.procs,
         escape(plan.baseline.name()),
     );
+    let shown = table::shown(plan, inp.summaries);
+    body.push_str("<h2>Summary</h2>\n");
+    if let Some(line) = ranking(&shown) {
+        let _ = writeln!(body, "<p>{}</p>", escape(&line));
+    }
+    for (_, caption, svg) in plots.iter().filter(|(n, _, _)| *n == SPEEDUP_PLOT) {
+        let _ = writeln!(
+            body,
+            "<figure>{svg}<figcaption>{}</figcaption></figure>",
+            escape(caption)
+        );
+    }
     body.push_str(&environment_html(environment));
     if !inp.warnings.is_empty() {
         body.push_str("<h2>Warnings</h2>\n");
@@ -645,7 +685,7 @@ fn html(
         let _ = writeln!(body, "<h2>{name}</h2>");
         body.push_str(&table::html(
             &table::HEAD,
-            &table::summary_rows(inp.summaries, avg),
+            &table::summary_rows(&shown, avg),
         ));
     }
     body.push_str("<h2>What the columns mean</h2>\n<table class=\"explain\"><tbody>");
@@ -670,7 +710,7 @@ fn html(
     );
     body.push_str(&inp.addendum.html);
     body.push_str("<h2>Plots</h2>\n");
-    for (_, caption, svg) in plots {
+    for (_, caption, svg) in plots.iter().filter(|(n, _, _)| *n != SPEEDUP_PLOT) {
         let _ = writeln!(
             body,
             "<figure>{svg}<figcaption>{}</figcaption></figure>",

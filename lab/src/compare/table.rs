@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::analysis::{Row, Summary};
 use super::metrics::{Interval, Metrics};
+use super::plan::Plan;
 use super::svg::escape;
 
 /// Which average a table shows.
@@ -55,6 +56,24 @@ fn pct(v: f64) -> String {
 
 fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".into(), |x| format!("{x:.2}"))
+}
+
+/// The summaries a table or plot shows: all but those of a never-splitting series
+/// ([`ParallelAlgo::never_splits`](control::parallel::ParallelAlgo::never_splits)) on more
+/// than one processor, which `results.csv` keeps.
+#[must_use]
+pub fn shown(plan: &Plan, summaries: &[Summary]) -> Vec<Summary> {
+    summaries
+        .iter()
+        .filter(|s| {
+            s.procs == 1
+                || !plan
+                    .series
+                    .iter()
+                    .any(|x| x.label == s.series && x.algo.never_splits())
+        })
+        .cloned()
+        .collect()
 }
 
 /// The table's rows (without the head).
