@@ -8,11 +8,15 @@
 //!   `$OUT_DIR/aphid_configs.rs`, so that `--aphid-config NAME` finds them by name;
 //! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`) and the source
 //!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files other than the
-//!   generated `docs/results` differ from it), for the reports' environment block.
+//!   generated `docs/results` differ from it), for the reports' environment block; a new
+//!   commit builds again (`build/git_watch.rs` chooses the git files to watch).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "build/git_watch.rs"]
+mod git_watch;
 
 fn main() {
     embed("../testsets/search", &["txt", "epd"], "testsets.rs");
@@ -106,15 +110,8 @@ fn record_commit() {
     println!("cargo:rustc-env=RUNNER_COMMIT={commit}");
     // A new commit (HEAD or the branch it names moving) builds again.
     if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
-        let dir = PathBuf::from(dir);
-        println!("cargo:rerun-if-changed={}", dir.join("HEAD").display());
-        println!(
-            "cargo:rerun-if-changed={}",
-            dir.join("refs/heads").display()
-        );
-        println!(
-            "cargo:rerun-if-changed={}",
-            dir.join("packed-refs").display()
-        );
+        for path in git_watch::watched(Path::new(&dir)) {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
     }
 }

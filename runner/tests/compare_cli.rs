@@ -1117,6 +1117,22 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
         slow > 1.5 * plain && slow < 2.0 * plain,
         "slower nodes: {slow} vs {plain}"
     );
+    // The per-frame and per-message costs, the table limit of one processor and the table's
+    // home are set as the other numbers are, and the settings name them.
+    let (_, every) = baseline_seconds(&[
+        "--sim-set",
+        "frame_ns=4000",
+        "--sim-set",
+        "message_handling_ns=9",
+        "--sim-set",
+        "local_table_entries=4096",
+        "--sim-set",
+        "shared_table_home=0",
+    ]);
+    assert_eq!(every["frame_ns"], 4000, "{every}");
+    assert_eq!(every["message_handling_ns"], 9, "{every}");
+    assert_eq!(every["local_table_entries"], 4096, "{every}");
+    assert_eq!(every["shared_table_home"], 0, "{every}");
     for (item, words) in [
         ("nodes_ns=3", "not a numeric cost-model key"),
         ("node_ns", "KEY=VALUE"),
@@ -1130,47 +1146,6 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
             "{item}: {err}"
         );
     }
-}
-
-/// The cost model's per-frame and per-message costs and its table limit and table home are
-/// set from the command line as its other numbers are, and the run's settings name them.
-#[test]
-fn sim_set_takes_every_number_of_the_cost_model() {
-    let dir = temp_dir("sim-set-every");
-    let json = results(
-        &[
-            "compare",
-            "--game",
-            "tictactoe4",
-            "--positions",
-            "1",
-            "--algos",
-            "ybw",
-            "--procs",
-            "2",
-            "--depth",
-            "3",
-            "--sim-preset",
-            "origin2000",
-            "--sim-set",
-            "frame_ns=4000",
-            "--sim-set",
-            "message_handling_ns=9",
-            "--sim-set",
-            "local_table_entries=4096",
-            "--sim-set",
-            "shared_table_home=0",
-            "--out",
-            dir.to_str().expect("utf-8 temp path"),
-        ],
-        &dir,
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    let set = &json["settings"]["sim_set"];
-    assert_eq!(set["frame_ns"], 4000, "{set}");
-    assert_eq!(set["message_handling_ns"], 9, "{set}");
-    assert_eq!(set["local_table_entries"], 4096, "{set}");
-    assert_eq!(set["shared_table_home"], 0, "{set}");
 }
 
 #[test]
