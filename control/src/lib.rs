@@ -9,6 +9,9 @@
 //! - [`parallel`]: one entry point, [`parallel::search`], for every registered algorithm
 //!   ([`parallel::ParallelAlgo`]). In the research setting each returns exactly the value of
 //!   sequential alpha-beta at the same depth.
+//! - [`engine`]: an engine choosing a move under a time budget ([`engine::Player`]): the
+//!   sequential core, or a parallel algorithm depth after depth; what `runner uci` and
+//!   `runner play` run.
 //! - [`parallel_perft`]: perft as a DIB application.
 //!
 //! `control/README.md` maps the modules and gives the steps to add one.
@@ -40,6 +43,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod engine;
 pub mod parallel;
 pub mod parallel_perft;
 pub mod search;

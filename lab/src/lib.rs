@@ -24,4 +24,3 @@ pub mod search;
 pub mod solve;
 pub mod testset;
 pub mod validate_sim;
-pub mod wall_clock;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{SearchArgs, TableSortArgs};
 use crate::input_error::input;
-use crate::wall_clock::WallClock;
+use control::engine::WallClock;
 
 /// The deepest expansion depth accepted for sorting.
 const MAX_EXPANSION: u32 = 16;

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::cli::SolveArgs;
 use crate::input_error::input;
 use crate::search::{clock_seconds, describe_value, format_line};
-use crate::wall_clock::WallClock;
+use control::engine::WallClock;
 
 /// Runs `runner solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {

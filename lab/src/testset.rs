@@ -24,7 +24,7 @@ use serde_json::json;
 use crate::cli::{PositionArg, SearchArgs};
 use crate::input_error::input;
 use crate::search::{clock_seconds, describe_value};
-use crate::wall_clock::WallClock;
+use control::engine::WallClock;
 
 /// The built-in test sets: `(name, text)` of every file of `testsets/search` (see `build.rs`).
 pub const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/testsets.rs"));

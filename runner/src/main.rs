@@ -9,8 +9,6 @@ mod list;
 mod mpi;
 mod perft;
 mod play;
-mod player;
-mod stop;
 mod uci;
 
 use std::process::ExitCode;

@@ -20,7 +20,7 @@ use super::ranks::Ranks;
 use super::store::{Key, Record, Store, key};
 use crate::input_error::input;
 use crate::testset::{TestSet, read_positions};
-use crate::wall_clock::WallClock;
+use control::engine::WallClock;
 
 /// The positions of the plan's test set as (line, text) pairs.
 pub type Positions = Vec<(usize, String)>;

@@ -29,7 +29,7 @@ use indicatif::ProgressBar;
 use super::engine::{Cell, Missing, baseline_run, choose_depth};
 use super::plan::{DEFAULT_DEPTH, Plan, Series};
 use super::store::{Key, Record, Store, key};
-use crate::wall_clock::WallClock;
+use control::engine::WallClock;
 
 /// A worker's stack: as much as the main thread's usual 8 MiB, with room to spare, so that a
 /// search deep enough to run on the main thread runs on a worker too.

@@ -25,7 +25,7 @@ use indicatif::ProgressBar;
 use serde_json::json;
 
 use crate::cli::PlayArgs;
-use crate::player::{Budget, Player};
+use control::engine::{Budget, Player};
 use elo::Tally;
 use lab::input_error::input;
 use record::{GameRecord, GameResult, MatchInfo};
@@ -321,7 +321,7 @@ mod tests {
     use control::search::{Algorithm, SearchConfig};
     use games::tictactoe::TicTacToe3;
 
-    use crate::player::Method;
+    use control::engine::Method;
 
     #[test]
     fn the_progress_bar_advances_once_per_game_and_records_are_written_as_games_end() {

@@ -7,10 +7,10 @@ use anyhow::Result;
 use games::{Game, Outcome, Side};
 
 use super::record::GameResult;
-use crate::player::{Budget, Player};
-use crate::stop::Stop;
+use control::engine::Stop;
+use control::engine::WallClock;
+use control::engine::{Budget, Player};
 use control::search::SearchContext;
-use lab::wall_clock::WallClock;
 
 /// An engine in a match with its timing record.
 pub struct Seat<G: Game> {
@@ -154,7 +154,7 @@ mod tests {
     use control::search::{Algorithm, SearchConfig};
     use games::tictactoe::TicTacToe3;
 
-    use crate::player::Method;
+    use control::engine::Method;
 
     #[test]
     fn outcomes_are_seen_from_the_side_to_move() {

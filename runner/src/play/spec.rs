@@ -13,7 +13,7 @@
 use control::parallel::ParallelAlgo;
 use control::search::{Algorithm, SearchConfig, Setting, tt::MAX_TT_MIB};
 
-use crate::player::Method;
+use control::engine::Method;
 use lab::dib_flags::MAX_PROCS;
 
 /// A parsed engine specification.

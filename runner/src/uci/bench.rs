@@ -15,9 +15,9 @@ use games::Game;
 use games::chess::Chess;
 
 use super::engine::Output;
-use crate::player::{Budget, Method, Player};
-use crate::stop::Stop;
-use lab::wall_clock::WallClock;
+use control::engine::Stop;
+use control::engine::WallClock;
+use control::engine::{Budget, Method, Player};
 
 /// The depth of `bench` without an argument.
 pub const DEFAULT_DEPTH: u32 = 5;

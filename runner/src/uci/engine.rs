@@ -11,9 +11,9 @@ use games::Game;
 use games::chess::Chess;
 
 use super::info;
-use crate::player::{Budget, Event, Player};
-use crate::stop::Stop;
-use lab::wall_clock::WallClock;
+use control::engine::Stop;
+use control::engine::WallClock;
+use control::engine::{Budget, Event, Player};
 
 /// Where the engine writes: shared by the command loop and the search thread, one whole line
 /// at a time, flushed at once.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use games::Game;
 use games::score::plies_to_end;
 
-use crate::player::Report;
+use control::engine::Report;
 
 /// The UCI score of a search value: `cp N` (centipawns; the chess evaluation counts a pawn as
 /// about 100), or `mate N` with N in moves, negative when the side to move is mated.

@@ -5,7 +5,7 @@ use std::time::Duration;
 use control::parallel::ParallelAlgo;
 use control::search::{Algorithm, SearchConfig, Setting, tt::MAX_TT_MIB};
 
-use crate::player::Method;
+use control::engine::Method;
 
 /// The sequential algorithms offered (minimax is only an oracle).
 const SEQUENTIAL: [Algorithm; 2] = [Algorithm::Pvs, Algorithm::AlphaBeta];

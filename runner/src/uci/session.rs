@@ -12,8 +12,8 @@ use super::engine::{Job, Output, Running};
 use super::options::{Change, Options};
 use super::protocol::{self, Command, GoParams, ProtocolError};
 use super::time;
-use crate::player::Player;
-use lab::wall_clock::WallClock;
+use control::engine::Player;
+use control::engine::WallClock;
 
 /// Whether to read another line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use super::protocol::GoParams;
-use crate::player::Budget;
+use control::engine::Budget;
 
 /// The search budget for a `go` command, the side to move being White when `white`.
 pub fn allocate(go: &GoParams, white: bool, overhead: Duration) -> Budget {

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use control::search::SearchContext;
+use crate::search::SearchContext;
 
 /// Time since construction, read from the monotonic clock.
 #[derive(Clone, Copy, Debug)]

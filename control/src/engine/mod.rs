@@ -1,7 +1,7 @@
 //! One engine choosing a move: the sequential search core, or iterative deepening over
 //! fixed-depth searches of a parallel algorithm, under a [`Budget`], with a progress report per
 //! completed depth (and, for the sequential search, the root move it is on) and a [`Stop`].
-//! Shared by `runner uci` and `runner play`.
+//! Shared by `runner uci` and `runner play`; an engine author's time management.
 //!
 //! The parallel algorithms search one fixed depth and cannot be interrupted. [`Player`] runs
 //! them depth after depth, each on a thread of its own, and starts the next depth only when the
@@ -16,15 +16,47 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-use control::parallel::{self, ParallelAlgo, ParallelOptions};
-use control::search::{
-    Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, Searcher, Signal, TtMode,
+use crate::parallel::{self, ParallelAlgo, ParallelError, ParallelOptions};
+use crate::search::{
+    Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, SearchError, Searcher, Signal,
+    TtMode,
 };
 use dib::Backend;
 use games::Game;
 
-use crate::stop::Stop;
+mod stop;
+mod wall_clock;
+
+pub use stop::Stop;
+pub use wall_clock::WallClock;
+
+/// Why a [`Player`] could not think.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The sequential searcher could not be built (its table, for one).
+    #[error("building the search: {0}")]
+    Search(#[from] SearchError),
+    /// The thread of a parallel depth could not start.
+    #[error("starting a parallel search thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// The thread of a parallel depth ended without a result.
+    #[error("the parallel search thread of depth {depth} died")]
+    ThreadDied {
+        /// The depth it was searching.
+        depth: u32,
+    },
+    /// A parallel depth failed.
+    #[error("parallel {algo} search at depth {depth}: {source}")]
+    Parallel {
+        /// The algorithm's name.
+        algo: &'static str,
+        /// The depth.
+        depth: u32,
+        /// What went wrong.
+        #[source]
+        source: ParallelError,
+    },
+}
 
 /// How an engine searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +172,22 @@ pub struct Thought<M> {
 pub struct Player<G: Game> {
     method: Method,
     config: SearchConfig,
-    searcher: Option<Searcher<G>>,
+    core: Core<G>,
+}
+
+/// What a [`Player`] searches with.
+enum Core<G: Game> {
+    /// The sequential core, its table and history kept from move to move.
+    Sequential(Box<Searcher<G>>),
+    /// A parallel algorithm, depth after depth.
+    Parallel {
+        /// The algorithm.
+        algo: ParallelAlgo,
+        /// Processors.
+        procs: usize,
+        /// On the simulator.
+        simulated: bool,
+    },
 }
 
 impl<G: Game> Player<G> {
@@ -148,21 +195,29 @@ impl<G: Game> Player<G> {
     ///
     /// # Errors
     /// When the table cannot be allocated.
-    pub fn new(method: Method, mut config: SearchConfig) -> Result<Self> {
+    pub fn new(method: Method, mut config: SearchConfig) -> Result<Self, EngineError> {
         if method == Method::Sequential(Algorithm::Minimax) {
             config.tt_mode = TtMode::Off;
         }
-        let searcher = match method {
+        let core = match method {
             Method::Sequential(algorithm) => {
                 config.algorithm = algorithm;
-                Some(Searcher::new(config).context("building the search")?)
+                Core::Sequential(Box::new(Searcher::new(config)?))
             }
-            Method::Parallel { .. } => None,
+            Method::Parallel {
+                algo,
+                procs,
+                simulated,
+            } => Core::Parallel {
+                algo,
+                procs,
+                simulated,
+            },
         };
         Ok(Player {
             method,
             config,
-            searcher,
+            core,
         })
     }
 
@@ -173,7 +228,7 @@ impl<G: Game> Player<G> {
 
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
-        if let Some(s) = &mut self.searcher {
+        if let Core::Sequential(s) = &mut self.core {
             s.clear();
         }
     }
@@ -192,9 +247,9 @@ impl<G: Game> Player<G> {
         clock: impl SearchContext,
         stop: &Stop,
         report: &mut dyn FnMut(Event<G::Move>),
-    ) -> Result<Thought<G::Move>> {
-        match (self.method, &mut self.searcher) {
-            (Method::Sequential(_), Some(searcher)) => {
+    ) -> Result<Thought<G::Move>, EngineError> {
+        match &mut self.core {
+            Core::Sequential(searcher) => {
                 let table = Arc::clone(searcher.table());
                 let hashfull = (self.config.tt_mode != TtMode::Off).then_some(());
                 // A fixed time is the context's deadline, not the search's: the search's own
@@ -235,27 +290,21 @@ impl<G: Game> Player<G> {
                     abandoned: false,
                 })
             }
-            (
-                Method::Parallel {
-                    algo,
-                    procs,
-                    simulated,
-                },
-                _,
-            ) => parallel_deepening(
-                root,
+            Core::Parallel {
                 algo,
                 procs,
                 simulated,
+            } => parallel_deepening(
+                root,
+                *algo,
+                *procs,
+                *simulated,
                 self.config,
                 budget,
                 &clock,
                 stop,
                 report,
             ),
-            (Method::Sequential(_), None) => {
-                anyhow::bail!("internal: a sequential player without a searcher")
-            }
         }
     }
 }
@@ -328,7 +377,7 @@ fn parallel_deepening<G: Game>(
     clock: &dyn SearchContext,
     stop: &Stop,
     report: &mut dyn FnMut(Event<G::Move>),
-) -> Result<Thought<G::Move>> {
+) -> Result<Thought<G::Move>, EngineError> {
     let mut thought = Thought {
         best_move: first_move(root),
         pv: Vec::new(),
@@ -369,7 +418,7 @@ fn parallel_deepening<G: Game>(
             .spawn(move || {
                 let _ = tx.send(parallel::search(algo, &pos, &options));
             })
-            .context("starting a parallel search thread")?;
+            .map_err(EngineError::Thread)?;
         // Asleep until the result, the stop or the deadline. The deadline is the clock's (a
         // virtual clock in tests): when the timer fires the clock is read again.
         let result = loop {
@@ -383,7 +432,7 @@ fn parallel_deepening<G: Game>(
             crossbeam_channel::select! {
                 recv(rx) -> r => match r {
                     Ok(r) => break Some(r),
-                    Err(_) => anyhow::bail!("the parallel search thread of depth {depth} died"),
+                    Err(_) => return Err(EngineError::ThreadDied { depth }),
                 },
                 // A result that is ready as the stop arrives is still taken.
                 recv(stop.raised()) -> _ => break rx.try_recv().ok(),
@@ -394,8 +443,11 @@ fn parallel_deepening<G: Game>(
             thought.abandoned = true;
             break;
         };
-        let result =
-            result.with_context(|| format!("parallel {} search at depth {depth}", algo.name()))?;
+        let result = result.map_err(|source| EngineError::Parallel {
+            algo: algo.name(),
+            depth,
+            source,
+        })?;
         let took = clock.elapsed().saturating_sub(start);
         times = (times.1, Some(took));
         // Whole permille, as the table reports it.
@@ -430,7 +482,6 @@ fn parallel_deepening<G: Game>(
 mod tests {
     use super::*;
     use games::tictactoe::TicTacToe3;
-    use lab::wall_clock::WallClock;
 
     #[test]
     fn the_next_depth_is_predicted_from_the_growth_of_the_last_two() {
@@ -443,7 +494,7 @@ mod tests {
 
     #[test]
     fn a_fixed_time_is_searched_to_its_deadline_and_a_clock_time_starts_no_depth_after_half() {
-        use control::search::NodeClock;
+        use crate::search::NodeClock;
         use games::chess::Chess;
         // A virtual clock of 10 µs a node: 150 ms are 15,000 nodes, the same on every machine.
         let root =
@@ -472,7 +523,7 @@ mod tests {
         let (fixed, depths) = think(true);
         // Searched until the deadline stopped the running depth (polls come every 1,024 nodes).
         assert!(
-            (15_000..15_000 + 2 * control::search::POLL_INTERVAL).contains(&fixed.nodes),
+            (15_000..15_000 + 2 * crate::search::POLL_INTERVAL).contains(&fixed.nodes),
             "{} {depths:?}",
             fixed.nodes
         );
@@ -486,7 +537,7 @@ mod tests {
 
     #[test]
     fn the_root_move_is_reported_after_the_first_second_at_most_four_times_a_second() {
-        use control::search::NodeClock;
+        use crate::search::NodeClock;
         use games::chess::Chess;
         // 100 µs a node: 2 s are 20,000 nodes; reports start after 10,000, one per 2,500 at most.
         let root = Chess::start();
