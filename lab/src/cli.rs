@@ -535,4 +535,8 @@ pub struct ValidateSimArgs {
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Also write the results as a generated markdown page (its folder must exist): the
+    /// command, the machine and build, the cost model, the table and the capacity lines.
+    #[arg(long, value_name = "FILE.md")]
+    pub out: Option<std::path::PathBuf>,
 }

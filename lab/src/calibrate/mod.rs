@@ -331,7 +331,7 @@ impl Calibration {
 
 /// Checks that `path` can be written (its folder exists, it is not a folder, it can be opened
 /// for writing) without leaving a file behind.
-fn check_out(path: &Path) -> Result<()> {
+pub(crate) fn check_out(path: &Path) -> Result<()> {
     let flag = format!("--out {}", path.display());
     if path.is_dir() {
         return Err(input(
