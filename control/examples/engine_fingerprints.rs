@@ -12,7 +12,7 @@
 //! algorithm's own granularity), the agreement tests' setting (alpha-beta leaf search, table,
 //! ordering) and that setting with injected faults.
 //!
-//! With the argument `paper9` it prints instead the delay-splitting sweep of seed 003 figures 5
+//! With the argument `paper9` it prints instead the delay-splitting sweep of Rezaie and Finkel figures 5
 //! and 6 (4x4 tic-tac-toe, depth 9, unsorted, seed 1): speedup, efficiency and node ratio
 //! against `alphabeta` on one simulated processor.
 
@@ -99,7 +99,7 @@ fn line<G: Game>(case: &str, algo: ParallelAlgo, procs: usize, pos: &G, o: &Para
     }
 }
 
-/// The delay-splitting sweep of seed 003 figures 5 and 6.
+/// The delay-splitting sweep of Rezaie and Finkel figures 5 and 6.
 fn paper9(tictactoe: &TicTacToe4) -> Result<(), Box<dyn Error>> {
     let run = |algo: ParallelAlgo, procs: usize| -> Result<(f64, u64), Box<dyn Error>> {
         let mut o = paper(algo, procs)?;

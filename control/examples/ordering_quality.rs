@@ -2,7 +2,7 @@
 //! at nodes that fail high, and how often the best move is searched first.
 //!
 //! `cargo run --release -p control --example ordering_quality -- DEPTH [SET]` (run from the
-//! workspace root; SET defaults to `testsets/search/othello_midgame.txt`). Thesis seed 001,
+//! workspace root; SET defaults to `testsets/search/othello_midgame.txt`). Brockington's thesis,
 //! 6.3.1: KEYANO searched 1.10 successors at a type-2 node and the best move first 89-93 % of
 //! the time.
 mod common;

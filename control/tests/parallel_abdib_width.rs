@@ -1,4 +1,4 @@
-//! `abdib` (seed 003's alpha-beta on DIB: every node gives its untried children away on
+//! `abdib` (Rezaie and Finkel's alpha-beta on DIB: every node gives its untried children away on
 //! request) returns sequential alpha-beta's value at every processor count on the simulator and
 //! on threads, and really gives work away; the processor-tree width of tree splitting and PV
 //! splitting (`ParallelOptions::split_width`) bounds the pieces of one node out at once.

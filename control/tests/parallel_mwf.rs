@@ -176,7 +176,7 @@ fn long_agreement_on_many_positions() {
     }
 }
 
-/// Seed 003 figures 5 and 6: relative efficiency and relative node counts for 1 to 21
+/// Rezaie and Finkel figures 5 and 6: relative efficiency and relative node counts for 1 to 21
 /// simulated processors (shared-memory preset) on 4x4 tic-tac-toe, depth 9, from
 /// `x---/----/----/----` (15 empty squares), unsorted (no move ordering, no table), for every
 /// algorithm of the split engine, and MWF without the type-2 wait. Speedup is against the
@@ -247,7 +247,7 @@ fn bench_efficiency_on_tictactoe4_depth9() {
 /// searches its eldest child with an open window and then waits, and on 12, 13, 14 or 17
 /// simulated processors the work tables fill with thousands of waiting pieces that every step
 /// scans. Without deep cutoffs (no type 3) the same bound holds. Values, node counts and
-/// the simulator's event cap are checked here, on seed 003's unsorted tree, where the pile-up
+/// the simulator's event cap are checked here, on Rezaie and Finkel's unsorted tree, where the pile-up
 /// appeared (with move ordering one processor searches a far smaller tree, and the ratio of
 /// nodes measures MWF's lost deep cutoffs rather than waiting pieces).
 #[test]

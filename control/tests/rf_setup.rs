@@ -1,4 +1,4 @@
-//! The setup of Rezaie and Finkel's experiments (seed 003) beyond the unsorted tree
+//! The setup of Rezaie and Finkel's experiments beyond the unsorted tree
 //! (`unsorted.rs`): ER ignores the sorting regimes (it orders by its elder grandchildren), the
 //! TT-sorting bug of section 5 is an option that is off by default, and the sorting depth bounds
 //! the sorted nodes (6 on 6x6 Othello, as in section 5).

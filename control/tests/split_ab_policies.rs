@@ -6,7 +6,7 @@
 //! with alpha-beta and with PVS (minimal windows) at the engine frames, and without ordering
 //! (the papers' frames); `Never` moves no work, `Ybw` does. On Othello, YBWC* gives away the
 //! children of type-3 nodes before any is done and never splits a type-2 node before its
-//! reasonable moves are done, and plain YBW does the opposite. In seed 003's setting, delay
+//! reasonable moves are done, and plain YBW does the opposite. In Rezaie and Finkel's setting, delay
 //! splitting by value sends no window to a running piece, and ER with always one active e-child
 //! starts e-children after earlier extra ones are done, and searches sequential ER's tree on one
 //! processor.
@@ -145,7 +145,7 @@ fn ybw_and_never_on_split_ab_agree_with_sequential_alphabeta() {
     assert!(moved > 0, "Ybw never moved work");
 }
 
-/// Seed 003's readings of tree splitting (the root's processor only a master) and PV splitting
+/// Rezaie and Finkel's readings of tree splitting (the root's processor only a master) and PV splitting
 /// (alpha-beta's windows, tree splitting below the type-1 nodes; its type-1 nodes' processor a
 /// worker or only a master) return sequential alpha-beta's value.
 #[test]
@@ -186,7 +186,7 @@ fn tictactoe_run(policy: SplitPolicy, procs: usize, faults: &str) -> ParallelRes
     r
 }
 
-/// Seed 003 section 3.3: "the root processor ... is only a master". With `master_root` the
+/// Rezaie and Finkel section 3.3: "the root processor ... is only a master". With `master_root` the
 /// root's processor searches none of the root's children on 8 processors (it does without,
 /// and on one processor it must); on a machine that loses messages it keeps DIB's redo and so
 /// searches too.
@@ -205,7 +205,7 @@ fn the_tree_splitting_root_is_only_a_master() {
     assert!(here(&tictactoe_run(tree(true), 5, "drop=1/50")) > 0.0);
 }
 
-/// Seed 003 section 3.4: PV splitting evaluates the siblings of a type-1 node by tree
+/// Rezaie and Finkel section 3.4: PV splitting evaluates the siblings of a type-1 node by tree
 /// splitting, with alpha-beta's windows: frames below the type-1 nodes split (none does in
 /// Marsland and Popowich's form) and no minimal window or re-search is ever searched.
 #[test]
@@ -266,13 +266,13 @@ fn ybwc_star_splits_by_node_type() {
     );
 }
 
-/// Seed 003's setting (unsorted 4x4 tic-tac-toe, splitting down to 2 plies) on `procs`
+/// Rezaie and Finkel's setting (unsorted 4x4 tic-tac-toe, splitting down to 2 plies) on `procs`
 /// simulated processors, 7 plies from the empty board.
 fn seed003(procs: usize) -> ParallelOptions {
     options(7, procs, sim_backend(13, ""), 2, SearchConfig::unsorted())
 }
 
-/// Delay splitting by value (seed 003 section 3.6): no piece ever gets a narrowed window,
+/// Delay splitting by value (Rezaie and Finkel section 3.6): no piece ever gets a narrowed window,
 /// where spreading sends many, and the value is alpha-beta's either way.
 #[test]
 fn delay_splitting_by_value_sends_no_window_to_running_pieces() {
@@ -293,7 +293,7 @@ fn delay_splitting_by_value_sends_no_window_to_running_pieces() {
     assert_eq!(updates(YbwWindows::ByValue), 0.0, "by value sent a window");
 }
 
-/// ER with always one active e-child (seed 003 section 3.5): on 8 processors an e-node starts
+/// ER with always one active e-child (Rezaie and Finkel section 3.5): on 8 processors an e-node starts
 /// a further e-child after an extra one is done, which a second e-child per split never does;
 /// on one processor nothing is handed out and it searches exactly sequential ER's tree.
 #[test]

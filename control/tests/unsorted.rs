@@ -1,11 +1,11 @@
-//! Seed 003's unsorted tree (`SearchConfig::unsorted`, `--unsorted`): sequential alpha-beta and
+//! Rezaie and Finkel's unsorted tree (`SearchConfig::unsorted`, `--unsorted`): sequential alpha-beta and
 //! every parallel algorithm of the paper on one simulated processor visit exactly the nodes of a
 //! plain negamax alpha-beta written here, children in the game's generation order (no table,
 //! killers, history, hints or sorting). PV splitting's frames search younger siblings with
-//! minimal windows (`--pv-form mp`, seed 004's), so its reference is the same search with PVS
-//! at the nodes the split engine makes frames; seed 003's form (`--pv-form rf`) is alpha-beta on
+//! minimal windows (`--pv-form mp`, Marsland and Popowich's), so its reference is the same search with PVS
+//! at the nodes the split engine makes frames; Rezaie and Finkel's form (`--pv-form rf`) is alpha-beta on
 //! one processor ("sequential PV splitting is identical to alpha-beta"). Tree splitting's root
-//! as only a master (`--tree-root master`) searches alone on one processor. MWF searches without deep cutoffs (seed 003 section 3.2), so its reference is
+//! as only a master (`--tree-root master`) searches alone on one processor. MWF searches without deep cutoffs (Rezaie and Finkel section 3.2), so its reference is
 //! the same search with the window `(-inf, -best)` at every child (Knuth and Moore's F1); with
 //! `--mwf-cutoffs deep` it is alpha-beta's. DMWF searches MWF's tree with `--dmwf-promote beside`
 //! and its own order (the promoted children first) by default, which only returns the same
@@ -81,7 +81,7 @@ fn sim() -> Backend {
     Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1))
 }
 
-/// The algorithms of seed 003 (and `abdib`, its parallel alpha-beta) that run on the split
+/// The algorithms of Rezaie and Finkel (and `abdib`, its parallel alpha-beta) that run on the split
 /// engine.
 fn paper_algorithms() -> Vec<ParallelAlgo> {
     ParallelAlgo::ALL
@@ -149,7 +149,7 @@ fn check<G: Game>(name: &str, pos: &G, depth: u32) {
         assert_eq!(
             (rf.value, rf.nodes),
             (want, ab_nodes),
-            "{name} depth {depth} pvsplit, seed 003's form (min split {min_split})"
+            "{name} depth {depth} pvsplit, Rezaie and Finkel's form (min split {min_split})"
         );
         o.pv_form = PvForm::default();
         o.tree_root = TreeRoot::Master;

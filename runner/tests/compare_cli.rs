@@ -496,7 +496,7 @@ fn quick_experiments_write_their_reports() {
     assert!(balanced(&html) && html.contains("Figure 4.7"));
     assert!(html.contains("<h2>Environment</h2>") && html.contains("<th>rustc</th>"));
 
-    // A seed 003 figure with the published numbers in its report.
+    // A Rezaie and Finkel figure with the published numbers in its report.
     let fig = dir.join("fig");
     let out = runner(&[
         "experiment",
@@ -1032,7 +1032,7 @@ fn the_baseline_is_delay_splitting_on_one_processor() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The seed 003 setup flags of `runner compare`: `--unsorted` reaches the runs (the baseline
+/// The Rezaie and Finkel setup flags of `runner compare`: `--unsorted` reaches the runs (the baseline
 /// searches another tree, and the settings say so), `--split-width` and `--tt-sort-bug` are
 /// refused without a series they apply to, and `--unsorted` refuses a table.
 #[test]

@@ -1,4 +1,4 @@
-//! `runner experiment` against the published numbers, end to end: every seed 003 experiment
+//! `runner experiment` against the published numbers, end to end: every Rezaie and Finkel experiment
 //! under `--quick` writes its comparison, `verdict.json` (fields, non-empty comparisons,
 //! finite numbers), `published_vs_ours.md` and `.csv`, and one overlay plot per published
 //! item with a dashed published curve and a solid curve of ours, in the same colour, per
@@ -301,7 +301,7 @@ fn all_runs_every_experiment_and_writes_the_results_page() {
         );
         assert!(page.contains(&format!("`runner experiment {name} --quick --out ")));
     }
-    // Seed 000's experiment checks the text's claims, shown on the page, and reads figure 8
+    // Brockington and Schaeffer's experiment checks the text's claims, shown on the page, and reads figure 8
     // per third of the positions and figure 9 from the summed runs.
     let json: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("bs96-fig7-9").join("verdict.json"))
@@ -577,7 +577,7 @@ fn a_view_ranks_series_of_two_tables_together() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `pdp11-t5 --quick`: seed 002's own runs (no comparison folder): `verdict.json` holds table
+/// `pdp11-t5 --quick`: the two-PDP-11 thesis's own runs (no comparison folder): `verdict.json` holds table
 /// 5.1's rows (each held against the published row of its position), the checked findings and
 /// the measurements; the page shows them with the plot of communication by common depth.
 #[test]

@@ -201,7 +201,7 @@ fn bad_parallel_flags_exit_2_with_one_line() {
     }
 }
 
-/// A search of seed 003's unsorted 4x4 tic-tac-toe tree, 5 plies, in JSON.
+/// A search of Rezaie and Finkel's unsorted 4x4 tic-tac-toe tree, 5 plies, in JSON.
 const UNSORTED_SEARCH: [&str; 7] = [
     "search",
     "--game",
@@ -216,7 +216,7 @@ const UNSORTED_SEARCH: [&str; 7] = [
 fn mwf_wait_reaches_the_search_and_keeps_the_value() {
     // MWF's type-2 "wait for finite beta" rule, on (the default) and off: the option is in the
     // JSON, the simulated runs search different trees (so the flag reached the algorithm),
-    // and both return the sequential value. On seed 003's unsorted tree, the rule's setting: with
+    // and both return the sequential value. On Rezaie and Finkel's unsorted tree, the rule's setting: with
     // move ordering this small search opens no type-2 frame that waits.
     let base = UNSORTED_SEARCH;
     let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
@@ -266,7 +266,7 @@ fn mwf_wait_reaches_the_search_and_keeps_the_value() {
 
 #[test]
 fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
-    // Seed 003's readings of MWF (no deep cutoffs, the default) and DMWF (the children strictly
+    // Rezaie and Finkel's readings of MWF (no deep cutoffs, the default) and DMWF (the children strictly
     // above the percentile instead of the eldest, the default) against the former ones: each
     // is in the JSON, changes the tree on the unsorted tree, and keeps the sequential value.
     let base = UNSORTED_SEARCH;
@@ -318,7 +318,7 @@ fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
 
 #[test]
 fn tree_root_and_pv_form_reach_the_search_and_keep_the_value() {
-    // Seed 003's readings of tree splitting (the root's processor only a master) and PV
+    // Rezaie and Finkel's readings of tree splitting (the root's processor only a master) and PV
     // splitting (tree splitting below the type-1 nodes): each is in the JSON, changes the
     // search, and keeps the sequential value.
     let base = UNSORTED_SEARCH;
@@ -574,7 +574,7 @@ fn split_width_reaches_treesplit_and_pvsplit() {
 
 #[test]
 fn ybw_windows_and_er_e_children_reach_the_search_and_keep_the_value() {
-    // Seed 003's readings of delay splitting (windows by value) and ER (always one active
+    // Rezaie and Finkel's readings of delay splitting (windows by value) and ER (always one active
     // e-child): in the JSON, another schedule than the defaults' on 4 simulated processors of
     // the unsorted tree, the sequential value.
     let base = UNSORTED_SEARCH;

@@ -196,7 +196,7 @@ pub(super) fn hinted_moves<G: Game>(pos: &G, ordering: bool) -> Vec<(G::Move, u3
 
 /// A sorting regime's order of `moves` (the moves of `pos`, at `ply` with `depth` plies left):
 /// generation indices, best first by the look-ahead of `config.sorting`, with the look-ahead's
-/// nodes (seed 003 section 5).
+/// nodes (Rezaie and Finkel section 5).
 pub(super) fn sorted_by_expansion<G: Game>(
     searcher: &mut Searcher<G>,
     config: &SearchConfig,

@@ -1,4 +1,4 @@
-//! Splitting at a common depth (seed 002, a 1978 thesis in which a PDP-11/45 and a PDP-11/20
+//! Splitting at a common depth (the two-PDP-11 thesis, a 1978 thesis in which a PDP-11/45 and a PDP-11/20
 //! share a chess search over a data link): the nodes within `ParallelOptions::common_depth`
 //! plies of the root are shared between the processors; below it each processor searches the
 //! move it took alone. Strategy A (`CdStrategy::Variable`, the default) lowers the common

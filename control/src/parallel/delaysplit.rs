@@ -3,7 +3,7 @@
 //! untried child with the node's current window. [`YbwWindows`] says whether a raised bound
 //! reaches the children already running: with [`YbwWindows::Spread`] (the default) narrowed
 //! windows are spread to the pieces and to the children searched here (information
-//! spreading); with [`YbwWindows::ByValue`], seed 003 section 3.6's DelaySplit, where the
+//! spreading); with [`YbwWindows::ByValue`], Rezaie and Finkel section 3.6's DelaySplit, where the
 //! children of the parallel loop are called as `value[i] := -DelaySplit(z_i, -b, -a)` and `a`
 //! is raised in a critical region, every child keeps the window it started with, and only a
 //! cutoff ("if a >= b then return (a)", which leaves the parallel loop) reaches them: it aborts
@@ -58,7 +58,7 @@ option_enum! {
         /// handed out (information spreading).
         #[default]
         Spread => "spread",
-        /// Seed 003 section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the window
+        /// Rezaie and Finkel section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the window
         /// current when it starts and keeps it; a cutoff still aborts the pieces.
         ByValue => "by-value",
     }

@@ -41,17 +41,17 @@ pub struct ParallelOptions {
     /// Tree splitting: how many plies below the root the processor tree reaches.
     pub split_depth: u32,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces
-    /// of one node out at once (seed 003's TreeSplit10 and PVS10: 10; `split_ab/README.md`,
+    /// of one node out at once (Rezaie and Finkel's TreeSplit10 and PVS10: 10; `split_ab/README.md`,
     /// "Processor-tree width").
     pub split_width: usize,
     /// Tree splitting: whether the processor holding the root only hands the root's children
-    /// out (seed 003 section 3.3's "only a master") or searches some too.
+    /// out (Rezaie and Finkel section 3.3's "only a master") or searches some too.
     pub tree_root: treesplit::TreeRoot,
-    /// PV splitting: Marsland and Popowich's form (seed 004; minimal windows) or Rezaie and
-    /// Finkel's (seed 003 section 3.4; tree splitting below the type-1 nodes).
+    /// PV splitting: Marsland and Popowich's form (minimal windows) or Rezaie and
+    /// Finkel's (section 3.4; tree splitting below the type-1 nodes).
     pub pv_form: pvsplit::PvForm,
     /// DMWF: the percentile of their siblings' static values above which children of a type-1
-    /// node are treated as type 1 (seed 003 section 6: 90).
+    /// node are treated as type 1 (Rezaie and Finkel section 6: 90).
     pub dmwf_percentile: u32,
     /// DMWF: the promoted children replace the eldest (the paper's) or join it.
     pub dmwf_promote: dmwf::DmwfPromote,
@@ -65,17 +65,17 @@ pub struct ParallelOptions {
     /// thesis's YBWC*, by node type).
     pub ybw_rule: delaysplit::YbwRule,
     /// Delay splitting: raised bounds reach the running children (information spreading), or
-    /// each child keeps the window it started with (seed 003 section 3.6).
+    /// each child keeps the window it started with (Rezaie and Finkel section 3.6).
     pub ybw_windows: delaysplit::YbwWindows,
     /// ER: a second e-child per split of an e-node, or always one active e-child once the
-    /// e-node's children run in parallel (seed 003 section 3.5).
+    /// e-node's children run in parallel (Rezaie and Finkel section 3.5).
     pub er_e_children: er::ErEChildren,
     /// APHID's own settings (horizon, granularity, windows, balancing, tables).
     pub aphid: aphid::AphidOptions,
     /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
     /// global table, or one local table per processor.
     pub split_tables: split_ab::SplitTables,
-    /// Common-depth splitting (`cdsplit`, seed 002): the nodes at most this many plies below
+    /// Common-depth splitting (`cdsplit`, the two-PDP-11 thesis): the nodes at most this many plies below
     /// the root are shared (CD).
     pub common_depth: u32,
     /// Common-depth splitting: strategy A (variable common depth, the default) or B (fixed).
@@ -364,67 +364,67 @@ algorithms! {
         name: "alphabeta",
         aliases: &[],
         description: "fail-soft alpha-beta as one DIB search that never splits (the 1-processor baseline)",
-        paper: "Knuth and Moore 1975; Rezaie and Finkel (seed 003) section 3.1",
+        paper: "Knuth and Moore 1975; Rezaie and Finkel section 3.1",
     };
     AbDib => abdib, AlgoInfo {
         name: "abdib",
         aliases: &[],
         description: "parallel alpha-beta on DIB: every node hands its untried children to whoever asks, at any time; window improvements spread, cutoffs abort",
-        paper: "Rezaie and Finkel (seed 003) sections 3.1 and 4 (the alphabeta series of figures 5-7)",
+        paper: "Rezaie and Finkel sections 3.1 and 4 (the alphabeta series of figures 5-7)",
     };
     DelaySplit => delaysplit, AlgoInfo {
         name: "delaysplit",
         aliases: &["ybw"],
         description: "delay splitting / Young Brothers Wait: younger children wait for the eldest, at every level; running searches split on request",
-        paper: "Feldmann et al. 1990 (YBW); Rezaie and Finkel (seed 003) section 3",
+        paper: "Feldmann et al. 1990 (YBW); Rezaie and Finkel section 3",
     };
     Mwf => mwf, AlgoInfo {
         name: "mwf",
         aliases: &[],
         description: "mandatory work first: type-1 and type-3 nodes fully in parallel, type-2 nodes eldest child first",
-        paper: "Akl, Barnard & Doran, IEEE PAMI-4(2), 1982; Finkel & Fishburn, AI 19, 1982 (via Rezaie & Finkel, seed 003)",
+        paper: "Akl, Barnard & Doran, IEEE PAMI-4(2), 1982; Finkel & Fishburn, AI 19, 1982 (via Rezaie & Finkel)",
     };
     Dmwf => dmwf, AlgoInfo {
         name: "dmwf",
         aliases: &[],
         description: "dynamic MWF: children of type-1 nodes with static value at or above the 90th percentile are type-1 too",
-        paper: "Rezaie & Finkel, A comparison of some parallel game-tree search algorithms, section 6 (seed 003)",
+        paper: "Rezaie & Finkel, A comparison of some parallel game-tree search algorithms, section 6 (Rezaie and Finkel)",
     };
     TreeSplit => treesplit, AlgoInfo {
         name: "treesplit",
         aliases: &[],
         description: "tree splitting: nodes above the split depth split among processors with window updates and aborts",
-        paper: "Fishburn, Analysis of speedup in distributed algorithms, PhD thesis, Wisconsin, 1981 (via seed 003)",
+        paper: "Fishburn, Analysis of speedup in distributed algorithms, PhD thesis, Wisconsin, 1981 (via Rezaie and Finkel)",
     };
     LazySmp => lazysmp, AlgoInfo {
         name: "lazysmp",
         aliases: &[],
         description: "Lazy SMP: independent iterative deepening on every processor sharing one transposition table (exact-depth); the main processor's iteration is the answer",
-        paper: "the modern reference (Stockfish and others, since about 2013); shared tables after Marsland and Popowich (seed 004)",
+        paper: "the modern reference (Stockfish and others, since about 2013); shared tables after Marsland and Popowich",
     };
     PvSplit => pvsplit, AlgoInfo {
         name: "pvsplit",
         aliases: &[],
         description: "PV splitting: PVS whose type-1 nodes split after their eldest child; younger siblings get minimal windows, re-searched on a fail high",
-        paper: "Marsland and Popowich, Parallel game-tree search, IEEE PAMI-7(4), 1985 (seed 004); Rezaie and Finkel (seed 003) section 3.4",
+        paper: "Marsland and Popowich, Parallel game-tree search, IEEE PAMI-7(4), 1985; Rezaie and Finkel section 3.4",
     };
     Er => er, AlgoInfo {
         name: "er",
         aliases: &[],
         description: "ER: e-nodes evaluate elder grandchildren in parallel, then an e-child, then refute the rest in parallel with extra e-children",
-        paper: "Steinberg and Solomon, Searching game trees in parallel, ICPP 1990 (via seed 003 section 3.5 and seed 001 section 3.4.3)",
+        paper: "Steinberg and Solomon, Searching game trees in parallel, ICPP 1990 (via Rezaie and Finkel section 3.5 and Brockington's thesis section 3.4.3)",
     };
     CdSplit => cdsplit, AlgoInfo {
         name: "cdsplit",
         aliases: &[],
         description: "splitting at a common depth: the nodes within CD plies of the root are shared one child at a time, at the deepest shared node of the running line; strategy A lowers CD as the search backs up",
-        paper: "a 1978 thesis on two unequal computers (a PDP-11/45 and a PDP-11/20) searching chess trees over a data link (seed 002), chapters 4 and 5",
+        paper: "a 1978 thesis on two unequal computers (a PDP-11/45 and a PDP-11/20) searching chess trees over a data link, chapters 4 and 5",
     };
     Aphid => aphid, AlgoInfo {
         name: "aphid",
         aliases: &[],
         description: "APHID: a master's repeated passes over its d'-ply tree, slaves deepening its leaves asynchronously through a replicated table",
-        paper: "Brockington & Schaeffer, APHID Game-Tree Search, 1996 (seed 000); Brockington, PhD thesis, Alberta, 1998, chapter 5 (seed 001)",
+        paper: "Brockington & Schaeffer, APHID Game-Tree Search, 1996; Brockington, PhD thesis, Alberta, 1998, chapter 5",
     };
 }
 

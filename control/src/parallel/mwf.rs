@@ -31,7 +31,7 @@ use super::{ParallelError, ParallelOptions, ParallelResult};
 option_enum! {
     /// How MWF and DMWF bound the search of a child.
     MwfCutoffs, flag "--mwf-cutoffs", what "MWF cutoff rule", valid "shallow (no deep cutoffs, the paper's), deep", {
-        /// Alpha-beta without deep cutoffs, node types 1 and 2 (seed 003 section 3.2).
+        /// Alpha-beta without deep cutoffs, node types 1 and 2 (Rezaie and Finkel section 3.2).
         #[default]
         Shallow => "shallow",
         /// Alpha-beta's windows with deep cutoffs and three node types.

@@ -1,7 +1,7 @@
 //! Principal-variation splitting, in the two forms its two papers define ([`PvForm`],
 //! `options.pv_form`), on the processor pool of DIB. The engine is [`super::split_ab`].
 //!
-//! [`PvForm::Mp`] (the default; seed 004's experiments use it): Marsland and Popowich's. The
+//! [`PvForm::Mp`] (the default; Marsland and Popowich's experiments use it): Marsland and Popowich's. The
 //! search is PVS: at every node the eldest child gets the full window and every younger
 //! sibling a minimal window `(alpha, alpha + 1)`, with a full-window re-search when it fails
 //! high inside beta. Only type-1 nodes (the principal variation) split, and only after their
@@ -14,8 +14,8 @@
 //! child's fail high has raised the node's best above it since, it is first tested again, as a
 //! type-1 node too, with a minimal window at that best. Below the type-1 nodes nothing splits.
 //!
-//! [`PvForm::Rf`] (the papers' experiments of seed 003 pass it): Rezaie and Finkel's (seed 003
-//! section 3.4), "a refinement of the tree-splitting algorithm ... The type-1 nodes are
+//! [`PvForm::Rf`] (the papers' experiments of Rezaie and Finkel pass it): Rezaie and Finkel's (section
+//! 3.4), "a refinement of the tree-splitting algorithm ... The type-1 nodes are
 //! recursively evaluated until a given ply is reached, at which point tree splitting is used.
 //! After the value of the principal variation (type-1) node is backed up the tree, tree
 //! splitting is used to evaluate the remaining siblings if they can not be cut off", and
@@ -28,7 +28,7 @@
 //! type-1 node splits its children at once (the processor tree of tree splitting, of the same
 //! height, hung from the type-1 node); deeper nodes are searched where they are. DIB's refusal
 //! applies (a processor does not split the node it is searching at), as for every algorithm
-//! of seed 003. With `options.tree_root` = [`super::treesplit::TreeRoot::Master`] (the papers'
+//! of Rezaie and Finkel. With `options.tree_root` = [`super::treesplit::TreeRoot::Master`] (the papers'
 //! experiments pass it: PV splitting "is a refinement of the tree-splitting algorithm" on the
 //! same processor tree, whose root "is only a master") the processor of the principal
 //! variation (the root's) evaluates the type-1 nodes down the principal variation itself and,
@@ -42,7 +42,7 @@
 //! 0.09), `rf` 0.54 (0.31), `rf` with the master 0.48 (0.30); published 0.29 (0.25).
 //! `split_ab/README.md` has the whole curves.
 //!
-//! In both forms the processor tree's width (`options.split_width`, default 10: seed 003's
+//! In both forms the processor tree's width (`options.split_width`, default 10: Rezaie and Finkel's
 //! "PVS10") bounds the pieces of one node out at once.
 
 use games::Game;
@@ -54,11 +54,11 @@ use super::{ParallelError, ParallelOptions, ParallelResult};
 option_enum! {
     /// Which paper's PV splitting.
     PvForm, flag "--pv-form", what "PV-splitting form", valid "mp (Marsland and Popowich's, minimal windows), rf (Rezaie and Finkel's, tree splitting below type-1 nodes)", {
-        /// Marsland and Popowich's (seed 004): minimal windows and re-searches, only type-1 nodes
+        /// Marsland and Popowich's: minimal windows and re-searches, only type-1 nodes
         /// split.
         #[default]
         Mp => "mp",
-        /// Rezaie and Finkel's (seed 003 section 3.4): alpha-beta's windows, type-1 nodes wait for
+        /// Rezaie and Finkel's (section 3.4): alpha-beta's windows, type-1 nodes wait for
         /// their eldest child, then tree splitting below them.
         Rf => "rf",
     }

@@ -1,4 +1,4 @@
-//! Fishburn's tree splitting (seed 003 section 3.3): the processor tree reaches
+//! Fishburn's tree splitting (Rezaie and Finkel section 3.3): the processor tree reaches
 //! `options.split_depth` plies below the root. Every node above that depth splits its children
 //! among the processors that ask for work (DIB's request-driven load balancing stands in for
 //! the fixed processor tree of the original: an interior processor's "subordinates" are whoever
@@ -6,11 +6,11 @@
 //! window update (information spreading), and aborts them on a cutoff. Below the split depth a
 //! processor searches sequentially (its own explicit stack, then the sequential `Searcher`
 //! below `options.min_split_depth` plies to go). The processor tree's width
-//! (`options.split_width`, default 10: seed 003's "TreeSplit10") bounds the pieces of one node
+//! (`options.split_width`, default 10: Rezaie and Finkel's "TreeSplit10") bounds the pieces of one node
 //! out at once; the node's other children wait (searched by its own processor or handed out
 //! as pieces come back), as the extra branches queue in Fishburn's processor tree.
 //!
-//! The root's processor ([`TreeRoot`], `options.tree_root`): seed 003 section 3.3 says "All
+//! The root's processor ([`TreeRoot`], `options.tree_root`): Rezaie and Finkel section 3.3 says "All
 //! interior processors in the tree of processors are both masters and slaves except the root
 //! processor, which is only a master. All the leaf processors are slaves." With
 //! [`TreeRoot::Master`] (the papers' experiments pass it) the processor holding the root
@@ -21,7 +21,7 @@
 //! requests), it searches as [`TreeRoot::Worker`] does. With [`TreeRoot::Worker`] (the engine
 //! default: on two processors a master leaves one to search) the root's processor searches
 //! the root's children too, as every other interior processor does. The same option makes the
-//! processor of seed 003's PV splitting only a master at its type-1 nodes
+//! processor of Rezaie and Finkel's PV splitting only a master at its type-1 nodes
 //! ([`super::pvsplit`]).
 //!
 //! Measured (figure 5: `runner compare --game tictactoe4 --testset tictactoe4_seed003 --algos
@@ -43,7 +43,7 @@ option_enum! {
         /// It searches root children as well as handing them out.
         #[default]
         Worker => "worker",
-        /// Only a master (seed 003 section 3.3): with more than one processor it hands every root
+        /// Only a master (Rezaie and Finkel section 3.3): with more than one processor it hands every root
         /// child out and searches none.
         Master => "master",
     }

@@ -211,7 +211,7 @@ mod tests {
             checkers > 300,
             "only {checkers} checkers positions compared"
         );
-        // Seed 002's limit: static evaluation two plies below the horizon.
+        // The two-PDP-11 thesis's limit: static evaluation two plies below the horizon.
         let limited = compare::<games::chess::Chess>(12, 20_000, Some(2));
         assert!(limited > 150, "only {limited} limited positions compared");
     }

@@ -1,4 +1,4 @@
-//! Marsland and Popowich's refutation table (seed 004, section 2): iterative deepening carries
+//! Marsland and Popowich's refutation table (section 2): iterative deepening carries
 //! from one iteration to the next, for every move of the root, the line searched first below
 //! it (the principal variation under the best move, "a D-ply sequence sufficient to refute the
 //! move" under the others), and the root's moves sorted by the values the iteration gave them.

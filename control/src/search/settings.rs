@@ -144,19 +144,19 @@ pub struct SearchConfig {
     /// `None` searches every iteration with a full window.
     pub aspiration: Option<i32>,
     /// Iterative deepening from one ply to the requested depth (the default); off, one search
-    /// at the requested depth with a full window, as seed 002's program searches. The split
+    /// at the requested depth with a full window, as the two-PDP-11 thesis's program searches. The split
     /// engine deepens exactly when the sequential search does.
     pub deepening: bool,
     /// Marsland and Popowich's refutation table: each iteration searches the root's moves
     /// sorted by the last iteration's values and follows, below each, the line the last
-    /// iteration searched first (`refutation`). Off by default; seed 004's experiments turn
+    /// iteration searched first (`refutation`). Off by default; Marsland and Popowich's experiments turn
     /// it on.
     pub refutation_table: bool,
     /// Which enhancements the play setting uses (ignored in the research setting).
     pub play_features: PlayFeatures,
     /// How far below the horizon the quiescence search goes: `None` searches the tactical moves
     /// out (the default); `Some(k)` evaluates every node `k` plies below the horizon
-    /// statically, as seed 002's program does with MMAXD = MAXD + 2 ("Nodes at depth MMAXD are
+    /// statically, as the two-PDP-11 thesis's program does with MMAXD = MAXD + 2 ("Nodes at depth MMAXD are
     /// scored statically", thesis l. 389-390).
     pub quiescence_plies: Option<u32>,
 }
@@ -255,7 +255,7 @@ impl SearchConfig {
         }
     }
 
-    /// Seed 003's unsorted tree (section 4: "not sorting at all"): the research setting with
+    /// Rezaie and Finkel's unsorted tree (section 4: "not sorting at all"): the research setting with
     /// plain fail-soft alpha-beta, children in the game's generation order, no transposition
     /// table, no killer or history ordering, no move hints, no sorting regime and no
     /// aspiration window. Every node is searched exactly as the paper's Pascal alpha-beta
@@ -269,7 +269,7 @@ impl SearchConfig {
     /// This configuration with the search's own ordering off, as in [`SearchConfig::unsorted`]:
     /// alpha-beta, no table, generation order (no killers, history or hints), no aspiration.
     /// The sorting regime and its parameters are kept: with a regime, its look-ahead is the
-    /// only ordering (seed 003's sorted runs); without one the tree is unsorted.
+    /// only ordering (Rezaie and Finkel's sorted runs); without one the tree is unsorted.
     #[must_use]
     pub fn make_unsorted(self) -> Self {
         SearchConfig {

@@ -1,4 +1,4 @@
-//! The sorting regimes of Rezaie and Finkel (seed 003, section 5): which nodes have their
+//! The sorting regimes of Rezaie and Finkel (section 5): which nodes have their
 //! children sorted by a shallow look-ahead before they are searched. See `README.md` beside this
 //! file for the definitions and their source.
 
@@ -84,7 +84,7 @@ pub struct SortConfig {
     /// The sorting depth: the deepest node (in plies from the root, which is 0) that may be
     /// sorted. `u32::MAX` for no limit.
     pub sorting_depth: u32,
-    /// Seed 003's TT-sorting bug (section 5: "what we implemented did not evaluate type-2
+    /// Rezaie and Finkel's TT-sorting bug (section 5: "what we implemented did not evaluate type-2
     /// nodes as deeply as type-1 nodes"), reproduced: under [`SortRegime::TypeTwo`] a type-2
     /// node that is sorted searches only `expansion_depth` plies below it (its look-ahead's
     /// depth) instead of the plies left. Off by default; on, values differ from alpha-beta's.

@@ -183,7 +183,7 @@ pub struct AphidOptions {
     /// make the leaf certain. On by default, with `tt_reseed_guesses`.
     pub tt_seeded_guesses: bool,
     /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ..., then
-    /// `r - 1`, ...), each scaled as usual: seed 000's footnote 2, "we use the largest ply
+    /// `r - 1`, ...), each scaled as usual: Brockington and Schaeffer's footnote 2, "we use the largest ply
     /// value with the same parity". Off by default (it lost on Othello, README); on in seed
     /// 000's chess setting (`bs96.toml`).
     pub parity_guesses: bool,
@@ -210,7 +210,7 @@ pub struct AphidOptions {
     /// The share of a slave's nodes per second, in percent, lost to the library's per-node
     /// calls (`aphid_intnode_*()`) when the slaves run the master's executable: "a slave
     /// process in APHID can incur a 10-20% slowdown on the number of nodes visited per second
-    /// by calling the aphid_intnode_*() routines" (seed 001, section 6.2.2). 0 (the default):
+    /// by calling the aphid_intnode_*() routines" (Brockington's thesis, section 6.2.2). 0 (the default):
     /// a slave-only executable without those calls, as the thesis's experiments ran. Charged
     /// as time at the node cost, not as nodes (`dib::Work::library`); at most 99.
     pub library_slowdown_percent: u32,

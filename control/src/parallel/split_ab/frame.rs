@@ -153,7 +153,7 @@ impl<G: Game> Frame<G> {
             }
         }
         if self.shallow {
-            // Without deep cutoffs an eldest child is always fully evaluated (seed 003
+            // Without deep cutoffs an eldest child is always fully evaluated (Rezaie and Finkel
             // section 3.2, figure 3: "only type-1 and type-2 nodes are critical").
             if at == 0 {
                 NodeType::One

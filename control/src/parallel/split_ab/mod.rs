@@ -62,9 +62,9 @@ pub enum SplitPolicy {
     /// MWF where the children of a type-1 node whose static value (from the parent's side) is
     /// above this percentile of their siblings' are type 1 (see [`super::dmwf`]).
     Dmwf {
-        /// The percentile (seed 003 section 6: 90).
+        /// The percentile (Rezaie and Finkel section 6: 90).
         percentile: u32,
-        /// The children strictly above it replace the eldest (seed 003 section 6); else the
+        /// The children strictly above it replace the eldest (Rezaie and Finkel section 6); else the
         /// children at or above it join the eldest.
         replace: bool,
     },
@@ -73,16 +73,16 @@ pub enum SplitPolicy {
     TreeSplit {
         /// Plies below the root the processor tree reaches.
         split_depth: u32,
-        /// The root's processor is only a master (seed 003 section 3.3): with more than one
+        /// The root's processor is only a master (Rezaie and Finkel section 3.3): with more than one
         /// processor (and no lost messages) it hands the root's children out, one per request,
         /// and searches none.
         master_root: bool,
     },
-    /// PV splitting (Marsland and Popowich, seed 004): only type-1 nodes split, after their
+    /// PV splitting (Marsland and Popowich): only type-1 nodes split, after their
     /// eldest child is done; every younger sibling is searched with a minimal window and
     /// re-searched (as a new type-1 node, which may split again) when it fails high.
     PvSplit,
-    /// PV splitting as seed 003 section 3.4 defines it (see [`super::pvsplit`]): alpha-beta's
+    /// PV splitting as Rezaie and Finkel section 3.4 defines it (see [`super::pvsplit`]): alpha-beta's
     /// windows; a type-1 node splits once its eldest child is done, and every node less than
     /// `split_depth` plies below a type-1 node (not on the principal variation) splits at once,
     /// as tree splitting's processor tree hung from the type-1 node.
@@ -102,11 +102,11 @@ pub enum SplitPolicy {
     Ybw(YbwRule),
     /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
     Never,
-    /// Seed 003's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its untried
+    /// Rezaie and Finkel's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its untried
     /// children to whoever asks, at any time (no eldest-first wait, no node types); window
     /// improvements spread to the pieces still out and a cutoff aborts them.
     AbDib,
-    /// Seed 002's splitting at a common depth ([`super::cdsplit`]): the nodes at most `cd`
+    /// The two-PDP-11 thesis's splitting at a common depth ([`super::cdsplit`]): the nodes at most `cd`
     /// plies below the root are shared; a request gets the next untried child of the deepest
     /// shared frame of the running search. With `variable` (the thesis's strategy A) a frame's
     /// common depth drops to its own ply once one of its children is done (the root keeps
@@ -125,7 +125,7 @@ impl SplitPolicy {
         self == SplitPolicy::PvSplit
     }
 
-    /// The sorting regimes apply (ER has its own ordering: seed 003 section 5).
+    /// The sorting regimes apply (ER has its own ordering: Rezaie and Finkel section 5).
     fn sorts(self) -> bool {
         self != SplitPolicy::Er
     }
@@ -141,7 +141,7 @@ impl SplitPolicy {
     }
 
     /// Whether the run root's processor is only a master: tree splitting's root (with a
-    /// processor tree to hand it out), seed 003's PV splitting at its type-1 nodes.
+    /// processor tree to hand it out), Rezaie and Finkel's PV splitting at its type-1 nodes.
     fn master_root(self) -> bool {
         match self {
             SplitPolicy::TreeSplit {
@@ -171,17 +171,17 @@ impl SplitPolicy {
         }
     }
 
-    /// DIB's refusal (seed 003 section 2): subdividing the running search "if it reaches the
+    /// DIB's refusal (Rezaie and Finkel section 2): subdividing the running search "if it reaches the
     /// depth at which B itself is searching, the request is not granted", so the top frame
-    /// never splits. Every policy of seed 003 runs on DIB; seed 004's PV splitting and seed
+    /// never splits. Every policy of Rezaie and Finkel runs on DIB; Marsland and Popowich's PV splitting and seed
     /// 002's common depth (whose leading processor shares its deepest shared node, the one it
     /// searches at) ran on other systems and keep their own rules. It applies to the papers'
-    /// trees (move ordering off), as the other rules of seed 003 do.
+    /// trees (move ordering off), as the other rules of Rezaie and Finkel do.
     fn refuses_own_depth(self) -> bool {
         !matches!(self, SplitPolicy::PvSplit | SplitPolicy::CommonDepth { .. })
     }
 
-    /// Seed 002's splitting: a request is served by the deepest frame that may split, one child
+    /// The two-PDP-11 thesis's splitting: a request is served by the deepest frame that may split, one child
     /// at a time (the other processor "selects the next unevaluated move" at the common depth
     /// on the leading processor's line); every other policy hands off all untried children of
     /// the shallowest such frame.

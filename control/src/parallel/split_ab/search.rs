@@ -35,7 +35,7 @@ pub struct AbSearch<G: Game> {
     shallow: bool,
     /// The most pieces of one frame out at once (the processor tree's width).
     width: Option<usize>,
-    /// The run root's processor is only a master (tree splitting; seed 003's PV splitting at
+    /// The run root's processor is only a master (tree splitting; Rezaie and Finkel's PV splitting at
     /// its type-1 nodes): set when the run root becomes this search's root frame.
     master: bool,
     /// May be a master: the application's `master` (decided at the first step).
@@ -620,7 +620,7 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// ER: makes task `task` of e-node `stack[i]`, a child still to refute in its second
-    /// phase, an e-child (multiple e-children, seed 003 section 3.5).
+    /// phase, an e-child (multiple e-children, Rezaie and Finkel section 3.5).
     fn promote(&mut self, i: usize, task: usize) {
         let f = &mut self.stack[i];
         let t = &mut f.tasks[task];
@@ -683,7 +683,7 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// Whether frame `f` of a master only hands its untried children out: tree splitting's
-    /// root, or, in seed 003's PV splitting, a type-1 node whose eldest child is done; not when
+    /// root, or, in Rezaie and Finkel's PV splitting, a type-1 node whose eldest child is done; not when
     /// its children are too small to hand out.
     fn masters(&self, f: &Frame<G>) -> bool {
         self.master
@@ -790,7 +790,7 @@ impl<G: Game> AbSearch<G> {
 
     /// After a change anywhere: narrows the windows down the stack, cuts off where a frame's
     /// best reaches its beta, and sends narrowed windows to pieces. By value (delay splitting,
-    /// seed 003 section 3.6) it only cuts off: every child keeps the window it started with.
+    /// Rezaie and Finkel section 3.6) it only cuts off: every child keeps the window it started with.
     fn settle(&mut self, fx: &mut Effects<Window>) {
         loop {
             let narrowed = if self.by_value { 0 } else { self.stack.len() };

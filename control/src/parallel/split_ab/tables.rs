@@ -1,6 +1,6 @@
 //! Where the split engine's processors keep their transposition table: one global table
 //! every processor probes and stores (the default), or one local table per processor
-//! (Marsland and Popowich, seed 004 table 3: each processor remembers only its own
+//! (Marsland and Popowich table 3: each processor remembers only its own
 //! subtrees). Local tables share the global table's memory: with `n` processors each holds
 //! `1/n` of it (at least 1 MiB), so both arrangements use the same memory, as in thesis 6.2.5.
 

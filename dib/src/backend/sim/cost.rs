@@ -74,7 +74,7 @@ pub struct CostModel {
     /// Probes a shared table serves at once; 0: no contention.
     #[serde(default)]
     pub shared_table_ports: u32,
-    /// The processor whose memory holds the shared table, where one does (seed 004's global
+    /// The processor whose memory holds the shared table, where one does (Marsland and Popowich's global
     /// table in the master): its own probes are probes of its own table; `None`: every
     /// processor reaches the shared table alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -124,7 +124,7 @@ pub struct CostModel {
     /// times slower), cycled over the processors; empty means all 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relative_cost_percent: Vec<u32>,
-    /// Lines that run slower from some processor count on (seed 004's serial lines ran "at
+    /// Lines that run slower from some processor count on (Marsland and Popowich's serial lines ran "at
     /// half that speed with the four processor configuration"); `None`: the same at every
     /// count. Applied by [`CostModel::for_procs`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -467,7 +467,7 @@ impl CostModel {
         CostModel::preset("sun4-pvm").unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Seed 002's PDP-11/45 and 1.8 times slower PDP-11/20 on a parallel link that moves a
+    /// The two-PDP-11 thesis's PDP-11/45 and 1.8 times slower PDP-11/20 on a parallel link that moves a
     /// message a word at a time.
     #[must_use]
     pub fn pdp11() -> CostModel {

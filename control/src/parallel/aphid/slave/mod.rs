@@ -156,7 +156,7 @@ impl<G: Game> Slave<G> {
         searcher: Searcher<G>,
     ) -> Self {
         // m grows with the number of slaves, so that the master's inbox does not (thesis
-        // 5.2.3: "m is based on the number of processors"); seed 000's is fixed.
+        // 5.2.3: "m is based on the number of processors"); Brockington and Schaeffer's is fixed.
         let slaves = procs.saturating_sub(1).max(1) as u64;
         let scale = if opts.scale_reports {
             slaves.div_ceil(8)
@@ -287,7 +287,7 @@ impl<G: Game> Slave<G> {
 
 impl<G: Game> SlaveState<G> {
     /// `work` with the library's per-node calls added: a slave that runs the master's
-    /// executable loses `library_percent` of its nodes per second to them (seed 001, section
+    /// executable loses `library_percent` of its nodes per second to them (Brockington's thesis, section
     /// 6.2.2), so every node brings `p / (100 - p)` node equivalents of library work, charged
     /// as whole node equivalents of the running total.
     fn with_library(&mut self, mut work: dib::Work) -> dib::Work {
