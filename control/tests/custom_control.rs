@@ -18,7 +18,9 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 mod rootsplit {
     use std::sync::Arc;
 
-    use control::parallel::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+    use control::parallel::{
+        Figures, ParallelError, ParallelOptions, ParallelResult, result_from_report,
+    };
     use control::search::{
         SearchConfig, SearchError, Searcher, TranspositionTable, Unlimited, shift_decisive,
     };
@@ -219,7 +221,7 @@ mod rootsplit {
             .and_then(|i| moves.get(i as usize).copied())
             .into_iter()
             .collect();
-        Ok(result_from_report(report, value, pv, Vec::new()))
+        Ok(result_from_report(report, value, pv, Figures::default()))
     }
 }
 

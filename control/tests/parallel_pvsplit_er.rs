@@ -5,7 +5,7 @@
 //! with them and hands out extra e-children; MWF honours the sorting regimes at its frames and
 //! counts the sorting apart.
 
-use control::parallel::{ParallelAlgo, ParallelOptions, ParallelResult, search};
+use control::parallel::{Figures, ParallelAlgo, ParallelOptions, ParallelResult, search};
 use control::search::{Algorithm, SearchConfig, Searcher, SortRegime, TtMode, Unlimited};
 use dib::{Backend, CostModel, SimConfig};
 use games::Game;
@@ -55,66 +55,61 @@ fn run(algo: &str, pos: &TicTacToe4, depth: u32, procs: usize, seed: u64) -> Par
     r
 }
 
-fn extra<M>(r: &ParallelResult<M>, name: &str) -> f64 {
-    r.extra
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or_else(|| panic!("no figure {name} in {:?}", r.extra), |e| e.1)
+/// Figure `figure` of `r`'s figures, which the algorithm must have filled.
+fn count<M>(r: &ParallelResult<M>, figure: fn(&Figures) -> Option<u64>) -> u64 {
+    figure(&r.figures).unwrap_or_else(|| panic!("a figure missing in {:?}", r.figures))
 }
 
 const POSITIONS: [&[usize]; 4] = [&[5], &[0, 3], &[7, 2, 9], &[1]];
 
 #[test]
 fn pvsplit_splits_only_type1_nodes_and_researches_fail_highs() {
-    let (mut type1, mut researches, mut minimal) = (0.0, 0.0, 0.0);
+    let (mut type1, mut researches, mut minimal) = (0, 0, 0);
     for (k, moves) in POSITIONS.iter().enumerate() {
         let pos = position(moves);
         for procs in [1, 4, 9] {
             let r = run("pvsplit", &pos, 6, procs, 10 + k as u64);
             assert_eq!(
-                extra(&r, "splits_other"),
-                0.0,
+                count(&r, |f| f.splits_other),
+                0,
                 "a node of type 2 or 3 split"
             );
             if procs == 1 {
-                assert_eq!(extra(&r, "splits_type1"), 0.0);
+                assert_eq!(count(&r, |f| f.splits_type1), 0);
             }
-            type1 += extra(&r, "splits_type1");
-            researches += extra(&r, "researches");
-            minimal += extra(&r, "minimal_windows");
+            type1 += count(&r, |f| f.splits_type1);
+            researches += count(&r, |f| f.researches);
+            minimal += count(&r, |f| f.minimal_windows);
         }
     }
-    assert!(type1 > 0.0, "no type-1 node ever split");
-    assert!(minimal > 0.0, "no minimal-window search");
-    assert!(
-        researches > 0.0,
-        "no minimal-window search ever failed high"
-    );
+    assert!(type1 > 0, "no type-1 node ever split");
+    assert!(minimal > 0, "no minimal-window search");
+    assert!(researches > 0, "no minimal-window search ever failed high");
     assert!(researches < minimal);
 }
 
 #[test]
 fn er_refutes_with_elder_grandchildren_and_adds_e_children() {
-    let (mut refuted, mut extra_e, mut shared) = (0.0, 0.0, 0);
+    let (mut refuted, mut extra_e, mut shared) = (0, 0, 0);
     for (k, moves) in POSITIONS.iter().enumerate() {
         let pos = position(moves);
         let one = run("er", &pos, 6, 1, 1);
-        assert!(extra(&one, "elder_grandchildren") > 0.0);
-        refuted += extra(&one, "refuted_by_grandchild");
+        assert!(count(&one, |f| f.elder_grandchildren) > 0);
+        refuted += count(&one, |f| f.refuted_by_grandchild);
         // No other processor: no second e-child is handed out.
-        assert_eq!(extra(&one, "extra_e_children"), 0.0);
+        assert_eq!(count(&one, |f| f.extra_e_children), 0);
         for procs in [3, 8] {
             let r = run("er", &pos, 6, procs, 20 + k as u64);
-            extra_e += extra(&r, "extra_e_children");
+            extra_e += count(&r, |f| f.extra_e_children);
             shared += r.total.dib.problems_received;
         }
     }
     assert!(
-        refuted > 0.0,
+        refuted > 0,
         "no child was refuted by its elder grandchild alone"
     );
     assert!(shared > 0, "ER never shared work");
-    assert!(extra_e > 0.0, "no extra e-child was handed out");
+    assert!(extra_e > 0, "no extra e-child was handed out");
 }
 
 #[test]
@@ -122,7 +117,7 @@ fn mwf_sorts_at_its_frames_under_ec_and_tt_and_counts_sorting_apart() {
     let pos = position(&[5]);
     let depth = 6;
     let plain = run("mwf", &pos, depth, 4, 3);
-    assert!(plain.extra.iter().all(|(n, _)| *n != "sort_nodes"));
+    assert_eq!(plain.figures.sort_nodes, None);
     for regime in [SortRegime::EldestChild, SortRegime::TypeTwo] {
         let mut o = ParallelOptions::new(
             depth,
@@ -133,13 +128,13 @@ fn mwf_sorts_at_its_frames_under_ec_and_tt_and_counts_sorting_apart() {
         o.search.sorting.regime = regime;
         let r = search(ParallelAlgo::Mwf, &pos, &o).unwrap();
         assert_eq!(r.value, plain.value, "{regime}");
-        let sort_nodes = extra(&r, "sort_nodes");
-        assert!(sort_nodes > 0.0, "{regime}: nothing sorted");
-        assert!(extra(&r, "sort_seconds") > 0.0);
+        let sort_nodes = count(&r, |f| f.sort_nodes);
+        assert!(sort_nodes > 0, "{regime}: nothing sorted");
+        assert!(r.figures.sort_seconds.is_some_and(|s| s > 0.0));
         // Sorting changes the order, hence the tree searched; its look-ahead is not counted as
         // search nodes.
         assert_ne!(r.nodes, plain.nodes, "{regime}");
-        assert!(r.total.backend.nodes >= r.nodes + sort_nodes as u64);
+        assert!(r.total.backend.nodes >= r.nodes + sort_nodes);
     }
 }
 
@@ -176,7 +171,7 @@ fn pvsplit_tests_a_stale_fail_high_again_before_a_full_re_search() {
     let one = run(1);
     let two = run(2);
     assert!(
-        extra(&two, "retests") > 0.0,
+        count(&two, |f| f.retests) > 0,
         "no fail high was tested again"
     );
     let ratio = two.nodes as f64 / one.nodes as f64;

@@ -14,8 +14,7 @@
 mod common;
 
 use common::{
-    agreement_config, depth_within_budget, extra_figure, random_position, sequential_alphabeta,
-    sim_backend,
+    agreement_config, depth_within_budget, random_position, sequential_alphabeta, sim_backend,
 };
 
 use common::Lcg;
@@ -196,13 +195,13 @@ fn the_tree_splitting_root_is_only_a_master() {
         split_depth: 2,
         master_root,
     };
-    let here = |r: &ParallelResult<Cell>| extra_figure(r, "root_children_here");
+    let here = |r: &ParallelResult<Cell>| r.figures.root_children_here.unwrap_or(0);
     let master = tictactoe_run(tree(true), 8, "");
-    assert_eq!(here(&master), 0.0, "the master searched a root child");
-    assert!(extra_figure(&master, "widest_split") <= 10.0);
-    assert!(here(&tictactoe_run(tree(false), 8, "")) > 0.0);
-    assert_eq!(here(&tictactoe_run(tree(true), 1, "")), 16.0);
-    assert!(here(&tictactoe_run(tree(true), 5, "drop=1/50")) > 0.0);
+    assert_eq!(here(&master), 0, "the master searched a root child");
+    assert!(master.figures.widest_split.is_some_and(|w| w <= 10));
+    assert!(here(&tictactoe_run(tree(false), 8, "")) > 0);
+    assert_eq!(here(&tictactoe_run(tree(true), 1, "")), 16);
+    assert!(here(&tictactoe_run(tree(true), 5, "drop=1/50")) > 0);
 }
 
 /// Rezaie and Finkel section 3.4: PV splitting evaluates the siblings of a type-1 node by tree
@@ -218,23 +217,21 @@ fn seed_003_pv_splitting_splits_below_the_type_one_nodes() {
         8,
         "",
     );
-    assert!(extra_figure(&rf, "splits_type1") > 0.0);
-    assert!(
-        extra_figure(&rf, "splits_other") > 0.0,
-        "no tree splitting below"
-    );
-    assert_eq!(extra_figure(&rf, "minimal_windows"), 0.0);
-    assert_eq!(extra_figure(&rf, "researches"), 0.0);
-    let mp = tictactoe_run(SplitPolicy::PvSplit, 8, "");
-    assert_eq!(extra_figure(&mp, "splits_other"), 0.0);
-    assert!(extra_figure(&mp, "minimal_windows") > 0.0);
+    let f = rf.figures;
+    assert!(f.splits_type1 > Some(0));
+    assert!(f.splits_other > Some(0), "no tree splitting below");
+    assert_eq!(f.minimal_windows, Some(0));
+    assert_eq!(f.researches, Some(0));
+    let mp = tictactoe_run(SplitPolicy::PvSplit, 8, "").figures;
+    assert_eq!(mp.splits_other, Some(0));
+    assert!(mp.minimal_windows > Some(0));
 }
 
 /// The splits of delay splitting under `rule` on an Othello position 20 plies into a seeded
 /// game, 7 plies on 8 simulated processors in the research setting (PVS, table, ordering):
 /// type-2 splits before the frame's reasonable moves were done, and type-3 splits before any
 /// child was done.
-fn othello_splits(rule: YbwRule) -> (f64, f64) {
+fn othello_splits(rule: YbwRule) -> (u64, u64) {
     let pos: games::othello::Othello8 = random_position(&mut Lcg(5), 20);
     assert!(pos.outcome().is_none());
     let mut o = ParallelOptions::new(7, 8, sim_backend(11, ""));
@@ -245,8 +242,8 @@ fn othello_splits(rule: YbwRule) -> (f64, f64) {
     let r = run(SplitPolicy::Ybw(rule), &pos, &o).expect("a run");
     assert_eq!(r.value, sequential_alphabeta(&pos, 7), "{rule}");
     (
-        extra_figure(&r, "splits_type2_early"),
-        extra_figure(&r, "splits_type3_unstarted"),
+        r.figures.splits_type2_early.unwrap_or(0),
+        r.figures.splits_type3_unstarted.unwrap_or(0),
     )
 }
 
@@ -254,14 +251,14 @@ fn othello_splits(rule: YbwRule) -> (f64, f64) {
 fn ybwc_star_splits_by_node_type() {
     let (early, unstarted) = othello_splits(YbwRule::Star);
     assert_eq!(
-        early, 0.0,
+        early, 0,
         "YBWC* split a type-2 node before its reasonable moves"
     );
-    assert!(unstarted > 0.0, "YBWC* made type-3 nodes wait");
+    assert!(unstarted > 0, "YBWC* made type-3 nodes wait");
     let (early, unstarted) = othello_splits(YbwRule::Plain);
-    assert!(early > 0.0, "plain YBW waited for the reasonable moves");
+    assert!(early > 0, "plain YBW waited for the reasonable moves");
     assert_eq!(
-        unstarted, 0.0,
+        unstarted, 0,
         "plain YBW split a type-3 node before its eldest"
     );
 }
@@ -284,13 +281,10 @@ fn delay_splitting_by_value_sends_no_window_to_running_pieces() {
         let r = run(SplitPolicy::Ybw(YbwRule::Plain), &pos, &o).expect("a run");
         assert_eq!(r.value, want, "{windows}");
         assert!(r.total.dib.splits > 0, "{windows}: no split");
-        extra_figure(&r, "window_updates")
+        r.figures.window_updates.unwrap_or(0)
     };
-    assert!(
-        updates(YbwWindows::Spread) > 0.0,
-        "spreading sent no window"
-    );
-    assert_eq!(updates(YbwWindows::ByValue), 0.0, "by value sent a window");
+    assert!(updates(YbwWindows::Spread) > 0, "spreading sent no window");
+    assert_eq!(updates(YbwWindows::ByValue), 0, "by value sent a window");
 }
 
 /// ER with always one active e-child (Rezaie and Finkel section 3.5): on 8 processors an e-node starts
@@ -309,15 +303,15 @@ fn er_keeps_one_active_e_child_once_its_children_run_in_parallel() {
     };
     let split = er(ErEChildren::Split, 8);
     let active = er(ErEChildren::Active, 8);
-    assert_eq!(extra_figure(&split, "later_e_children"), 0.0);
-    assert!(extra_figure(&active, "later_e_children") > 0.0);
+    assert_eq!(split.figures.later_e_children, Some(0));
+    assert!(active.figures.later_e_children > Some(0));
     assert!(
-        extra_figure(&active, "extra_e_children") > extra_figure(&split, "extra_e_children"),
+        active.figures.extra_e_children > split.figures.extra_e_children,
         "active: {:?}, split: {:?}",
-        active.extra,
-        split.extra
+        active.figures,
+        split.figures
     );
     let (one_split, one_active) = (er(ErEChildren::Split, 1), er(ErEChildren::Active, 1));
     assert_eq!(one_active.nodes, one_split.nodes);
-    assert_eq!(extra_figure(&one_active, "extra_e_children"), 0.0);
+    assert_eq!(one_active.figures.extra_e_children, Some(0));
 }

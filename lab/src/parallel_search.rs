@@ -352,11 +352,6 @@ impl GameVisitor for Visitor<'_> {
         };
         let c = &o.search;
         if args.json {
-            let extra: serde_json::Map<String, serde_json::Value> = r
-                .extra
-                .iter()
-                .map(|(k, v)| ((*k).to_string(), json!(v)))
-                .collect();
             let aphid = r.aphid.as_ref().map(|a| json!(a));
             let mut out = json!({
                 "game": info.name,
@@ -394,7 +389,7 @@ impl GameVisitor for Visitor<'_> {
                 "seconds": r.seconds,
                 "nodes_per_second": nps,
                 "stopped": false,
-                "extra": extra,
+                "extra": r.figures,
                 "aphid": aphid,
                 "accounting": {
                     "total": r.total,
@@ -436,11 +431,11 @@ impl GameVisitor for Visitor<'_> {
         println!("pv: {}{after}", pv.join(" "));
         println!("nodes: {}", r.nodes);
         println!("tree: {TREE_NOTE}");
-        let aphid = r.aphid.as_ref().map(|a| a.named()).unwrap_or_default();
-        let counters = r.extra.len() + aphid.len();
+        let counters = r.figures.len() + r.aphid.as_ref().map_or(0, |a| a.count());
         if args.verbose {
-            for (k, v) in r.extra.iter().chain(&aphid) {
-                println!("{k}: {v}");
+            print!("{}", r.figures);
+            if let Some(aphid) = &r.aphid {
+                print!("{aphid}");
             }
         } else if counters > 0 {
             println!(

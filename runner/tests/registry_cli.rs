@@ -331,7 +331,7 @@ fn parallel_search_prints_like_the_sequential_search() {
     assert_eq!(sequential_verbose.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&sequential_verbose.stderr).contains("--verbose"));
     let v = json_of(&[&args[..], &["--json"]].concat());
-    // APHID's figures are typed: one object in the JSON, beside the named extras.
+    // APHID's figures are one object in the JSON, beside the figures every algorithm has.
     assert!(v["aphid"].as_object().is_some_and(|a| a.len() > 10), "{v}");
     assert!(v["extra"]["hashfull"].is_number(), "{v}");
 }

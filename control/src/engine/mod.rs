@@ -452,11 +452,7 @@ fn parallel_deepening<G: Game>(
         times = (times.1, Some(took));
         // Whole permille, as the table reports it.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let hashfull = result
-            .extra
-            .iter()
-            .find(|(k, _)| *k == parallel::HASHFULL)
-            .map(|(_, v)| *v as u32);
+        let hashfull = result.figures.hashfull.map(|h| h as u32);
         thought.nodes += result.nodes;
         thought.depth = depth;
         thought.value = result.value;

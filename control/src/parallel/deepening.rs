@@ -14,7 +14,7 @@ use super::{ParallelError, ParallelOptions, ParallelResult};
 /// that value is decisive), and a value outside it is only a bound, so the failing side is moved
 /// out (by four times the last step) and the depth searched again until the value falls inside.
 /// The result is the last iteration's with the nodes, times and accounts of all runs added in,
-/// and an `iterations` figure in `extra`.
+/// and the `iterations` figure set.
 ///
 /// # Errors
 /// The first error of `search_at`.
@@ -57,8 +57,7 @@ pub(super) fn deepen<M>(
         }
     }
     let mut r = sum.ok_or(dib::DibError::NoValue { seed: None })?;
-    r.extra
-        .push(("iterations", f64::from(options.depth + 1 - first)));
+    r.figures.iterations = Some(u64::from(options.depth + 1 - first));
     Ok(r)
 }
 

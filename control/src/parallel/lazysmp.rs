@@ -54,7 +54,7 @@ use games::score::INFINITY;
 use serde::{Deserialize, Serialize};
 
 use super::sliced::{Job, JobCtx, Mailbox, Mode, Progress, Sliced};
-use super::{ParallelError, ParallelOptions, ParallelResult};
+use super::{Figures, ParallelError, ParallelOptions, ParallelResult};
 use crate::search::tt::{TtEntry, value_to_tt};
 use crate::search::{
     Limits, SearchConfig, SearchResult, Searcher, TranspositionTable, TtMode, shift_decisive,
@@ -344,9 +344,7 @@ pub fn search<G: Game>(
     };
     let outcome = dib::run_processors(options.procs, &options.backend, &factory, &summarize)?;
     let mut result = finish(outcome, options)?;
-    result
-        .extra
-        .push((super::HASHFULL, f64::from(setup.table.hashfull())));
+    result.figures.hashfull = Some(f64::from(setup.table.hashfull()));
     Ok(result)
 }
 
@@ -375,15 +373,13 @@ fn finish<G: Game>(
         .collect();
     let total = ProcAccounts::total(&accounts);
     let main_nodes = accounts.first().map_or(0, |a| a.backend.nodes);
-    let extra = vec![
-        ("main_nodes", main_nodes as f64),
-        ("helper_nodes", (total.backend.nodes - main_nodes) as f64),
-        ("main_tt_cutoffs", tt_cutoffs as f64),
-        (
-            "entries_received",
-            outcome.processors.iter().map(|p| p.imported).sum::<u64>() as f64,
-        ),
-    ];
+    let figures = Figures {
+        main_nodes: Some(main_nodes),
+        helper_nodes: Some(total.backend.nodes - main_nodes),
+        main_tt_cutoffs: Some(tt_cutoffs),
+        entries_received: Some(outcome.processors.iter().map(|p| p.imported).sum()),
+        ..Figures::default()
+    };
     Ok(ParallelResult {
         value,
         best_move,
@@ -396,7 +392,7 @@ fn finish<G: Game>(
         accounts,
         total,
         sim: outcome.sim,
-        extra,
+        figures,
         aphid: None,
         rank: outcome.rank,
     })

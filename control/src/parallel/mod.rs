@@ -21,6 +21,8 @@ use serde::Serialize;
 
 use crate::search::{SearchConfig, SearchError};
 
+pub use figures::Figures;
+
 /// Options shared by every parallel algorithm.
 #[derive(Clone, Debug)]
 pub struct ParallelOptions {
@@ -248,10 +250,11 @@ pub struct ParallelResult<M> {
     pub total: ProcAccounts,
     /// Simulator figures (seed, trace hash, ...); `None` on threads.
     pub sim: Option<SimFigures>,
-    /// Named algorithm-specific figures, for printing (APHID's are in `aphid`). Algorithms
-    /// with one table shared by their processors (the alpha-beta split family and `lazysmp`)
-    /// report its fill at the end as [`HASHFULL`], which the UCI engine shows as `hashfull`.
-    pub extra: Vec<(&'static str, f64)>,
+    /// What the algorithm counted (APHID's own figures are in `aphid`); each algorithm fills
+    /// the figures it counts. Algorithms with transposition tables (the alpha-beta split
+    /// family, `lazysmp`, APHID) report their fill at the end as [`Figures::hashfull`], which
+    /// the UCI engine shows as `hashfull`.
+    pub figures: Figures,
     /// APHID's figures (`None` for the other algorithms): among them the master processors
     /// and the speculative nodes of the thesis 6.2.6 overheads.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -437,6 +440,7 @@ mod deepening;
 pub mod delaysplit;
 pub mod dmwf;
 pub mod er;
+mod figures;
 pub mod lazysmp;
 pub mod mwf;
 mod option_enum;
@@ -530,10 +534,6 @@ impl fmt::Display for ParallelAlgo {
     }
 }
 
-/// The `extra` figure of the shared transposition table's fill at the end of a search, in
-/// permille of its entries (the UCI `hashfull`).
-pub const HASHFULL: &str = "hashfull";
-
 /// Builds a [`ParallelResult`] from a runtime report and the root's value and principal
 /// variation; shared by the DIB-based algorithms.
 #[must_use]
@@ -541,7 +541,7 @@ pub fn result_from_report<V, M>(
     report: dib::Report<V>,
     value: i32,
     pv: Vec<M>,
-    extra: Vec<(&'static str, f64)>,
+    figures: Figures,
 ) -> ParallelResult<M>
 where
     M: Copy,
@@ -558,7 +558,7 @@ where
         accounts: report.accounts,
         total: report.total,
         sim: report.sim,
-        extra,
+        figures,
         aphid: None,
         rank: report.rank,
     }

@@ -117,11 +117,3 @@ pub fn sequential_alphabeta<G: Game>(pos: &G, depth: u32) -> i32 {
     )
     .value
 }
-
-/// The algorithm figure `name` of a parallel result (`ParallelResult::extra`), 0 when absent.
-pub fn extra_figure<M>(r: &control::parallel::ParallelResult<M>, name: &str) -> f64 {
-    r.extra
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(0.0, |(_, v)| *v)
-}

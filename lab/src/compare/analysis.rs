@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use control::parallel::Figures;
 use control::parallel::aphid::AphidFigures;
 use control::search::{Setting, TtMode};
 
@@ -54,8 +55,9 @@ pub struct Row {
     pub one_proc_seconds: Option<f64>,
     /// The metrics.
     pub metrics: Metrics,
-    /// Named algorithm figures.
-    pub extra: BTreeMap<String, f64>,
+    /// What the algorithm counted (`extra` in the JSON).
+    #[serde(rename = "extra")]
+    pub figures: Figures,
     /// APHID's figures (aphid series only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aphid: Option<AphidFigures>,
@@ -185,7 +187,7 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
                         baseline_seconds: base.seconds,
                         one_proc_seconds: one,
                         metrics: metrics::metrics(&run, &b, one),
-                        extra: r.extra.clone(),
+                        figures: r.figures,
                         aphid: r.aphid.clone(),
                         repeats: times.len(),
                         seconds_ci: metrics::median_interval(&times),

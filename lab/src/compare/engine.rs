@@ -403,11 +403,7 @@ fn record<M: std::fmt::Debug>(
         idle_ns: r.accounts.iter().map(|a| a.backend.idle_ns).collect(),
         messaging_ns: r.accounts.iter().map(|a| a.backend.messaging_ns).collect(),
         messages: r.total.backend.messages_sent,
-        extra: r
-            .extra
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), *v))
-            .collect::<BTreeMap<_, _>>(),
+        figures: r.figures,
         aphid: r.aphid.clone(),
         times: vec![r.seconds],
         host_seconds: None,
@@ -417,6 +413,7 @@ fn record<M: std::fmt::Debug>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use control::parallel::Figures;
 
     #[test]
     fn repeats_are_interleaved_in_orders_that_change() {
@@ -464,7 +461,7 @@ mod tests {
             idle_ns: vec![],
             messaging_ns: vec![],
             messages: 0,
-            extra: BTreeMap::new(),
+            figures: Figures::default(),
             aphid: None,
             times: vec![seconds],
             host_seconds: Some(seconds / 10.0),

@@ -22,6 +22,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result};
+use control::parallel::Figures;
 use control::parallel::aphid::AphidFigures;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -69,8 +70,9 @@ pub struct Record {
     pub messaging_ns: Vec<u64>,
     /// Messages sent in total.
     pub messages: u64,
-    /// The algorithm's named figures.
-    pub extra: BTreeMap<String, f64>,
+    /// What the algorithm counted (`extra` on disk).
+    #[serde(rename = "extra")]
+    pub figures: Figures,
     /// APHID's figures (aphid series only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aphid: Option<AphidFigures>,
@@ -357,7 +359,7 @@ mod tests {
             idle_ns: vec![0, 1],
             messaging_ns: vec![0, 0],
             messages: 4,
-            extra: BTreeMap::new(),
+            figures: Figures::default(),
             aphid: None,
             times: vec![0.5],
             host_seconds: Some(0.25),
@@ -446,6 +448,31 @@ mod tests {
         assert_eq!(back.seconds.to_bits(), r.seconds.to_bits());
         assert_eq!(back, r);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Lines of committed pages (`docs/results/mp-t3/local-all`, `rf-fig13-15`,
+    /// `thesis-t6.8/othello-probcut-distributed`, `rf-fig7`): each figure kind (a mean table
+    /// fill, the engine's, sorting's, lazy SMP's and ER's), counts written as floats.
+    const PAGE_LINES: [&str; 4] = [
+        r#"{"kind":"run","line":7,"series":"pvsplit","procs":2,"seed":1,"depth":5,"value":-41,"best_move":"c8c7","nodes":57205,"horizon_leaves":26141,"seconds":357.361997686,"busy_ns":[354519993470,346607798594],"idle_ns":[1865004216,9779199092],"messaging_ns":[977000000,975000000],"messages":979,"extra":{"hashfull":963.5,"iterations":5.0,"minimal_windows":774.0,"researches":25.0,"retests":2.0,"splits_other":0.0,"splits_type1":20.0,"widest_split":10.0},"times":[357.361997686],"host_seconds":0.031634509}"#,
+        r#"{"kind":"run","line":8,"series":"mwf@ec","procs":1,"seed":1,"depth":9,"value":0,"best_move":"Cell(0)","nodes":5537678,"horizon_leaves":4215520,"seconds":5282.92224,"busy_ns":[5282922240000],"idle_ns":[0],"messaging_ns":[0],"messages":0,"extra":{"sort_nodes":4142138.0,"sort_seconds":2071.069,"splits_other":0.0,"splits_type1":0.0,"type2_waits":0.0},"times":[5282.92224],"host_seconds":0.967860954}"#,
+        r#"{"kind":"baseline","line":6,"series":"lazysmp","procs":1,"seed":1,"depth":16,"value":-286,"best_move":"Move(12)","nodes":6927778,"seconds":54.2170066,"busy_ns":[54217006600],"idle_ns":[0],"messaging_ns":[0],"messages":0,"extra":{"entries_received":0.0,"hashfull":90.0,"helper_nodes":0.0,"main_nodes":6927778.0,"main_tt_cutoffs":206544.0},"times":[54.2170066],"host_seconds":1.662448599}"#,
+        r#"{"kind":"run","line":18,"series":"er","procs":1,"seed":1,"depth":9,"value":59,"best_move":"Move(17)","nodes":301967,"horizon_leaves":214231,"seconds":486.16687,"busy_ns":[486166870000],"idle_ns":[0],"messaging_ns":[0],"messages":0,"extra":{"elder_grandchildren":24506.0,"extra_e_children":0.0,"later_e_children":0.0,"refuted_by_grandchild":7222.0,"splits_other":0.0,"splits_type1":0.0},"times":[486.16687],"host_seconds":0.034864661}"#,
+    ];
+
+    #[test]
+    fn cells_of_committed_pages_are_written_back_byte_for_byte() {
+        for line in PAGE_LINES {
+            let r: Record = serde_json::from_str(line).expect("a committed cell reads");
+            assert_eq!(serde_json::to_string(&r).expect("writes"), line);
+        }
+        let r: Record = serde_json::from_str(PAGE_LINES[0]).expect("reads");
+        assert_eq!(r.figures.hashfull, Some(963.5));
+        assert_eq!(r.figures.minimal_windows, Some(774));
+        assert_eq!(r.figures.sort_seconds, None);
+        let sorted: Record = serde_json::from_str(PAGE_LINES[1]).expect("reads");
+        assert_eq!(sorted.figures.sort_seconds, Some(2071.069));
+        assert_eq!(sorted.figures.sort_nodes, Some(4_142_138));
     }
 
     #[test]

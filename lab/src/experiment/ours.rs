@@ -103,7 +103,7 @@ impl From<&Row> for Cell {
             seconds: r.seconds,
             baseline_seconds: r.baseline_seconds,
             nodes: r.nodes,
-            sort_seconds: r.extra.get("sort_seconds").copied(),
+            sort_seconds: r.figures.sort_seconds,
             horizon_leaves: r.horizon_leaves,
             baseline_nodes: r.baseline_nodes,
             master_nodes: r.aphid.as_ref().map_or(0, |a| a.master_nodes()),

@@ -157,11 +157,7 @@ impl GameVisitor for &mut Sweep<'_> {
                     None => true,
                 };
                 // Lazy SMP: table entries that crossed ranks.
-                let entries_received = r
-                    .extra
-                    .iter()
-                    .find(|(k, _)| *k == "entries_received")
-                    .map(|(_, v)| *v);
+                let entries_received = r.figures.entries_received;
                 self.runs.push(json!({
                     "game": info.name,
                     "position": pos.to_string(),

@@ -1,6 +1,8 @@
 //! What an APHID run reports beside its value: [`AphidFigures`], the result's
 //! `ParallelResult::aphid`.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::guess::GuessStats;
@@ -66,56 +68,66 @@ impl AphidFigures {
         self.slave_speculative_nodes + self.aborted_nodes
     }
 
-    /// Every figure as `(name, value)`, for printing.
+    /// The number of figures [`AphidFigures`]'s `Display` writes.
     #[must_use]
-    pub fn named(&self) -> Vec<(&'static str, f64)> {
+    pub fn count(&self) -> usize {
+        self.to_string().lines().count()
+    }
+}
+
+/// One `name: value` line per figure (`runner search --verbose`).
+impl fmt::Display for AphidFigures {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = &self.master;
-        let mut v = vec![
-            ("aphid_leaves", self.leaves as f64),
-            ("aphid_final_pass_leaves", self.final_pass_leaves as f64),
+        for (name, value) in [
+            ("aphid_leaves", self.leaves),
+            ("aphid_final_pass_leaves", self.final_pass_leaves),
             (
                 "aphid_leaves_searched_to_depth",
-                self.leaves_searched_to_depth as f64,
+                self.leaves_searched_to_depth,
             ),
-            ("aphid_passes", m.passes as f64),
-            ("aphid_master_nodes", self.master_nodes() as f64),
-            ("aphid_sequential_nodes", m.sequential_nodes as f64),
-            ("aphid_bad_bounds", m.bad_bounds as f64),
-            ("aphid_moves", m.moves as f64),
-            ("aphid_exemptions", m.exemptions as f64),
-            ("aphid_resends", m.resends as f64),
-            ("aphid_splits", m.splits as f64),
-            ("aphid_pass_nodes", m.pass_nodes as f64),
-            ("aphid_proven_cuts", m.proven_cuts as f64),
-        ];
+            ("aphid_passes", m.passes),
+            ("aphid_master_nodes", self.master_nodes()),
+            ("aphid_sequential_nodes", m.sequential_nodes),
+            ("aphid_bad_bounds", m.bad_bounds),
+            ("aphid_moves", m.moves),
+            ("aphid_exemptions", m.exemptions),
+            ("aphid_resends", m.resends),
+            ("aphid_splits", m.splits),
+            ("aphid_pass_nodes", m.pass_nodes),
+            ("aphid_proven_cuts", m.proven_cuts),
+        ] {
+            writeln!(f, "{name}: {value}")?;
+        }
         if let Some(t) = m.startup_ns {
-            v.push(("aphid_startup_s", t as f64 / 1e9));
+            writeln!(f, "aphid_startup_s: {}", t as f64 / 1e9)?;
         }
         if let Some(g) = self.geometry {
-            v.push(("aphid_master_depth", f64::from(g.master_depth)));
-            v.push(("aphid_granularity", f64::from(g.granularity)));
-            v.push(("aphid_parallel_from", f64::from(g.parallel_from)));
+            writeln!(f, "aphid_master_depth: {}", g.master_depth)?;
+            writeln!(f, "aphid_granularity: {}", g.granularity)?;
+            writeln!(f, "aphid_parallel_from: {}", g.parallel_from)?;
         }
-        v.push((
-            "aphid_slave_required_nodes",
-            self.slave_required_nodes as f64,
-        ));
-        v.push((
-            "aphid_speculative_nodes",
-            self.slave_speculative_nodes as f64,
-        ));
-        v.push(("aphid_aborted_nodes", self.aborted_nodes as f64));
-        v.extend(self.guesses.figures());
+        writeln!(
+            f,
+            "aphid_slave_required_nodes: {}",
+            self.slave_required_nodes
+        )?;
+        writeln!(
+            f,
+            "aphid_speculative_nodes: {}",
+            self.slave_speculative_nodes
+        )?;
+        writeln!(f, "aphid_aborted_nodes: {}", self.aborted_nodes)?;
+        write!(f, "{}", self.guesses)?;
         if let Some(s) = &self.shadow {
-            v.extend(s.figures());
+            write!(f, "{s}")?;
         }
         if let Some(m) = &self.mids {
-            v.extend(m.figures());
+            write!(f, "{m}")?;
         }
-        v.push(("master_processors", self.master_processors as f64));
-        v.push(("aphid_master_cpu_share", self.master_cpu_share));
-        v.push(("speculative_nodes", self.speculative_nodes() as f64));
-        v
+        writeln!(f, "master_processors: {}", self.master_processors)?;
+        writeln!(f, "aphid_master_cpu_share: {}", self.master_cpu_share)?;
+        writeln!(f, "speculative_nodes: {}", self.speculative_nodes())
     }
 }
 
@@ -132,8 +144,12 @@ mod tests {
             ..AphidFigures::default()
         };
         assert_eq!(f.speculative_nodes(), 100);
-        let named = f.named();
-        let get = |k: &str| named.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+        let text = f.to_string();
+        let get = |k: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(k)?.strip_prefix(": "))
+                .map(|v| v.parse::<f64>().expect("a number"))
+        };
         assert_eq!(get("speculative_nodes"), Some(100.0));
         assert_eq!(get("aphid_master_depth"), None, "no geometry, no figure");
         assert_eq!(get("aphid_shadow_tables_sent"), None, "no ring, no figures");

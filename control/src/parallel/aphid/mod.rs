@@ -49,7 +49,7 @@ use remap::Remap;
 use shadow::ShadowRing;
 use slave::Slave;
 
-use super::{ParallelError, ParallelOptions, ParallelResult, result_from_report};
+use super::{Figures, ParallelError, ParallelOptions, ParallelResult, result_from_report};
 use crate::search::{SearchConfig, SearchError, Searcher, TranspositionTable};
 
 /// A processor of an APHID run: the master (processor 0) or a slave.
@@ -370,11 +370,11 @@ pub fn search<G: Game>(
         .unwrap_or_else(|| options.backend.default_config());
     let report: Report<i32> =
         Report::from_outcome(value, &backend, &outcome, Summary::counters, config);
-    let extra = engines
-        .hashfull()
-        .map(|h| vec![(super::HASHFULL, h.round())])
-        .unwrap_or_default();
-    let mut result = result_from_report(report, value, pv, extra);
+    let table = Figures {
+        hashfull: engines.hashfull().map(f64::round),
+        ..Figures::default()
+    };
+    let mut result = result_from_report(report, value, pv, table);
     result.aphid = Some(figures);
     Ok(result)
 }

@@ -7,8 +7,8 @@
 /// - `AddAssign` and `Sum`, adding field by field (summing processors' statistics); fields
 ///   listed in an optional `maxima { ... }` block after the struct's body keep the largest
 ///   value instead;
-/// - `figures()`: every counter as `(name, value)`, the name being `$prefix` followed by the
-///   field's name, in declaration order, the maxima last (the result's `extra` figures).
+/// - `Display`: one `name: value` line per counter, the name being `$prefix` followed by the
+///   field's name, in declaration order, the maxima last (`runner search --verbose`).
 macro_rules! counters {
     (
         $(#[$meta:meta])*
@@ -41,13 +41,11 @@ macro_rules! counters {
             }
         }
 
-        impl $name {
-            /// Every counter as `(name, value)`, in declaration order.
-            pub fn figures(&self) -> Vec<(&'static str, f64)> {
-                vec![
-                    $( (concat!($prefix, stringify!($field)), self.$field as f64), )*
-                    $( $( (concat!($prefix, stringify!($max)), self.$max as f64), )* )?
-                ]
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                $( writeln!(f, "{}{}: {}", $prefix, stringify!($field), self.$field)?; )*
+                $( $( writeln!(f, "{}{}: {}", $prefix, stringify!($max), self.$max)?; )* )?
+                Ok(())
             }
         }
     };
@@ -75,6 +73,6 @@ mod tests {
         assert_eq!(x, Pair { a: 11, b: 22 });
         let total: Pair = [x, Pair { a: 1, b: 0 }, Pair::default()].into_iter().sum();
         assert_eq!(total, Pair { a: 12, b: 22 });
-        assert_eq!(total.figures(), vec![("pair_a", 12.0), ("pair_b", 22.0)]);
+        assert_eq!(total.to_string(), "pair_a: 12\npair_b: 22\n");
     }
 }

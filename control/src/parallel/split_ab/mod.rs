@@ -44,7 +44,9 @@ use serde::{Deserialize, Serialize};
 pub(crate) use super::ab_frames::Window;
 use super::ab_frames::{self, SearcherPool};
 use super::delaysplit::YbwRule;
-use super::{ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report};
+use super::{
+    Figures, ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report,
+};
 use crate::search::sorting::NodeType;
 use crate::search::{RefutationTable, SearchConfig, SortRegime, TranspositionTable, TtMode};
 
@@ -371,47 +373,53 @@ impl Counters {
         bump(&self.root_here, c.root_here);
     }
 
-    /// The figures that matter for `policy`, by name, for [`ParallelResult::extra`].
+    /// The figures that matter for `policy`, for [`ParallelResult::figures`].
     #[must_use]
-    pub fn extra(&self, policy: SplitPolicy) -> Vec<(&'static str, f64)> {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64;
-        let mut out = vec![
-            ("splits_type1", get(&self.splits_type1)),
-            ("splits_other", get(&self.splits_other)),
-        ];
+    pub fn figures(&self, policy: SplitPolicy) -> Figures {
+        let get = |c: &AtomicU64| Some(c.load(Ordering::Relaxed));
+        let split = Figures {
+            splits_type1: get(&self.splits_type1),
+            splits_other: get(&self.splits_other),
+            ..Figures::default()
+        };
         match policy {
-            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => {
-                out.push(("type2_waits", get(&self.type2_waits)));
-            }
-            SplitPolicy::PvSplit => {
-                out.push(("minimal_windows", get(&self.minimal_windows)));
-                out.push(("researches", get(&self.researches)));
-                out.push(("retests", get(&self.retests)));
-                out.push(("widest_split", get(&self.widest)));
-            }
-            SplitPolicy::Er => {
-                out.push(("elder_grandchildren", get(&self.grandchildren)));
-                out.push(("refuted_by_grandchild", get(&self.grand_refuted)));
-                out.push(("extra_e_children", get(&self.e_children)));
-                out.push(("later_e_children", get(&self.later_e_children)));
-            }
-            SplitPolicy::TreeSplit { .. } => {
-                out.push(("widest_split", get(&self.widest)));
-                out.push(("root_children_here", get(&self.root_here)));
-            }
-            SplitPolicy::PvSplitRf { .. } => {
-                out.push(("minimal_windows", get(&self.minimal_windows)));
-                out.push(("researches", get(&self.researches)));
-                out.push(("widest_split", get(&self.widest)));
-            }
-            SplitPolicy::Ybw(_) => {
-                out.push(("splits_type2_early", get(&self.splits_type2_early)));
-                out.push(("splits_type3_unstarted", get(&self.splits_type3_unstarted)));
-                out.push(("window_updates", get(&self.window_updates)));
-            }
-            SplitPolicy::Never | SplitPolicy::AbDib | SplitPolicy::CommonDepth { .. } => {}
+            SplitPolicy::Mwf | SplitPolicy::Dmwf { .. } => Figures {
+                type2_waits: get(&self.type2_waits),
+                ..split
+            },
+            SplitPolicy::PvSplit => Figures {
+                minimal_windows: get(&self.minimal_windows),
+                researches: get(&self.researches),
+                retests: get(&self.retests),
+                widest_split: get(&self.widest),
+                ..split
+            },
+            SplitPolicy::Er => Figures {
+                elder_grandchildren: get(&self.grandchildren),
+                refuted_by_grandchild: get(&self.grand_refuted),
+                extra_e_children: get(&self.e_children),
+                later_e_children: get(&self.later_e_children),
+                ..split
+            },
+            SplitPolicy::TreeSplit { .. } => Figures {
+                widest_split: get(&self.widest),
+                root_children_here: get(&self.root_here),
+                ..split
+            },
+            SplitPolicy::PvSplitRf { .. } => Figures {
+                minimal_windows: get(&self.minimal_windows),
+                researches: get(&self.researches),
+                widest_split: get(&self.widest),
+                ..split
+            },
+            SplitPolicy::Ybw(_) => Figures {
+                splits_type2_early: get(&self.splits_type2_early),
+                splits_type3_unstarted: get(&self.splits_type3_unstarted),
+                window_updates: get(&self.window_updates),
+                ..split
+            },
+            SplitPolicy::Never | SplitPolicy::AbDib | SplitPolicy::CommonDepth { .. } => split,
         }
-        out
     }
 
     /// Nodes of the sorting look-ahead (charged as time, not counted as search nodes).
@@ -604,7 +612,7 @@ pub fn run<G: Game>(
             .and_then(|i| moves.get(i as usize).copied())
             .into_iter()
             .collect();
-        Ok(result_from_report(report, value, pv, Vec::new()))
+        Ok(result_from_report(report, value, pv, Figures::default()))
     };
     let mut result = if engine {
         deepening::deepen(
@@ -615,23 +623,24 @@ pub fn run<G: Game>(
     } else {
         search_at(options.depth, Window::FULL)?
     };
-    let mut extra = counters.extra(policy);
     let sort_nodes = counters.sort_nodes();
-    if sort_nodes > 0 {
-        extra.push(("sort_nodes", sort_nodes as f64));
-        if let Backend::Sim(c) = &options.backend {
+    let sorted = sort_nodes > 0;
+    result.figures = Figures {
+        // The engine's deepening counted its iterations.
+        iterations: result.figures.iterations,
+        sort_nodes: sorted.then_some(sort_nodes),
+        sort_seconds: match &options.backend {
             // Virtual time spent sorting, summed over processors (at the static-evaluation
             // node cost).
-            let each = c.cost.static_eval_ns.unwrap_or(c.cost.node_ns);
-            extra.push(("sort_seconds", sort_nodes as f64 * each as f64 / 1e9));
-        }
-    }
-    result.extra.extend(extra);
-    if options.search.tt_mode != TtMode::Off {
-        result
-            .extra
-            .push((super::HASHFULL, mean_hashfull(&app.tables)));
-    }
+            Backend::Sim(c) if sorted => {
+                let each = c.cost.static_eval_ns.unwrap_or(c.cost.node_ns);
+                Some(sort_nodes as f64 * each as f64 / 1e9)
+            }
+            _ => None,
+        },
+        hashfull: (options.search.tt_mode != TtMode::Off).then(|| mean_hashfull(&app.tables)),
+        ..counters.figures(policy)
+    };
     // Look-ahead nodes were charged (they take time) but are not search nodes.
     result.nodes = result.nodes.saturating_sub(sort_nodes);
     result.horizon_leaves = Some(counters.horizon());
