@@ -15,7 +15,7 @@ use control::parallel::Figures;
 use control::parallel::aphid::AphidFigures;
 use control::search::{Setting, TtMode};
 
-use super::metrics::{self, Baseline, Interval, Metrics, Run, Spread};
+use super::metrics::{self, Baseline, Interval, Metric, Metrics, Run, Spread};
 use super::plan::Plan;
 use super::store::{Record, Store, key};
 
@@ -109,7 +109,7 @@ pub struct Summary {
     /// Mean seconds per sample with spread.
     pub seconds: Spread,
     /// Each metric: mean and spread over the samples (the per-position mean).
-    pub per_position: BTreeMap<&'static str, Spread>,
+    pub per_position: BTreeMap<Metric, Spread>,
     /// The metrics of the summed samples (the aggregate).
     pub aggregate: Metrics,
     /// The fewest timed repeats of a sample.
@@ -202,27 +202,6 @@ pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
     out
 }
 
-/// The named metrics of `m` (relative figures only when known).
-pub fn named(m: &Metrics) -> Vec<(&'static str, Option<f64>)> {
-    vec![
-        ("speedup", Some(m.speedup)),
-        ("efficiency", Some(m.efficiency)),
-        ("relative_speedup", m.relative_speedup),
-        ("relative_efficiency", m.relative_efficiency),
-        ("nodes_ratio", Some(m.nodes_ratio)),
-        ("starvation", Some(m.starvation)),
-        ("interference", Some(m.interference)),
-        ("speculative_loss", Some(m.speculative_loss)),
-        ("other_loss", Some(m.other_loss)),
-        ("total_overhead", Some(m.total_overhead)),
-        ("master_overhead", Some(m.master_overhead)),
-        ("search_overhead", Some(m.search_overhead)),
-        ("speculative_search", Some(m.speculative_search)),
-        ("synchronization_overhead", Some(m.synchronization_overhead)),
-        ("parallelization_overhead", Some(m.parallelization_overhead)),
-    ]
-}
-
 /// One summary per series and processor count that has rows.
 pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
     let mut out = Vec::new();
@@ -236,10 +215,10 @@ pub fn summaries(plan: &Plan, rows: &[Row]) -> Vec<Summary> {
                 continue;
             }
             let mut per_position = BTreeMap::new();
-            for (i, (name, _)) in named(&mine[0].metrics).into_iter().enumerate() {
-                let values: Vec<f64> = mine.iter().filter_map(|r| named(&r.metrics)[i].1).collect();
+            for metric in Metric::ALL {
+                let values: Vec<f64> = mine.iter().filter_map(|r| r.metrics.get(metric)).collect();
                 if !values.is_empty() {
-                    per_position.insert(name, metrics::spread(&values));
+                    per_position.insert(metric, metrics::spread(&values));
                 }
             }
             let samples: Vec<(Run, Baseline, Option<f64>)> = mine

@@ -86,6 +86,131 @@ pub struct Metrics {
     pub parallelization_overhead: f64,
 }
 
+/// One figure of [`Metrics`], in the order of the tables and of `results.csv`'s columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// Baseline time / parallel time.
+    Speedup,
+    /// Speedup / processors.
+    Efficiency,
+    /// The same algorithm's one-processor time / parallel time.
+    RelativeSpeedup,
+    /// Relative speedup / processors.
+    RelativeEfficiency,
+    /// Parallel nodes / baseline nodes.
+    NodesRatio,
+    /// The idle share of the processor time.
+    Starvation,
+    /// The messaging share of the processor time.
+    Interference,
+    /// The share of the processor time busy on nodes the baseline did not need.
+    SpeculativeLoss,
+    /// What the efficiency and the three losses leave.
+    OtherLoss,
+    /// The thesis's total overhead.
+    TotalOverhead,
+    /// The master processors' overhead.
+    MasterOverhead,
+    /// Nodes beyond the baseline's, searched to the requested depth.
+    SearchOverhead,
+    /// Speculative nodes over the baseline's.
+    SpeculativeSearch,
+    /// Time lost waiting.
+    SynchronizationOverhead,
+    /// The slow-down per node.
+    ParallelizationOverhead,
+}
+
+impl Metric {
+    /// Every metric, in column order.
+    pub const ALL: [Metric; 15] = [
+        Metric::Speedup,
+        Metric::Efficiency,
+        Metric::RelativeSpeedup,
+        Metric::RelativeEfficiency,
+        Metric::NodesRatio,
+        Metric::Starvation,
+        Metric::Interference,
+        Metric::SpeculativeLoss,
+        Metric::OtherLoss,
+        Metric::TotalOverhead,
+        Metric::MasterOverhead,
+        Metric::SearchOverhead,
+        Metric::SpeculativeSearch,
+        Metric::SynchronizationOverhead,
+        Metric::ParallelizationOverhead,
+    ];
+
+    /// Its name: the column of `results.csv` and the key in `results.json`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Speedup => "speedup",
+            Metric::Efficiency => "efficiency",
+            Metric::RelativeSpeedup => "relative_speedup",
+            Metric::RelativeEfficiency => "relative_efficiency",
+            Metric::NodesRatio => "nodes_ratio",
+            Metric::Starvation => "starvation",
+            Metric::Interference => "interference",
+            Metric::SpeculativeLoss => "speculative_loss",
+            Metric::OtherLoss => "other_loss",
+            Metric::TotalOverhead => "total_overhead",
+            Metric::MasterOverhead => "master_overhead",
+            Metric::SearchOverhead => "search_overhead",
+            Metric::SpeculativeSearch => "speculative_search",
+            Metric::SynchronizationOverhead => "synchronization_overhead",
+            Metric::ParallelizationOverhead => "parallelization_overhead",
+        }
+    }
+}
+
+impl Metrics {
+    /// The value of `metric` (`None` for a relative figure without a one-processor run).
+    #[must_use]
+    pub fn get(&self, metric: Metric) -> Option<f64> {
+        match metric {
+            Metric::Speedup => Some(self.speedup),
+            Metric::Efficiency => Some(self.efficiency),
+            Metric::RelativeSpeedup => self.relative_speedup,
+            Metric::RelativeEfficiency => self.relative_efficiency,
+            Metric::NodesRatio => Some(self.nodes_ratio),
+            Metric::Starvation => Some(self.starvation),
+            Metric::Interference => Some(self.interference),
+            Metric::SpeculativeLoss => Some(self.speculative_loss),
+            Metric::OtherLoss => Some(self.other_loss),
+            Metric::TotalOverhead => Some(self.total_overhead),
+            Metric::MasterOverhead => Some(self.master_overhead),
+            Metric::SearchOverhead => Some(self.search_overhead),
+            Metric::SpeculativeSearch => Some(self.speculative_search),
+            Metric::SynchronizationOverhead => Some(self.synchronization_overhead),
+            Metric::ParallelizationOverhead => Some(self.parallelization_overhead),
+        }
+    }
+
+    /// The metrics `value` gives (0 for an absent figure that is not optional).
+    #[must_use]
+    pub fn from_fn(value: impl Fn(Metric) -> Option<f64>) -> Metrics {
+        Metrics {
+            speedup: value(Metric::Speedup).unwrap_or(0.0),
+            efficiency: value(Metric::Efficiency).unwrap_or(0.0),
+            relative_speedup: value(Metric::RelativeSpeedup),
+            relative_efficiency: value(Metric::RelativeEfficiency),
+            nodes_ratio: value(Metric::NodesRatio).unwrap_or(0.0),
+            starvation: value(Metric::Starvation).unwrap_or(0.0),
+            interference: value(Metric::Interference).unwrap_or(0.0),
+            speculative_loss: value(Metric::SpeculativeLoss).unwrap_or(0.0),
+            other_loss: value(Metric::OtherLoss).unwrap_or(0.0),
+            total_overhead: value(Metric::TotalOverhead).unwrap_or(0.0),
+            master_overhead: value(Metric::MasterOverhead).unwrap_or(0.0),
+            search_overhead: value(Metric::SearchOverhead).unwrap_or(0.0),
+            speculative_search: value(Metric::SpeculativeSearch).unwrap_or(0.0),
+            synchronization_overhead: value(Metric::SynchronizationOverhead).unwrap_or(0.0),
+            parallelization_overhead: value(Metric::ParallelizationOverhead).unwrap_or(0.0),
+        }
+    }
+}
+
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }

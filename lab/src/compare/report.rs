@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, Result};
 use serde_json::{Value, json};
 
-use super::analysis::{Row, Summary, named};
+use super::analysis::{Row, Summary};
 use super::environment::Environment;
-use super::metrics::Interval;
+use super::metrics::{Interval, Metric};
 use super::plan::Plan;
 use super::store::Store;
 use super::svg::{self, Chart, Line, Point, Scale, escape};
@@ -69,12 +69,10 @@ pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from(
         "line,series,procs,seed,depth,value,baseline_value,nodes,seconds,baseline_nodes,baseline_seconds,one_proc_seconds",
     );
-    let names: Vec<&str> = rows
-        .first()
-        .map(|r| named(&r.metrics).iter().map(|(n, _)| *n).collect())
-        .unwrap_or_default();
-    for n in &names {
-        let _ = write!(out, ",{n}");
+    if !rows.is_empty() {
+        for m in Metric::ALL {
+            let _ = write!(out, ",{}", m.name());
+        }
     }
     out.push_str(",repeats,seconds_ci_lo,seconds_ci_hi,seconds_ci_level,times,baseline_times\n");
     for r in rows {
@@ -96,7 +94,8 @@ pub fn csv(rows: &[Row]) -> String {
                 .map(|s| s.to_string())
                 .unwrap_or_default()
         );
-        for (_, v) in named(&r.metrics) {
+        for m in Metric::ALL {
+            let v = r.metrics.get(m);
             let _ = write!(out, ",{}", v.map(|x| x.to_string()).unwrap_or_default());
         }
         let list = |v: &[f64]| v.iter().map(f64::to_string).collect::<Vec<_>>().join(";");
@@ -155,10 +154,10 @@ fn point(s: &Summary, mean: f64, sd: f64, ci: Option<Interval>) -> Point {
 }
 
 /// Lines of one per-position metric, with the spread over the samples.
-fn metric_lines(summaries: &[Summary], series: &[String], metric: &str) -> Vec<Line> {
+fn metric_lines(summaries: &[Summary], series: &[String], metric: Metric) -> Vec<Line> {
     lines_of(summaries, series, |s| {
         s.per_position
-            .get(metric)
+            .get(&metric)
             .map(|m| point(s, m.mean, m.sd, None))
     })
 }
@@ -209,18 +208,18 @@ pub fn plots(
     };
     let speedup_lines = lines_of(summaries, &series, |s| {
         s.per_position
-            .get("speedup")
+            .get(&Metric::Speedup)
             .map(|m| point(s, m.mean, m.sd, s.speedup_ci))
     });
     let efficiency_lines = lines_of(summaries, &series, |s| {
         s.per_position
-            .get("efficiency")
+            .get(&Metric::Efficiency)
             .map(|m| point(s, m.mean, m.sd, scaled(s.speedup_ci, s.procs as f64)))
     });
     let time_lines = lines_of(summaries, &series, |s| {
         Some(point(s, s.seconds.mean, s.seconds.sd, s.seconds_ci))
     });
-    let nodes_lines = metric_lines(summaries, &series, "nodes_ratio");
+    let nodes_lines = metric_lines(summaries, &series, Metric::NodesRatio);
     let most = axis_end(&plan.procs, published);
     let mut speedup = Chart::new("Speedup vs processors", "processors", "speedup");
     speedup.x_scale = Scale::Log2;
@@ -261,15 +260,15 @@ pub fn plots(
         .iter()
         .filter(|s| s.procs > 1)
         .map(|s| {
-            let m = |k: &str| s.per_position.get(k).map_or(0.0, |x| x.mean);
+            let m = |k: Metric| s.per_position.get(&k).map_or(0.0, |x| x.mean);
             (
                 format!("{} x{}", s.series, s.procs),
                 vec![
-                    m("efficiency"),
-                    m("starvation"),
-                    m("interference"),
-                    m("speculative_loss"),
-                    m("other_loss"),
+                    m(Metric::Efficiency),
+                    m(Metric::Starvation),
+                    m(Metric::Interference),
+                    m(Metric::SpeculativeLoss),
+                    m(Metric::OtherLoss),
                 ],
             )
         })
@@ -593,7 +592,12 @@ fn ranking(summaries: &[Summary]) -> Option<String> {
     let mut at_top: Vec<(&str, f64)> = summaries
         .iter()
         .filter(|s| s.procs == top)
-        .filter_map(|s| Some((s.series.as_str(), s.per_position.get("speedup")?.mean)))
+        .filter_map(|s| {
+            Some((
+                s.series.as_str(),
+                s.per_position.get(&Metric::Speedup)?.mean,
+            ))
+        })
         .collect();
     if at_top.is_empty() {
         return None;

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::analysis::{Row, Summary};
-use super::metrics::{Interval, Metrics};
+use super::metrics::{Interval, Metric, Metrics};
 use super::plan::Plan;
 use super::svg::escape;
 
@@ -81,34 +81,18 @@ pub fn summary_rows(summaries: &[Summary], avg: Average) -> Vec<Vec<String>> {
     summaries
         .iter()
         .map(|s| {
-            let mean = |name: &str| s.per_position.get(name).map(|m| m.mean);
-            let with_sd = |name: &str| match s.per_position.get(name) {
+            let mean = |metric: Metric| s.per_position.get(&metric).map(|m| m.mean);
+            let with_sd = |metric: Metric| match s.per_position.get(&metric) {
                 Some(m) if m.count > 1 => format!("{:.2}±{:.2}", m.mean, m.sd),
                 Some(m) => format!("{:.2}", m.mean),
                 None => "-".into(),
             };
             let m: Metrics = match avg {
                 Average::Aggregate => s.aggregate,
-                Average::PerPosition => Metrics {
-                    speedup: mean("speedup").unwrap_or(0.0),
-                    efficiency: mean("efficiency").unwrap_or(0.0),
-                    relative_speedup: mean("relative_speedup"),
-                    relative_efficiency: mean("relative_efficiency"),
-                    nodes_ratio: mean("nodes_ratio").unwrap_or(0.0),
-                    starvation: mean("starvation").unwrap_or(0.0),
-                    interference: mean("interference").unwrap_or(0.0),
-                    speculative_loss: mean("speculative_loss").unwrap_or(0.0),
-                    other_loss: mean("other_loss").unwrap_or(0.0),
-                    total_overhead: mean("total_overhead").unwrap_or(0.0),
-                    master_overhead: mean("master_overhead").unwrap_or(0.0),
-                    search_overhead: mean("search_overhead").unwrap_or(0.0),
-                    speculative_search: mean("speculative_search").unwrap_or(0.0),
-                    synchronization_overhead: mean("synchronization_overhead").unwrap_or(0.0),
-                    parallelization_overhead: mean("parallelization_overhead").unwrap_or(0.0),
-                },
+                Average::PerPosition => Metrics::from_fn(mean),
             };
             let (speedup, eff) = match avg {
-                Average::PerPosition => (with_sd("speedup"), with_sd("efficiency")),
+                Average::PerPosition => (with_sd(Metric::Speedup), with_sd(Metric::Efficiency)),
                 Average::Aggregate => (format!("{:.2}", m.speedup), format!("{:.2}", m.efficiency)),
             };
             let mut cells = vec![

@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use super::published::Quantity;
 use crate::compare::analysis::{Row, Summary};
+use crate::compare::metrics::Metric;
 
 /// How our number of a published point is read from the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,11 +166,11 @@ fn mean_leaves(rows: &[Cell], series: &str, procs: usize) -> Option<f64> {
 }
 
 /// The per-position mean of compare's figure `name`.
-fn figure(summaries: &[Summary], series: &str, procs: usize, name: &str) -> Option<f64> {
+fn figure(summaries: &[Summary], series: &str, procs: usize, metric: Metric) -> Option<f64> {
     summaries
         .iter()
         .find(|s| s.series == series && s.procs == procs)
-        .and_then(|s| s.per_position.get(name))
+        .and_then(|s| s.per_position.get(&metric))
         .map(|spread| spread.mean)
 }
 
@@ -184,7 +185,7 @@ pub fn value(
     summaries: &[Summary],
 ) -> Option<f64> {
     let n = procs as f64;
-    let pct = |name: &str| figure(summaries, series, procs, name).map(|v| v * 100.0);
+    let pct = |metric: Metric| figure(summaries, series, procs, metric).map(|v| v * 100.0);
     let v = match quantity {
         Quantity::RelativeEfficiency => {
             mean_seconds(rows, series, 1)? / (n * mean_seconds(rows, series, procs)?)
@@ -193,7 +194,7 @@ pub fn value(
             // One position: the mean over its seeds of baseline time / T_N.
             mean(cells(rows, series, procs).map(|r| r.baseline_seconds / r.seconds))?
         }
-        Quantity::Speedup => figure(summaries, series, procs, "speedup")?,
+        Quantity::Speedup => figure(summaries, series, procs, Metric::Speedup)?,
         Quantity::NodesRelative => mean_nodes(rows, series, procs)? / mean_nodes(rows, series, 1)?,
         Quantity::NodesThousands => mean_nodes(rows, series, procs)? / 1000.0,
         Quantity::TotalSeconds => n * mean_seconds(rows, series, procs)?,
@@ -209,7 +210,7 @@ pub fn value(
             let sum: f64 = cells(rows, series, procs).map(|r| r.seconds).sum();
             sum / seeds.len() as f64
         }
-        Quantity::TotalOverhead => pct("total_overhead")?,
+        Quantity::TotalOverhead => pct(Metric::TotalOverhead)?,
         Quantity::TimeOverhead => {
             100.0 * (n * mean_seconds(rows, series, procs)? / mean_seconds(rows, series, 1)? - 1.0)
         }
@@ -217,12 +218,12 @@ pub fn value(
             100.0 * (mean_leaves(rows, series, procs)? / mean_leaves(rows, series, 1)? - 1.0)
         }
         Quantity::LeafNodes => mean_leaves(rows, series, procs)?,
-        Quantity::MasterOverhead => pct("master_overhead")?,
-        Quantity::SearchOverhead => pct("search_overhead")?,
-        Quantity::SpeculativeSearch => pct("speculative_search")?,
-        Quantity::ParallelizationOverhead => pct("parallelization_overhead")?,
-        Quantity::SynchronizationOverhead => pct("synchronization_overhead")?,
-        Quantity::Idle => pct("starvation")?,
+        Quantity::MasterOverhead => pct(Metric::MasterOverhead)?,
+        Quantity::SearchOverhead => pct(Metric::SearchOverhead)?,
+        Quantity::SpeculativeSearch => pct(Metric::SpeculativeSearch)?,
+        Quantity::ParallelizationOverhead => pct(Metric::ParallelizationOverhead)?,
+        Quantity::SynchronizationOverhead => pct(Metric::SynchronizationOverhead)?,
+        Quantity::Idle => pct(Metric::Starvation)?,
         // Seed 002's measures come from its own runs (`pdp11.rs`), not from a comparison.
         Quantity::TotalIncreasePct
         | Quantity::DsubPct
@@ -464,7 +465,7 @@ mod tests {
         assert_eq!(additive(&rows, "a", 8), None);
     }
 
-    fn summary(series: &str, procs: usize, figures: &[(&'static str, f64)]) -> Summary {
+    fn summary(series: &str, procs: usize, figures: &[(Metric, f64)]) -> Summary {
         Summary {
             series: series.into(),
             procs,
@@ -505,9 +506,9 @@ mod tests {
             "a",
             4,
             &[
-                ("speedup", 2.5),
-                ("total_overhead", 0.5),
-                ("starvation", 0.1),
+                (Metric::Speedup, 2.5),
+                (Metric::TotalOverhead, 0.5),
+                (Metric::Starvation, 0.1),
             ],
         )];
         let v = |q| value(q, "a", 4, &cells, &sums);
