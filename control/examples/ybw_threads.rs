@@ -2,20 +2,22 @@
 //! middle-game test set: both at the same depth, runs alternated position by position
 //! and repeated, medians per position summed.
 //!
-//! `cargo run --release -p control --example ybw_threads -- [DEPTH] [ROUNDS] [PROCS] [MIN_SPLIT] [POSITIONS]`
+//! `cargo run --release -p control --example ybw_threads -- [DEPTH] [ROUNDS] [PROCS] [MIN_SPLIT]
+//! [POSITIONS] [--sim] [--only pvs|ybw] [--pair] [--pos I]`
 //!
 //! Defaults: depth 11, 3 rounds, 2 processors, the algorithm's default `min_split_depth`, the
-//! 10 positions of `testsets/search/othello_midgame.txt`. The sequential search is the one
+//! 10 positions of `testsets/search/othello_midgame.txt`; `-` stands for a default. The sequential search is the one
 //! `runner search --algo pvs --depth D` runs (research setting, 16 MiB exact-depth table,
 //! iterative deepening with aspiration windows); `ybw` runs as `runner search --algo ybw
 //! --procs N --backend threads` does. Every parallel value is checked against PVS's.
 //!
-//! With `YBW_SIM=1` in the environment ybw runs on the simulator (shared-memory preset, seed 1)
+//! With `--sim` ybw runs on the simulator (shared-memory preset, seed 1)
 //! instead, and the "wall" figures are virtual: ybw's simulated seconds against PVS's nodes at
 //! the preset's cost per node (load-independent).
 //!
-//! With `YBW_ONLY=pvs` or `YBW_ONLY=ybw` only that side runs (for a profiler; no ratio).
-//! With `YBW_PAIR=1` the example measures the machine instead: per position, one PVS search
+//! With `--only pvs` or `--only ybw` only that side runs (for a profiler; no ratio). With
+//! `--pos I` only position `I` of the set runs (for looking at it alone).
+//! With `--pair` the example measures the machine instead: per position, one PVS search
 //! alone, then two identical PVS searches (own tables) at once on two threads; the ratio of
 //! the pair's node rate to the single one is the most two threads of this code can give here
 //! (2.00 on two free cores).
@@ -77,35 +79,87 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+const USAGE: &str = "ybw_threads [DEPTH] [ROUNDS] [PROCS] [MIN_SPLIT] [POSITIONS] [--sim] [--only pvs|ybw] [--pair] [--pos I]";
+
+/// Ends the process with a one-line usage error, exit status 2.
+fn usage(message: &str) -> ! {
+    eprintln!("{message}; usage: {USAGE}");
+    std::process::exit(2);
+}
+
+/// The command line: positional numbers (`-` for a default) and the switches.
+#[derive(Default)]
+struct Args {
+    positional: Vec<Option<u64>>,
+    sim: bool,
+    pair: bool,
+    only: Option<String>,
+    pos: Option<usize>,
+}
+
+fn args() -> Args {
+    let mut out = Args::default();
+    let mut words = std::env::args().skip(1);
+    let value = |name: &str, words: &mut dyn Iterator<Item = String>| {
+        words
+            .next()
+            .unwrap_or_else(|| usage(&format!("--{name} needs a value")))
+    };
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--sim" => out.sim = true,
+            "--pair" => out.pair = true,
+            "--only" => match value("only", &mut words).as_str() {
+                w @ ("pvs" | "ybw") => out.only = Some(w.to_string()),
+                w => usage(&format!("--only {w}: pvs or ybw")),
+            },
+            "--pos" => {
+                let w = value("pos", &mut words);
+                out.pos = Some(
+                    w.parse()
+                        .unwrap_or_else(|e| usage(&format!("--pos {w}: {e}"))),
+                );
+            }
+            "-" => out.positional.push(None),
+            w if w.starts_with("--") => usage(&format!("unknown option {w}")),
+            w => out.positional.push(Some(
+                w.parse().unwrap_or_else(|e| usage(&format!("`{w}`: {e}"))),
+            )),
+        }
+    }
+    if out.positional.len() > 5 {
+        usage("more than five numbers");
+    }
+    out
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |i: usize| args.get(i).filter(|s| s.as_str() != "-");
-    let depth: u32 = arg(1).map_or(Ok(11), |s| s.parse())?;
-    let rounds: usize = arg(2).map_or(Ok(3), |s| s.parse())?;
-    let procs: usize = arg(3).map_or(Ok(2), |s| s.parse())?;
+    let args = args();
+    let arg = |i: usize| args.positional.get(i).copied().flatten();
+    let depth = u32::try_from(arg(0).unwrap_or(11)).unwrap_or_else(|_| usage("DEPTH too large"));
+    let rounds = arg(1).unwrap_or(3) as usize;
+    let procs = arg(2).unwrap_or(2) as usize;
     let algo = ParallelAlgo::DelaySplit;
-    let min_split: Option<u32> = arg(4).map(|s| s.parse()).transpose()?;
-    let count: usize = arg(5).map_or(Ok(10), |s| s.parse())?;
+    let min_split =
+        arg(3).map(|m| u32::try_from(m).unwrap_or_else(|_| usage("MIN_SPLIT too large")));
+    let count = arg(4).unwrap_or(10) as usize;
     let mut positions = common::othello_midgame(count)?;
-    if let Some(i) = std::env::var("YBW_POS")
-        .ok()
-        .and_then(|s| s.parse::<usize>().ok())
-    {
+    if let Some(i) = args.pos {
         // One position of the set (for looking at it alone).
         positions = positions.into_iter().skip(i).take(1).collect();
     }
     let config = SearchConfig::research();
-    let simulated = std::env::var_os("YBW_SIM").is_some();
+    let simulated = args.sim;
     println!(
         "depth {depth}, {} positions, {rounds} rounds, ybw on {procs} threads (min_split_depth {}), load average {}",
         positions.len(),
         min_split.map_or_else(|| "default".to_string(), |m| m.to_string()),
         load_average()
     );
-    if std::env::var_os("YBW_PAIR").is_some() {
+    if args.pair {
         return pair(&positions, depth, rounds, config);
     }
-    let only = std::env::var("YBW_ONLY").ok();
+    let only = args.only;
     let (run_pvs, run_ybw) = (
         only.as_deref() != Some("ybw"),
         only.as_deref() != Some("pvs"),
@@ -240,7 +294,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The machine's own limit (`YBW_PAIR=1`): per position, one PVS search alone, then two
+/// The machine's own limit (`--pair`): per position, one PVS search alone, then two
 /// identical ones (each with its own table) at once on two threads. Prints the pair's
 /// throughput against the single search's: 2.00 on two free cores, less where the two threads
 /// share a core, memory bandwidth or a clock budget, or where other work takes a core.

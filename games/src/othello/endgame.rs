@@ -71,15 +71,19 @@
 //! reports.
 //!
 //! Why each default, what was tried and rejected, and the measurements (FFO #40-#59) are in
-//! `endgame/README.md`.
+//! `endgame/README.md`; the example `othello_solve_speed` makes the measurements.
+//! [`scored_positions`] reads the test-set files with their scores; [`training`] generates the
+//! presort evaluation's training positions and fits its weights.
 
 mod last_flip;
 mod pattern;
-#[cfg(test)]
-mod pattern_train;
 mod presort;
 mod stability;
 mod table;
+mod testset;
+pub mod training;
+
+pub use testset::{TestSetError, scored_positions};
 
 use super::bitboard::{Geometry, flips, moves};
 use super::{Move, Othello};

@@ -1,7 +1,7 @@
 //! A pattern evaluation for the presort (8x8 only): the twelve linear features of
 //! `presort.rs` plus, for ten line and corner patterns in every orientation, one trained weight
 //! per configuration of the pattern's squares (empty, side to move, opponent), each set of
-//! weights per band of empties. The weights are trained here (`pattern_train.rs`, labels from
+//! weights per band of empties. The weights are trained here (`training.rs`, labels from
 //! the solver's own exact scores) and stored in `presort_weights.bin`, read in place.
 //!
 //! Blob layout (little endian): the 8 bytes [`MAGIC`], then for each of [`BANDS`] bands,
@@ -38,7 +38,6 @@ pub(crate) fn band(empties: u32) -> usize {
 /// Linear weights per band (the features of `presort::features`).
 pub(crate) const LINEAR: usize = super::presort::FEATURES;
 /// Weights are stored in 1/`SCALE` of a disc.
-#[cfg(test)]
 pub(crate) const SCALE: f64 = 64.0;
 /// The blob's first bytes.
 pub(crate) const MAGIC: [u8; 8] = *b"OTPAT1\0\0";
@@ -69,7 +68,6 @@ pub(crate) const TABLE: usize = OFFSETS[10];
 /// The blob's size in bytes.
 pub(crate) const BLOB_BYTES: usize = 8 + BANDS * (LINEAR + TABLE) * 2;
 
-#[cfg(test)]
 /// Square `sq` under symmetry `k` (0..8: four rotations, each with or without a mirror).
 pub(crate) const fn symmetric(k: usize, sq: usize) -> usize {
     let (mut r, mut c) = (sq / 8, sq % 8);
@@ -86,7 +84,6 @@ pub(crate) const fn symmetric(k: usize, sq: usize) -> usize {
     r * 8 + c
 }
 
-#[cfg(test)]
 /// One placement of a pattern: its squares in reading order and its table's offset.
 #[derive(Clone, Copy)]
 pub(crate) struct Instance {
@@ -95,11 +92,9 @@ pub(crate) struct Instance {
     offset: u32,
 }
 
-#[cfg(test)]
 /// How many distinct placements the patterns have.
 pub(crate) const INSTANCES: usize = 38;
 
-#[cfg(test)]
 /// Every placement: each pattern under the eight symmetries, duplicates (the same set of
 /// squares) dropped.
 pub(crate) static PLACEMENTS: [Instance; INSTANCES] = {
@@ -149,7 +144,6 @@ pub(crate) static PLACEMENTS: [Instance; INSTANCES] = {
     out
 };
 
-#[cfg(test)]
 /// The index of `(p, o)` in placement `inst`'s table (within its pattern's table).
 #[inline(always)]
 pub(crate) fn index(inst: &Instance, p: u64, o: u64) -> usize {
@@ -161,7 +155,6 @@ pub(crate) fn index(inst: &Instance, p: u64, o: u64) -> usize {
 }
 
 /// The table indices (offsets included, within a band) of every placement for `(p, o)`.
-#[cfg(test)]
 pub(crate) fn indices(p: u64, o: u64) -> [u32; INSTANCES] {
     let mut out = [0u32; INSTANCES];
     for (slot, inst) in out.iter_mut().zip(&PLACEMENTS) {
@@ -307,7 +300,6 @@ fn each_index(p: u64, o: u64, mut f: impl FnMut(usize)) {
 
 /// The blob of weights: `linear[band]` and `table[band]` in discs, rounded to
 /// 1/[`SCALE`] (and clamped to the `i16` range).
-#[cfg(test)]
 pub(crate) fn encode(linear: &[[f64; LINEAR]; BANDS], table: &[Vec<f64>]) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     let q = |x: f64| ((x * SCALE).round().clamp(-32768.0, 32767.0) as i16).to_le_bytes();

@@ -13,8 +13,8 @@ pub(crate) const FEATURES: usize = 12;
 
 /// The evaluation's weights, in sixteenths of a disc per unit of each feature of
 /// [`features`]: least squares on the exact scores of the 3,000 positions of
-/// `testsets/search/othello_presort_fit.txt` (12-16 empties), by the ignored test
-/// `fit_presort_evaluation`.
+/// `testsets/search/othello_presort_fit.txt` (12-16 empties), by the example
+/// `othello_presort_fit` (`training::fit_presort`).
 const WEIGHTS: [i32; FEATURES] = [18, 27, 103, -13, 100, 2, -16, 18, -1, 16, -2, 17];
 
 /// The evaluation's features of `(p, o)`, each "side to move minus opponent" where that
