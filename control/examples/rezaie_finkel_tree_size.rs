@@ -10,7 +10,7 @@
 //! --expansion-depth 3 --min-split-depth 2] --json` reports for the same root (`nodes` and
 //! `sort_nodes`; docs/rezaie-finkel.md lists them for the corner root).
 //!
-//! `cargo run --release -p control --example seed003_tree_size`
+//! `cargo run --release -p control --example rezaie_finkel_tree_size`
 
 use games::Game;
 use games::score::INFINITY;
