@@ -522,6 +522,23 @@ pub struct CompareArgs {
     pub setting: String,
 }
 
+/// `runner compare` alone, for tests that read a command line as the binary would.
+#[cfg(test)]
+#[derive(clap::Parser)]
+#[command(name = "compare")]
+struct CompareCommand {
+    #[command(flatten)]
+    args: CompareArgs,
+}
+
+/// `runner compare`'s flags as clap reads the words `argv` (the first the command's name).
+#[cfg(test)]
+pub(crate) fn parse_compare<'a>(
+    argv: impl IntoIterator<Item = &'a str>,
+) -> Result<CompareArgs, clap::Error> {
+    <CompareCommand as clap::Parser>::try_parse_from(argv).map(|c| c.args)
+}
+
 /// Arguments of `runner experiment`.
 #[derive(Debug, Args)]
 pub struct ExperimentArgs {
@@ -616,21 +633,11 @@ pub struct ValidateSimArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::{CommandFactory, Parser};
-
-    /// `runner compare`'s flags as clap parses them.
-    #[derive(Parser)]
-    #[command(name = "compare")]
-    struct Compare {
-        #[command(flatten)]
-        args: CompareArgs,
-    }
+    use clap::CommandFactory;
 
     fn clap(argv: &[&str]) -> CompareArgs {
-        let argv = std::iter::once("compare").chain(argv.iter().copied());
-        Compare::try_parse_from(argv)
+        parse_compare(std::iter::once("compare").chain(argv.iter().copied()))
             .unwrap_or_else(|e| panic!("{e}"))
-            .args
     }
 
     fn table(text: &str) -> Result<CompareArgs, toml::de::Error> {
@@ -649,7 +656,7 @@ mod tests {
     #[test]
     fn every_flag_is_the_key_of_its_long_name() {
         let mut checked = 0;
-        for arg in Compare::command().get_arguments() {
+        for arg in CompareCommand::command().get_arguments() {
             let Some(long) = arg.get_long().filter(|l| *l != "help") else {
                 continue;
             };
