@@ -6,6 +6,9 @@
 //!   `$OUT_DIR/published.rs` the same way (read by `src/experiment/published.rs`);
 //! - the APHID configuration files of `testsets/aphid` (`.toml`, `.config`), in
 //!   `$OUT_DIR/aphid_configs.rs`, so that `--aphid-config NAME` finds them by name;
+//! - the experiments: every `.toml` file of `experiments` in `$OUT_DIR/experiments.rs`, and of
+//!   `experiments/shared` in `$OUT_DIR/experiments_shared.rs` (read by
+//!   `src/experiment/catalog.rs`);
 //! - the compiler that builds it (`rustc --version`, as `RUNNER_RUSTC_VERSION`) and the source
 //!   commit it is built from (`RUNNER_COMMIT`, `+changes` when tracked files other than the
 //!   generated `docs/results` differ from it), for the reports' environment block; a new
@@ -22,6 +25,8 @@ fn main() {
     embed("../testsets/search", &["txt", "epd"], "testsets.rs");
     embed("../testsets/published", &["tsv"], "published.rs");
     embed("../testsets/aphid", &["toml", "config"], "aphid_configs.rs");
+    embed("experiments", &["toml"], "experiments.rs");
+    embed("experiments/shared", &["toml"], "experiments_shared.rs");
     record_rustc();
     record_commit();
     println!("cargo:rerun-if-changed=build.rs");

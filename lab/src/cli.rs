@@ -1,7 +1,63 @@
 //! The command-line forms of the library's inputs (clap derive): one struct per command that
-//! the library runs, and the flags that several of them share.
+//! the library runs, and the flags that several of them share. `runner compare`'s flags
+//! ([`CompareArgs`]) also read from a TOML table (serde), the form the experiments keep them in:
+//! each key is a flag's long name (`time-ms = 200000`, `unsorted = true`), and a missing key has
+//! the flag's default ([`defaults`]).
 
 use clap::Args;
+use serde::Deserialize;
+
+/// The defaults of `runner compare`'s flags that have one, shared by clap (`default_value`) and
+/// serde (`#[serde(default = ...)]`), so that a flag left out of a table and one left off the
+/// command line mean the same.
+pub mod defaults {
+    /// `--game`.
+    pub const GAME: &str = "tictactoe4";
+    /// `--backend`.
+    pub const BACKEND: &str = "sim";
+    /// `--seeds`.
+    pub const SEEDS: u64 = 1;
+    /// `--baseline`.
+    pub const BASELINE: &str = "alphabeta";
+    /// `--setting`.
+    pub const SETTING: &str = "research";
+    /// `--tt-mb`.
+    pub const TT_MB: usize = 16;
+    /// `--sort`.
+    pub const SORT: &str = "none";
+    /// `--expansion-depth`.
+    pub const EXPANSION_DEPTH: u32 = 3;
+    /// `--tt-replace`.
+    pub const TT_REPLACE: &str = "always";
+
+    pub(crate) fn game() -> String {
+        GAME.into()
+    }
+    pub(crate) fn backend() -> String {
+        BACKEND.into()
+    }
+    pub(crate) fn seeds() -> u64 {
+        SEEDS
+    }
+    pub(crate) fn baseline() -> String {
+        BASELINE.into()
+    }
+    pub(crate) fn setting() -> String {
+        SETTING.into()
+    }
+    pub(crate) fn tt_mb() -> usize {
+        TT_MB
+    }
+    pub(crate) fn sort() -> String {
+        SORT.into()
+    }
+    pub(crate) fn expansion_depth() -> u32 {
+        EXPANSION_DEPTH
+    }
+    pub(crate) fn tt_replace() -> String {
+        TT_REPLACE.into()
+    }
+}
 
 /// The help of `--sim-preset`: the built-in presets, named from dib's table, then `rest`.
 fn sim_preset_help(rest: &str) -> String {
@@ -160,17 +216,22 @@ impl SearchArgs {
 }
 
 /// The table size and sorting flags shared by `runner search` and `runner compare` (each
-/// names its table-mode flag itself: `--tt-mode` in search, `--tt` in compare).
-#[derive(Clone, Debug, Args)]
+/// names its table-mode flag itself: `--tt-mode` in search, `--tt` in compare). Flattened into
+/// [`CompareArgs`]' table too, so it denies no key itself: the outer struct does.
+#[derive(Clone, Debug, Args, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct TableSortArgs {
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = defaults::TT_MB)]
+    #[serde(default = "defaults::tt_mb")]
     pub tt_mb: usize,
     /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
-    #[arg(long, default_value = "none")]
+    #[arg(long, default_value = defaults::SORT)]
+    #[serde(default = "defaults::sort")]
     pub sort: String,
     /// Levels expanded below a node to sort its children.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = defaults::EXPANSION_DEPTH)]
+    #[serde(default = "defaults::expansion_depth")]
     pub expansion_depth: u32,
     /// Deepest node (plies from the root) that may be sorted; no limit if absent.
     #[arg(long)]
@@ -181,22 +242,26 @@ pub struct TableSortArgs {
     /// ordering: seed 003's sorted runs. Refuses a table mode other than off. The sequential
     /// `runner search` then defaults to --algo alphabeta.
     #[arg(long)]
+    #[serde(default)]
     pub unsorted: bool,
     /// With --sort tt: reproduce seed 003's TT-sorting bug (section 5), in which a sorted
     /// type-2 node searched only --expansion-depth plies below it; values then differ from
     /// alpha-beta's. Off by default (correct TT sorting).
     #[arg(long)]
+    #[serde(default)]
     pub tt_sort_bug: bool,
     /// Marsland and Popowich's refutation table (seed 004): each iteration of iterative
     /// deepening searches the root's moves sorted by the last iteration's values and tries,
     /// below each, the line the last iteration searched first; the parallel algorithms hand
     /// every piece its line. Off by default; the mp-* experiments turn it on.
     #[arg(long)]
+    #[serde(default)]
     pub refutation_table: bool,
     /// Which results a position's table entry takes: always (every new result) or deeper (only
     /// a result at least as deep as the stored one, the thesis's programs' rule). Default
     /// always.
-    #[arg(long, default_value = "always")]
+    #[arg(long, default_value = defaults::TT_REPLACE)]
+    #[serde(default = "defaults::tt_replace")]
     pub tt_replace: String,
     /// With --setting play: the enhancements it uses, comma-separated among null-move, lmr,
     /// check-extensions and probcut (ProbCut with the game's model; 8x8 Othello has one), or
@@ -273,12 +338,15 @@ pub struct DibArgs {
     pub faults: Option<String>,
 }
 
-/// Arguments of `runner compare` (also the building block of every `runner experiment`).
-#[derive(Clone, Debug, Args)]
+/// Arguments of `runner compare` (also the building block of every `runner experiment`, whose
+/// TOML tables deserialise into it: keys are the long names, defaults are clap's).
+#[derive(Clone, Debug, Args, Deserialize)]
 #[command(group = clap::ArgGroup::new("limit").args(["depth", "time_ms"]))]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct CompareArgs {
     /// The game (see `runner list`).
-    #[arg(long, default_value = "tictactoe4")]
+    #[arg(long, default_value = defaults::GAME)]
+    #[serde(default = "defaults::game")]
     pub game: String,
     /// The test set: a file, or the name of a built-in set (`runner list` shows them);
     /// default: the built-in set named after the game, or else the start position and seeded
@@ -300,7 +368,8 @@ pub struct CompareArgs {
     /// Where the processors run: sim (deterministic, virtual time), threads, or mpi (under
     /// `mpirun -n N`: each MPI cell uses every rank, one processor each; the one-processor
     /// cells run on rank 0, which alone writes and prints).
-    #[arg(long, default_value = "sim")]
+    #[arg(long, default_value = defaults::BACKEND)]
+    #[serde(default = "defaults::backend")]
     pub backend: String,
     /// Search depth in plies (default 7 when neither --depth nor --time-ms is given).
     #[arg(long)]
@@ -311,6 +380,7 @@ pub struct CompareArgs {
     pub time_ms: Option<u64>,
     /// The table size and sorting flags (shared with `runner search`).
     #[command(flatten)]
+    #[serde(flatten)]
     pub table_sort: TableSortArgs,
     /// Transposition table mode: off, exact or normal (default exact, the research setting).
     #[arg(long)]
@@ -341,9 +411,11 @@ pub struct CompareArgs {
     /// processor look at its inbox every T ns, `poll_ns=0` interrupts it); repeatable, each
     /// key once (sim only; the keys are those of `dib/presets/*.toml`).
     #[arg(long, value_name = "KEY=VALUE")]
+    #[serde(default)]
     pub sim_set: Vec<String>,
     /// Seeds 1..=K per cell: mean and spread over them.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = defaults::SEEDS)]
+    #[serde(default = "defaults::seeds")]
     pub seeds: u64,
     /// Timed repeats of every cell, interleaved (each repeat runs the baseline and every cell
     /// once, in a shuffled order); a cell's time is their median, with a confidence interval.
@@ -351,7 +423,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub repeat: Option<usize>,
     /// The sequential baseline: a parallel algorithm run on one processor.
-    #[arg(long, default_value = "alphabeta")]
+    #[arg(long, default_value = defaults::BASELINE)]
+    #[serde(default = "defaults::baseline")]
     pub baseline: String,
     /// Output folder (results.csv, results.json, SVG plots, report.html, and cells.jsonl for
     /// resuming); default target/compare/<hash of the settings>.
@@ -359,6 +432,7 @@ pub struct CompareArgs {
     pub out: Option<std::path::PathBuf>,
     /// Also print one line per position.
     #[arg(long)]
+    #[serde(default)]
     pub per_position: bool,
     /// Simulated cells computed at the same time, each on a thread of its own (default: the
     /// machine's cores); the simulator is deterministic, so the results are the same for any
@@ -374,6 +448,7 @@ pub struct CompareArgs {
     /// Compute nothing: write the report from the folder's finished cells (every shard's),
     /// whichever build computed them; an error naming how many cells are missing.
     #[arg(long)]
+    #[serde(default)]
     pub assemble: bool,
     /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
     /// it searches its other children (on or off; default on). An error when no series runs
@@ -442,8 +517,26 @@ pub struct CompareArgs {
     /// value) or play (variable depth through the play setting's reductions and the normal
     /// table, as thesis table 6.2; values may then differ from the baseline's and are counted,
     /// not called wrong).
-    #[arg(long, default_value = "research")]
+    #[arg(long, default_value = defaults::SETTING)]
+    #[serde(default = "defaults::setting")]
     pub setting: String,
+}
+
+/// `runner compare` alone, for tests that read a command line as the binary would.
+#[cfg(test)]
+#[derive(clap::Parser)]
+#[command(name = "compare")]
+struct CompareCommand {
+    #[command(flatten)]
+    args: CompareArgs,
+}
+
+/// `runner compare`'s flags as clap reads the words `argv` (the first the command's name).
+#[cfg(test)]
+pub(crate) fn parse_compare<'a>(
+    argv: impl IntoIterator<Item = &'a str>,
+) -> Result<CompareArgs, clap::Error> {
+    <CompareCommand as clap::Parser>::try_parse_from(argv).map(|c| c.args)
 }
 
 /// Arguments of `runner experiment`.
@@ -539,4 +632,71 @@ pub struct ValidateSimArgs {
     /// command, the machine and build, the cost model, the table and the capacity lines.
     #[arg(long, value_name = "FILE.md")]
     pub out: Option<std::path::PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn clap(argv: &[&str]) -> CompareArgs {
+        parse_compare(std::iter::once("compare").chain(argv.iter().copied()))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn table(text: &str) -> Result<CompareArgs, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    /// The serde defaults are clap's: an empty table is `runner compare` without flags.
+    #[test]
+    fn an_empty_table_is_compare_without_flags() {
+        let read = table("").expect("an empty table reads");
+        assert_eq!(format!("{read:?}"), format!("{:?}", clap(&[])));
+    }
+
+    /// Every flag is the key of its long name, and a value means the same in both forms: one
+    /// key of a table against the flag on the command line, for each flag.
+    #[test]
+    fn every_flag_is_the_key_of_its_long_name() {
+        let mut checked = 0;
+        for arg in CompareCommand::command().get_arguments() {
+            let Some(long) = arg.get_long().filter(|l| *l != "help") else {
+                continue;
+            };
+            // The first value of the key's type: (TOML, the flag's text).
+            let found = [
+                ("\"x\"", "x"),
+                ("1", "1"),
+                ("true", "true"),
+                ("[\"x\"]", "x"),
+            ]
+            .into_iter()
+            .find_map(|(toml, text)| {
+                table(&format!("{long} = {toml}"))
+                    .ok()
+                    .map(|args| (args, text))
+            });
+            let Some((read, text)) = found else {
+                panic!("--{long} is no key of the table");
+            };
+            let flag = format!("--{long}");
+            let argv: Vec<&str> = if arg.get_action().takes_values() {
+                vec![&flag, text]
+            } else {
+                vec![&flag]
+            };
+            assert_eq!(format!("{read:?}"), format!("{:?}", clap(&argv)), "{flag}");
+            checked += 1;
+        }
+        assert!(checked >= 40, "{checked} flags");
+    }
+
+    #[test]
+    fn a_key_that_is_no_flag_is_refused() {
+        let err = table("depth = 5\ndepht = 6").expect_err("a misspelt key");
+        assert!(err.message().contains("unknown field `depht`"), "{err}");
+        let err = table("tt-mb = \"big\"").expect_err("a string for a number");
+        assert!(err.message().contains("invalid type"), "{err}");
+    }
 }

@@ -360,6 +360,13 @@ impl Plan {
             ));
         }
         let depth = match (args.depth, args.time_ms) {
+            // Clap refuses both on the command line; an experiment's table is checked here.
+            (Some(_), Some(_)) => {
+                return Err(input(
+                    "--depth and --time-ms",
+                    "exclude each other (a fixed depth, or one per position by time); give one",
+                ));
+            }
             (Some(d), _) if d == 0 || d > MAX_DEPTH => {
                 return Err(input(
                     "--depth",
@@ -889,6 +896,17 @@ mod tests {
         assert!(parse_procs(" , ").is_err());
         assert!(parse_procs("0").is_err());
         assert!(parse_procs("two").is_err());
+    }
+
+    /// A table (an experiment's) may name both; clap refuses them together on the command line.
+    #[test]
+    fn a_depth_and_a_time_limit_exclude_each_other() {
+        let args: CompareArgs = toml::from_str("depth = 5\ntime-ms = 20").expect("a table");
+        let err = Plan::parse(&args).expect_err("both limits");
+        assert!(
+            err.to_string()
+                .starts_with("--depth and --time-ms: exclude each other")
+        );
     }
 
     #[test]

@@ -316,120 +316,6 @@ pub fn plots(
     ]
 }
 
-/// Splits a published row: the text before the first run of two spaces is the first cell
-/// (a label such as `Keyano - fixed`, or `n`), the rest splits at whitespace.
-fn published_cells(line: &str) -> Vec<String> {
-    let line = line.trim();
-    let (first, rest) = line.split_once("  ").unwrap_or((line, ""));
-    std::iter::once(first.trim().to_string())
-        .chain(rest.split_whitespace().map(str::to_string))
-        .filter(|c| !c.is_empty())
-        .collect()
-}
-
-/// A published table: the head (split at runs of two spaces) and its rows.
-struct PublishedTable {
-    prose_before: Vec<String>,
-    head: Vec<String>,
-    /// Columns under each head cell after the first (2 for `value  overhead` pairs).
-    span: usize,
-    rows: Vec<Vec<String>>,
-    prose_after: Vec<String>,
-}
-
-/// Reads an experiment's published text: prose, then a table whose head cells are separated
-/// by two spaces or more and whose rows hold numbers, then prose. `None` when there is no
-/// table of at least two columns and one row.
-fn published_table(text: &str) -> Option<PublishedTable> {
-    let lines: Vec<&str> = text.lines().collect();
-    let numeric = |c: &str| c.chars().any(|ch| ch.is_ascii_digit());
-    for (at, head_line) in lines.iter().enumerate() {
-        let head: Vec<String> = head_line
-            .split("  ")
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string)
-            .collect();
-        if head.len() < 2 {
-            continue;
-        }
-        let mut rows = Vec::new();
-        let mut span = 0;
-        for line in &lines[at + 1..] {
-            let cells = published_cells(line);
-            let this = if cells.len() == head.len() {
-                1
-            } else if cells.len() > 1 && (cells.len() - 1) % head.len() == 0 {
-                (cells.len() - 1) / head.len()
-            } else {
-                0
-            };
-            if this == 0 || (span != 0 && this != span) || !cells[1..].iter().all(|c| numeric(c)) {
-                break;
-            }
-            span = this;
-            rows.push(cells);
-        }
-        if rows.is_empty() {
-            continue;
-        }
-        let after = at + 1 + rows.len();
-        return Some(PublishedTable {
-            prose_before: lines[..at].iter().map(|l| l.trim().to_string()).collect(),
-            head,
-            span,
-            rows,
-            prose_after: lines[after..]
-                .iter()
-                .map(|l| l.trim().to_string())
-                .collect(),
-        });
-    }
-    None
-}
-
-/// An experiment's published numbers as HTML: the prose as paragraphs and the table as a
-/// table (a text without a table is one paragraph).
-#[must_use]
-pub fn published_html(text: &str) -> String {
-    let para = |lines: &[String]| {
-        let text = lines.join(" ");
-        if text.trim().is_empty() {
-            String::new()
-        } else {
-            format!("<p>{}</p>", escape(text.trim()))
-        }
-    };
-    let Some(t) = published_table(text) else {
-        return para(&[text.to_string()]);
-    };
-    let mut h = para(&t.prose_before);
-    h.push_str("<table class=\"published\"><thead><tr>");
-    // Rows with a label before the head's columns (a head of value groups) get an empty corner.
-    let labelled = t.rows[0].len() != t.head.len();
-    if labelled {
-        h.push_str("<th></th>");
-    }
-    for c in &t.head {
-        if t.span > 1 {
-            let _ = write!(h, "<th colspan=\"{}\">{}</th>", t.span, escape(c));
-        } else {
-            let _ = write!(h, "<th>{}</th>", escape(c));
-        }
-    }
-    h.push_str("</tr></thead><tbody>");
-    for row in &t.rows {
-        h.push_str("<tr>");
-        for c in row {
-            let _ = write!(h, "<td>{}</td>", escape(c));
-        }
-        h.push_str("</tr>");
-    }
-    h.push_str("</tbody></table>\n");
-    h.push_str(&para(&t.prose_after));
-    h
-}
-
 /// What every column of the summary table means, in [`table::HEAD`] order.
 pub const COLUMNS: [(&str, &str); 20] = [
     (
@@ -763,36 +649,14 @@ mod tests {
         );
     }
 
-    const TABLE: &str = "Thesis table 6.1, APHID in Keyano (Othello):
- n  speedup  total ovh  master
- 8   5.74     48.29%    14.28%
-64  37.44     87.86%     1.59%
-APHID on the same runs: 5.74, 37.44.";
-
-    const PAIRS: &str = "Thesis table 6.8, by table:
-                   local              distributed
-Chinook            4.68   257.05%     5.54   247.71%
-Keyano - fixed    11.19    25.11%    11.31    22.25%
-In Othello it makes little difference.";
-
+    /// The ideal lines reach the published 64 processors, not only the runs' 16.
     #[test]
-    fn published_numbers_become_tables_and_the_axis_reaches_them() {
-        let h = published_html(TABLE);
-        assert!(h.starts_with("<p>Thesis table 6.1, APHID in Keyano (Othello):</p><table"));
-        assert!(h.contains("<th>total ovh</th>") && h.contains("<td>87.86%</td>"));
-        assert!(h.ends_with("<p>APHID on the same runs: 5.74, 37.44.</p>"));
-        assert!(!h.contains("<pre>"));
-        let h = published_html(PAIRS);
-        assert!(h.contains("<th></th><th colspan=\"2\">local</th>"), "{h}");
-        assert!(h.contains("<td>Keyano - fixed</td><td>11.19</td>"));
-        // The ideal lines reach the published 64 processors, not only the runs' 16.
+    fn the_axis_reaches_the_published_points() {
         let points = vec![Line {
             name: "Thesis table 6.1".into(),
             points: vec![Point::bare(8.0, 5.74), Point::bare(64.0, 37.44)],
         }];
         assert_eq!(axis_end(&[1, 8, 16], &points), 64.0);
         assert_eq!(axis_end(&[1, 8, 16], &[]), 16.0);
-        // Prose alone stays prose.
-        assert_eq!(published_html("MWF did best."), "<p>MWF did best.</p>");
     }
 }

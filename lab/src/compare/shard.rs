@@ -149,18 +149,13 @@ mod tests {
         );
     }
 
-    fn plan(extra: &[(&str, &str)]) -> Plan {
-        let mut flags: Vec<(String, String)> = [
-            ("--algos", "abdib,mwf"),
-            ("--procs", "1,2,4"),
-            ("--seeds", "2"),
-        ]
-        .iter()
-        .chain(extra)
-        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-        .collect();
-        flags.push(("--game".into(), "tictactoe4".into()));
-        crate::experiment::plan_of(&flags, std::path::Path::new("unused")).unwrap()
+    /// The plan of these flags and `extra` (a TOML line).
+    fn plan(extra: &str) -> Plan {
+        let text = format!(
+            "algos = \"abdib,mwf\"\nprocs = \"1,2,4\"\nseeds = 2\n{extra}\ngame = \"tictactoe4\""
+        );
+        let flags = toml::from_str(&text).expect("a table");
+        crate::experiment::flags::plan(&flags, std::path::Path::new("unused")).unwrap()
     }
 
     /// The slices of `count` shards: disjoint, together every key once, sizes within one unit.
@@ -178,7 +173,7 @@ mod tests {
     #[test]
     fn slices_are_disjoint_balanced_and_the_same_in_every_shard() {
         let lines = [1, 2, 3, 5, 8];
-        let p = plan(&[("--depth", "3")]);
+        let p = plan("depth = 3");
         // 5 positions x (1 + 2 series x 3 counts x 2 seeds) = 65 cells, dealt one by one.
         let s = slices(&p, &lines, 4);
         let sizes: Vec<usize> = s.iter().map(BTreeSet::len).collect();
@@ -191,7 +186,7 @@ mod tests {
         assert_eq!(Shard { index: 2, count: 4 }.slice(&p, &lines), s[1]);
         assert_eq!(slices(&p, &lines, 1)[0].len(), 65);
         // With --time-ms a position's cells stay together, with its baseline.
-        let timed = plan(&[("--time-ms", "5")]);
+        let timed = plan("time-ms = 5");
         for slice in slices(&timed, &lines, 3) {
             let positions: BTreeSet<usize> = slice.iter().map(|k| k.1).collect();
             assert_eq!(slice.len(), positions.len() * 13, "{slice:?}");

@@ -81,13 +81,14 @@ fn check_writable(dir: &Path) -> Result<()> {
 /// `runner experiment --all`: every experiment into `out/<name>`, then the results page.
 pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
     let out = out.map_or_else(|| PathBuf::from("target/experiments"), Path::to_path_buf);
+    let all = catalog::all()?;
     check_writable(&out)?;
     let start = Instant::now();
     let mut computed = Cost::default();
     let mut failed = Vec::new();
-    for exp in catalog::ALL {
+    for exp in all {
         let mut this = scope.clone();
-        if matches!(exp.kind, Kind::Model) {
+        if matches!(exp.kind, Kind::Model { .. }) {
             // One process runs it whole: shard 1; --assemble keeps its pages.
             match scope.shard {
                 Some(s) if s.index != 1 => continue,
@@ -95,11 +96,11 @@ pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
                 _ => this.shard = None,
             }
         }
-        match run_one(exp, &out.join(exp.name), &this) {
+        match run_one(exp, &out.join(&exp.name), &this) {
             Ok(c) => computed.add(c),
             Err(e) => {
                 eprintln!("error: {}: {e:#}", exp.name);
-                failed.push(exp.name);
+                failed.push(exp.name.as_str());
             }
         }
     }
@@ -119,7 +120,7 @@ pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
             std::fs::write(&path, format!("{:#}\n", serde_json::json!(run)))
                 .with_context(|| format!("writing {}", path.display()))?;
         }
-        let page = index::write(&out, &names())?;
+        let page = index::write(&out, &names(all))?;
         println!("results page: {}", page.display());
     }
     println!("--all: {}", times(wall_seconds, computed, jobs));
@@ -127,7 +128,7 @@ pub fn run(out: Option<&Path>, scope: &Scope) -> Result<()> {
         bail!(
             "{} of {} experiments failed: {}",
             failed.len(),
-            catalog::ALL.len(),
+            all.len(),
             failed.join(", ")
         );
     }

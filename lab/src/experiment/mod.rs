@@ -3,8 +3,10 @@
 //! numbers beside ours in its report; `thesis-ch4-model` computes the analytical model of
 //! thesis chapter 4 next to simulated runs on synthetic trees.
 //!
-//! Experiments name algorithms, never depend on them: the catalog's tests parse every
-//! experiment's flags, so every algorithm an experiment names is one this build registers.
+//! The experiments are data: one TOML file each in `lab/experiments` (`catalog.rs` reads them;
+//! `flags.rs` turns their tables into comparisons). Experiments name algorithms, never depend
+//! on them: the catalog's tests parse every experiment's flags, so every algorithm an
+//! experiment names is one this build registers.
 //!
 //! After each run the experiment's folder gets `verdict.json`, `published_vs_ours.md` and
 //! `.csv` and the overlay plots (the published numbers of `testsets/published` beside ours);
@@ -14,6 +16,7 @@
 pub mod all;
 pub mod catalog;
 pub mod claims;
+pub mod flags;
 pub mod index;
 pub mod model;
 pub mod model_report;
@@ -30,10 +33,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context as _, Result};
-use clap::Parser;
 use serde_json::json;
 
-use crate::cli::{CompareArgs, ExperimentArgs};
+use crate::cli::ExperimentArgs;
 use crate::compare::plan::{Plan, parse_jobs};
 use crate::compare::report::Addendum;
 use crate::compare::shard::Shard;
@@ -41,22 +43,16 @@ use crate::compare::store::Cost;
 use crate::compare::svg::{Line, Point, escape};
 use crate::compare::{self, Outcome, table};
 use crate::input_error::input;
-use catalog::{Against, Experiment, Kind};
+use catalog::{Against, Experiment, Kind, Variant};
+use flags::Flags;
 use published::Quantity;
 use verdict::Record;
 
-/// Parses compare flags as clap would from the command line.
-#[derive(Parser)]
-#[command(name = "compare")]
-struct Wrap {
-    #[command(flatten)]
-    args: CompareArgs,
-}
-
 /// Runs `runner experiment`.
 pub fn run(args: &ExperimentArgs) -> Result<()> {
+    let all = catalog::all()?;
     if args.list {
-        list();
+        print!("{}", list(all));
         return Ok(());
     }
     let jobs = parse_jobs(args.jobs, "sim")?;
@@ -84,19 +80,19 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         return all::run(args.out.as_deref(), &every);
     }
     let name = args.name.as_deref().unwrap_or_default();
-    let Some(exp) = catalog::ALL.iter().find(|e| e.name == name) else {
+    let Some(exp) = all.iter().find(|e| e.name == name) else {
         return Err(input(
             format!("experiment '{name}'"),
             format!(
                 "no such experiment; the experiments are: {} (see runner experiment --list)",
-                names().join(", ")
+                names(all).join(", ")
             ),
         ));
     };
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("target/experiments").join(exp.name));
+        .unwrap_or_else(|| PathBuf::from("target/experiments").join(&exp.name));
     let start = Instant::now();
     let computed = run_one(exp, &out, &scope)?;
     println!("{}", times(start.elapsed().as_secs_f64(), computed, jobs));
@@ -106,7 +102,7 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         .parent()
         .filter(|p| scope.shard.is_none() && index::is_generated(p))
     {
-        let page = index::write(parent, &names())?;
+        let page = index::write(parent, &names(all))?;
         println!("results page: {}", page.display());
     }
     Ok(())
@@ -133,8 +129,8 @@ pub fn times(wall_seconds: f64, computed: Cost, jobs: usize) -> String {
 }
 
 /// The experiments' names in catalog order.
-fn names() -> Vec<&'static str> {
-    catalog::ALL.iter().map(|e| e.name).collect()
+fn names(all: &[Experiment]) -> Vec<&str> {
+    all.iter().map(|e| e.name.as_str()).collect()
 }
 
 /// Where an experiment's numbers come from: what its comparisons' cells cost here, and the
@@ -197,29 +193,77 @@ impl Scope {
         plan.shard = self.shard;
     }
 
-    /// Sets `--positions` in a merged flag list when the scope names a count.
-    pub fn apply(&self, merged: &mut Vec<(String, String)>) {
+    /// Sets `positions` in a comparison's flags when the scope names a count.
+    pub fn apply(&self, merged: &mut Flags) {
         if let Some(n) = self.positions {
-            set_flag(merged, "--positions", &n.to_string());
+            merged.insert("positions".into(), toml::Value::Integer(i64::from(n)));
         }
     }
 }
 
-/// Sets flag `key` to `value` in a flag list: in place where the list has it, else appended.
-/// A depth and a time per position exclude each other in `runner compare`: setting one drops
-/// the other (a quick run's `--depth` replaces a variant's `--time-ms`).
-fn set_flag(merged: &mut Vec<(String, String)>, key: &str, value: &str) {
-    let excluded = match key {
-        "--depth" => Some("--time-ms"),
-        "--time-ms" => Some("--depth"),
-        _ => None,
-    };
-    if let Some(other) = excluded {
-        merged.retain(|(k, _)| k != other);
+/// One comparison of an experiment's run.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// Its variant, or a sweep's `KEYS-VALUE` ("" for an experiment's only comparison).
+    pub label: String,
+    /// Its flags, every overlay laid.
+    pub flags: Flags,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Its `runner compare` command, as the pages give it.
+    pub command: String,
+}
+
+impl Planned {
+    /// The comparison `label` of `flags` into `dir`.
+    #[must_use]
+    pub fn new(label: String, flags: Flags, dir: PathBuf) -> Planned {
+        let command = flags::command_line(&flags, &dir);
+        Planned {
+            label,
+            flags,
+            dir,
+            command,
+        }
     }
-    match merged.iter_mut().find(|(k, _)| k == key) {
-        Some(slot) => value.clone_into(&mut slot.1),
-        None => merged.push((key.to_string(), value.to_string())),
+}
+
+/// The comparisons a run of `exp` in `scope` makes into `out`, in the order it makes them:
+/// each variant's (those `scope` names), a sweep's one per swept value, the model's simulated
+/// one; none for seed 002's own runs.
+#[must_use]
+pub fn planned(exp: &Experiment, scope: &Scope, out: &Path) -> Vec<Planned> {
+    match &exp.kind {
+        Kind::Compare {
+            settings, variants, ..
+        } => {
+            let one = [Variant {
+                name: String::new(),
+                flags: Flags::new(),
+            }];
+            let every = if variants.is_empty() {
+                &one
+            } else {
+                &variants[..]
+            };
+            every
+                .iter()
+                .filter(|v| scope.variants.is_empty() || scope.variants.contains(&v.name))
+                .map(|v| {
+                    let mut merged = settings.merged(&v.flags, scope.quick);
+                    scope.apply(&mut merged);
+                    let dir = if v.name.is_empty() {
+                        out.to_path_buf()
+                    } else {
+                        out.join(&v.name)
+                    };
+                    Planned::new(v.name.clone(), merged, dir)
+                })
+                .collect()
+        }
+        Kind::Sweep { settings, swept } => sweep::planned(settings, swept, scope, out),
+        Kind::Model { settings } => vec![model_report::planned(settings, scope, out)],
+        Kind::CommonDepth => Vec::new(),
     }
 }
 
@@ -244,10 +288,7 @@ fn experiment_command(name: &str, scope: &Scope, out: &Path) -> String {
 
 /// Fails with an input error unless every variant `scope` names is one of `exp`'s.
 fn check_variants(exp: &Experiment, scope: &Scope) -> Result<()> {
-    let known: Vec<&str> = match &exp.kind {
-        Kind::Compare { variants, .. } => variants.iter().map(|(l, _)| *l).collect(),
-        Kind::Model | Kind::Sweep { .. } | Kind::CommonDepth => Vec::new(),
-    };
+    let known: Vec<&str> = exp.variants().iter().map(|v| v.name.as_str()).collect();
     for v in &scope.variants {
         if !known.contains(&v.as_str()) {
             let fix = if known.is_empty() {
@@ -263,15 +304,15 @@ fn check_variants(exp: &Experiment, scope: &Scope) -> Result<()> {
 
 /// Runs one experiment into `out` and writes its verdict files there (a shard computes its
 /// slice of the cells and writes nothing else); returns the cells it computed.
-pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
+pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
     check_variants(exp, scope)?;
     let quick = scope.quick;
     let start = Instant::now();
     let mut record = Record {
-        experiment: exp.name.to_string(),
-        reproduces: exp.reproduces.to_string(),
-        what: exp.what.to_string(),
-        command: experiment_command(exp.name, scope, out),
+        experiment: exp.name.clone(),
+        reproduces: exp.reproduces.clone(),
+        what: exp.what.clone(),
+        command: experiment_command(&exp.name, scope, out),
         compare_commands: Vec::new(),
         commit: env!("RUNNER_COMMIT").to_string(),
         preset: None,
@@ -287,7 +328,7 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
         claims: Vec::new(),
         details: String::new(),
     };
-    if scope.assemble && matches!(exp.kind, Kind::Model | Kind::CommonDepth) {
+    if scope.assemble && matches!(exp.kind, Kind::Model { .. } | Kind::CommonDepth) {
         return Err(input(
             "--assemble",
             format!(
@@ -296,7 +337,7 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
             ),
         ));
     }
-    if let (Some(shard), Kind::Model) = (scope.shard, &exp.kind) {
+    if let (Some(shard), Kind::Model { .. }) = (scope.shard, &exp.kind) {
         return Err(input(
             format!("--shard {shard}"),
             format!(
@@ -306,7 +347,7 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
         ));
     }
     let provenance = match &exp.kind {
-        Kind::Model => model_report::run(exp, out, scope)?,
+        Kind::Model { .. } => model_report::run(exp, out, scope)?,
         Kind::CommonDepth => {
             if scope.positions.is_some() {
                 return Err(input(
@@ -319,25 +360,9 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
             }
             pdp11::run(exp, out, quick, &mut record)?
         }
-        Kind::Compare {
-            args: flags,
-            quick: quick_flags,
-            variants,
-            published,
-            against,
-        } => {
+        Kind::Compare { against, .. } => {
             let mut provenance = Provenance::default();
-            let ran = run_compare(
-                exp,
-                flags,
-                quick_flags,
-                variants,
-                published,
-                against,
-                out,
-                scope,
-                &mut provenance,
-            )?;
+            let ran = run_compare(exp, against, out, scope, &mut provenance)?;
             if scope.shard.is_some() {
                 return Ok(provenance.computed);
             }
@@ -348,7 +373,7 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
             record.compare_commands = ran.iter().map(|r| r.command.clone()).collect();
             let points = published::all().context("reading the built-in published numbers")?;
             let mut curves = Vec::new();
-            for a in *against {
+            for a in against {
                 if let Some(r) = ran.iter().find(|r| r.variant == a.variant) {
                     curves.extend(verdict::curves(&points, a, &r.outcome));
                 }
@@ -356,18 +381,16 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
             record.comparisons = verdict::comparisons(&curves);
             record.verdicts = verdict::verdicts(&record.comparisons);
             record.not_compared = verdict::not_compared(&curves);
-            let outcomes: Vec<(&str, &Outcome)> =
-                ran.iter().map(|r| (r.variant, &r.outcome)).collect();
-            record.claims = claims::check(exp.name, &outcomes);
+            let outcomes: Vec<(&str, &Outcome)> = ran
+                .iter()
+                .map(|r| (r.variant.as_str(), &r.outcome))
+                .collect();
+            record.claims = claims::check(&exp.name, &outcomes);
             record.svgs = overlay::write(out, &curves)?;
             provenance
         }
-        Kind::Sweep {
-            args: flags,
-            quick: quick_flags,
-            swept,
-        } => {
-            let provenance = sweep::run(exp, flags, quick_flags, swept, out, scope)?;
+        Kind::Sweep { swept, .. } => {
+            let provenance = sweep::run(exp, swept, out, scope)?;
             if scope.shard.is_some() {
                 return Ok(provenance.computed);
             }
@@ -381,66 +404,20 @@ pub fn run_one(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Cost> {
     Ok(provenance.computed)
 }
 
-fn list() {
-    println!("Experiments (runner experiment NAME [--quick] [--out DIR]):");
-    for e in catalog::ALL {
-        println!("  {:<28} {}", e.name, e.reproduces);
-        println!("  {:<28}   {}", "", e.what);
+/// The text of `--list`: each experiment's name and what it reproduces, then what it compares.
+fn list(all: &[Experiment]) -> String {
+    let mut s = String::from("Experiments (runner experiment NAME [--quick] [--out DIR]):\n");
+    for e in all {
+        let _ = writeln!(s, "  {:<28} {}", e.name, e.reproduces);
+        let _ = writeln!(s, "  {:<28}   {}", "", e.what);
     }
-}
-
-/// The flags of an experiment with a variant's overrides, then under `--quick` the quick
-/// ones (which win, so that a quick run stays small in every variant).
-pub fn flags_for(
-    flags: &[(&'static str, &'static str)],
-    quick: &[(&'static str, &'static str)],
-    overrides: &[(&'static str, &'static str)],
-    is_quick: bool,
-) -> Vec<(String, String)> {
-    let mut merged: Vec<(String, String)> = flags
-        .iter()
-        .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
-        .collect();
-    let extra = if is_quick { quick } else { &[][..] };
-    for (k, v) in overrides.iter().chain(extra) {
-        set_flag(&mut merged, k, v);
-    }
-    merged
-}
-
-/// The command line of a flag list.
-pub fn command_line(flags: &[(String, String)], out: &Path) -> String {
-    let mut s = String::from("runner compare");
-    for (k, v) in flags {
-        let _ = write!(s, " {k}");
-        if !v.is_empty() {
-            let _ = write!(s, " {v}");
-        }
-    }
-    let _ = write!(s, " --out {}", out.display());
     s
-}
-
-/// Parses a flag list into a checked plan writing to `out`.
-pub fn plan_of(flags: &[(String, String)], out: &Path) -> Result<Plan> {
-    let mut argv = vec!["compare".to_string()];
-    for (k, v) in flags {
-        argv.push(k.clone());
-        if !v.is_empty() {
-            argv.push(v.clone());
-        }
-    }
-    argv.push("--out".into());
-    argv.push(out.display().to_string());
-    let wrap = Wrap::try_parse_from(&argv)
-        .with_context(|| format!("the experiment's flags {argv:?} (a bug in the catalog)"))?;
-    Plan::parse(&wrap.args)
 }
 
 /// One comparison an experiment ran.
 struct Ran {
     /// Its variant ("" for the only one).
-    variant: &'static str,
+    variant: String,
     /// Its `runner compare` command.
     command: String,
     /// The simulator's cost model (`None` off the simulator).
@@ -474,18 +451,19 @@ fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
     Ok(lines)
 }
 
-/// The published numbers `against` maps for `variant` as HTML: a paragraph naming the items,
-/// then per item and quantity a table of the series (columns) by processors (rows).
-fn against_html(against: &[Against], variant: &str) -> Result<String> {
-    let mine: Vec<&Against> = against
-        .iter()
-        .filter(|a| a.shows_published_in(variant))
-        .collect();
+/// The published numbers of the mappings `mine` as HTML: a paragraph naming the items, then
+/// per item and quantity a table of the series (columns) by processors (rows).
+fn against_html(mine: &[&Against]) -> Result<String> {
     if mine.is_empty() {
         return Ok(String::new());
     }
     let points = published::all().context("reading the built-in published numbers")?;
-    let items: Vec<&str> = mine.iter().map(|a| a.item).collect();
+    let mut items: Vec<&str> = Vec::new();
+    for a in mine {
+        if !items.contains(&a.item.as_str()) {
+            items.push(&a.item);
+        }
+    }
     let mut h = format!(
         "<p>Published numbers of {} (testsets/published); verdict.json and published_vs_ours.md beside this report hold them with ours.</p>",
         escape(&items.join(", "))
@@ -509,7 +487,7 @@ fn against_html(against: &[Against], variant: &str) -> Result<String> {
             let _ = write!(
                 h,
                 "<table class=\"published\"><caption>{}: {}</caption><thead><tr><th>N</th>",
-                escape(a.item),
+                escape(&a.item),
                 escape(q.label())
             );
             for s in &series {
@@ -534,13 +512,16 @@ fn against_html(against: &[Against], variant: &str) -> Result<String> {
     Ok(h)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The paper's finding as a paragraph ("" without one).
+fn finding_html(exp: &Experiment) -> String {
+    exp.finding
+        .as_deref()
+        .map_or_else(String::new, |f| format!("<p>{}</p>", escape(f)))
+}
+
+/// Runs the comparisons of a [`Kind::Compare`] experiment (those `scope` names) into `out`.
 fn run_compare(
     exp: &Experiment,
-    flags: &'static [(&'static str, &'static str)],
-    quick: &'static [(&'static str, &'static str)],
-    variants: &'static [(&'static str, &'static [(&'static str, &'static str)])],
-    published: &str,
     against: &[Against],
     out: &Path,
     scope: &Scope,
@@ -548,34 +529,28 @@ fn run_compare(
 ) -> Result<Vec<Ran>> {
     let is_quick = scope.quick;
     let mut ran = Vec::new();
-    let one: &[(&str, &[(&str, &str)])] = &[("", &[])];
-    let variants: Vec<_> = if variants.is_empty() { one } else { variants }
-        .iter()
-        .filter(|(label, _)| scope.variants.is_empty() || scope.variants.iter().any(|v| v == label))
-        .collect();
+    let planned = planned(exp, scope, out);
     let mut index = String::new();
-    for (i, (label, overrides)) in variants.iter().enumerate() {
-        let mut merged = flags_for(flags, quick, overrides, is_quick);
-        let dir = if label.is_empty() {
-            out.to_path_buf()
-        } else {
-            out.join(label)
-        };
-        scope.apply(&mut merged);
-        let command = command_line(&merged, &dir);
+    for (i, p) in planned.iter().enumerate() {
+        let label = p.label.as_str();
         // Each comparison shows its own progress bar with an ETA; this says which of how many.
         println!(
-            "== {} {label} ({}/{})\n$ {command}",
+            "== {} {label} ({}/{})\n$ {}",
             exp.name,
             i + 1,
-            variants.len()
+            planned.len(),
+            p.command
         );
-        let mut plan = plan_of(&merged, &dir)?;
+        let mut plan = flags::plan(&p.flags, &p.dir)?;
         scope.fit(&mut plan);
         if plan.shard.is_some() {
             provenance.computed.add(compare::compute_shard(&plan)?);
             continue;
         }
+        let mine: Vec<&Against> = against
+            .iter()
+            .filter(|a| a.shows_published_in(label))
+            .collect();
         let addendum = Addendum {
             title: format!(
                 "{}{}: {}",
@@ -589,19 +564,19 @@ fn run_compare(
             ),
             html: format!(
                 "<h2>Published</h2><p>{}</p>{}{}",
-                escape(exp.what),
-                compare::report::published_html(published),
-                against_html(against, label)?,
+                escape(&exp.what),
+                finding_html(exp),
+                against_html(&mine)?,
             ),
-            json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "published": published, "quick": is_quick}),
+            json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "finding": exp.finding, "quick": is_quick}),
             published: published_speedups(against, label)?,
         };
-        let outcome = compare::execute(&plan, &command, &addendum)?;
+        let outcome = compare::execute(&plan, &p.command, &addendum)?;
         provenance.add(&outcome);
         let _ = write!(
             index,
             "<h2>{}</h2><p><a href=\"{}\">report</a> · <code>{}</code></p>{}",
-            escape(if label.is_empty() { exp.name } else { label }),
+            escape(if label.is_empty() { &exp.name } else { label }),
             escape(
                 &outcome
                     .report
@@ -610,43 +585,79 @@ fn run_compare(
                     .display()
                     .to_string()
             ),
-            escape(&command),
+            escape(&p.command),
             table::html(
                 &table::HEAD,
                 &table::summary_rows(&outcome.summaries, table::Average::PerPosition)
             )
         );
         ran.push(Ran {
-            variant: label,
+            variant: p.label.clone(),
             preset: (plan.backend == "sim").then(|| {
                 plan.sim_preset
                     .clone()
                     .unwrap_or_else(|| "shared-memory".to_string())
             }),
             seeds: plan.seeds.clone(),
-            command,
+            command: p.command.clone(),
             outcome,
         });
     }
     if scope.shard.is_some() {
         return Ok(ran);
     }
-    println!("\npublished ({}):\n{published}", exp.reproduces);
+    if let Some(finding) = &exp.finding {
+        println!("\nthe paper ({}): {finding}", exp.reproduces);
+    }
     // The experiment's page lists its variants, also when `--variant` ran one of them (the
     // results page links it).
-    if variants.iter().any(|(label, _)| !label.is_empty()) {
+    if !exp.variants().is_empty() {
+        let shown: Vec<&Against> = against.iter().filter(|a| a.view.is_none()).collect();
         let html = format!(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{name}</title>\
              <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;font-size:12px}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style>\
-             </head><body><h1>{name}: {rep}</h1><p>{what}</p><h2>Published</h2>{pubd}{index}</body></html>\n",
-            name = escape(exp.name),
-            rep = escape(exp.reproduces),
-            what = escape(exp.what),
-            pubd = compare::report::published_html(published),
+             </head><body><h1>{name}: {rep}</h1><p>{what}</p><h2>Published</h2>{finding}{pubd}{index}</body></html>\n",
+            name = escape(&exp.name),
+            rep = escape(&exp.reproduces),
+            what = escape(&exp.what),
+            finding = finding_html(exp),
+            pubd = against_html(&shown)?,
         );
         let path = out.join("report.html");
         std::fs::write(&path, html).with_context(|| format!("writing {}", path.display()))?;
         println!("report: {}", path.display());
     }
     Ok(ran)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--list`: a head line, then per experiment in catalog order its name and what it
+    /// reproduces, and under it what it compares.
+    #[test]
+    fn the_list_names_every_experiment_in_catalog_order() {
+        let all = catalog::all().expect("the catalog reads");
+        let text = list(all);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Experiments (runner experiment NAME [--quick] [--out DIR]):"
+        );
+        assert_eq!(lines.len(), 1 + 2 * all.len());
+        assert_eq!(
+            lines[3],
+            "  rf-fig5-6                    seed 003 figures 5 and 6"
+        );
+        assert_eq!(
+            lines[4],
+            "                                 efficiency and relative nodes vs processors, unsorted 4x4 tic-tac-toe, every algorithm of the paper"
+        );
+        for (e, pair) in all.iter().zip(lines[1..].chunks(2)) {
+            assert_eq!(pair[0].split_whitespace().next(), Some(e.name.as_str()));
+            assert!(pair[1].ends_with(&e.what), "{}", e.name);
+        }
+        assert_eq!(all.len(), 20);
+    }
 }

@@ -9,9 +9,10 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 use serde_json::json;
 
-use super::catalog::Experiment;
+use super::catalog::{Experiment, Settings};
+use super::flags::{self, Flags};
 use super::model::{Point, Sync, Tree, curve, efficiency_at};
-use super::{Provenance, Scope, command_line, flags_for, plan_of};
+use super::{Planned, Provenance, Scope};
 use crate::compare::report::Addendum;
 use crate::compare::svg::{self, Chart, Line, escape};
 use crate::compare::{self, table};
@@ -42,6 +43,19 @@ b=10 d=7 q=0.9 noise=50 seed=5 path=-
 b=3 d=14 q=0.9 noise=50 seed=6 path=-
 ";
 
+/// The file of the synthetic trees in the experiment's folder.
+const TREES_FILE: &str = "synthetic_trees.txt";
+
+/// The simulated comparison: the experiment's flags on the synthetic trees written into
+/// `out`, into `out/simulated`.
+#[must_use]
+pub fn planned(settings: &Settings, scope: &Scope, out: &Path) -> Planned {
+    let mut flags = settings.merged(&Flags::new(), scope.quick);
+    let trees = out.join(TREES_FILE).display().to_string();
+    flags.insert("testset".into(), toml::Value::String(trees));
+    Planned::new(String::new(), flags, out.join("simulated"))
+}
+
 fn name(sync: Sync, tree: Tree) -> &'static str {
     match (sync, tree) {
         (Sync::Synchronous, Tree::Perfect) => "synchronous, perfect critical tree",
@@ -63,7 +77,6 @@ fn line(label: String, points: &[Point]) -> Line {
 
 /// Runs the experiment into `out`; returns where its simulated comparison's numbers come from.
 pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
-    let quick = scope.quick;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let max = 1e9;
     let mut figures = Vec::new();
@@ -116,9 +129,9 @@ pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
          td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child,th:first-child{{text-align:left}}th{{background:#f0f0f0}}figure{{display:inline-block;margin:1em}}</style></head><body>\
          <h1>{n}: {r}</h1><p>{w}. Leaf-evaluation model of thesis chapter 4 (see lab/src/experiment/model.rs for every assumption). \
          x axis: log10 of the sequential leaves of the iterated search; y axis: efficiency (speedup / n).</p>\n",
-        n = escape(exp.name),
-        r = escape(exp.reproduces),
-        w = escape(exp.what)
+        n = escape(&exp.name),
+        r = escape(&exp.reproduces),
+        w = escape(&exp.what)
     );
     html.push_str(&crate::compare::report::environment_html(
         &crate::compare::environment::Environment::now("sim", None),
@@ -162,25 +175,21 @@ pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
         format!("{:#}\n", json!({"at_1e7_n256": published_json})),
     )?;
     // The simulated part.
-    let trees = out.join("synthetic_trees.txt");
+    let trees = out.join(TREES_FILE);
     std::fs::write(&trees, TREES).with_context(|| format!("writing {}", trees.display()))?;
-    let testset = trees.display().to_string();
-    let flags: Vec<(&'static str, &'static str)> = vec![
-        ("--game", "synthetic"),
-        ("--algos", "delaysplit,aphid"),
-        ("--procs", "1,2,4,8,16"),
-        ("--depth", "14"),
-        ("--tt", "off"),
-    ];
-    let quick_flags: &[(&str, &str)] = &[("--procs", "1,4,16")];
     let mut provenance = Provenance::default();
     let _ = write!(html, "<h2>Simulated runs on synthetic trees</h2>");
-    let mut merged = flags_for(&flags, quick_flags, &[], quick);
-    merged.push(("--testset".into(), testset));
-    let dir = out.join("simulated");
-    let command = command_line(&merged, &dir);
+    let Some(Planned {
+        flags,
+        dir,
+        command,
+        ..
+    }) = super::planned(exp, scope, out).pop()
+    else {
+        anyhow::bail!("{} has no simulated comparison", exp.name);
+    };
     println!("\n$ {command}");
-    let mut plan = plan_of(&merged, &dir)?;
+    let mut plan = flags::plan(&flags, &dir)?;
     scope.fit(&mut plan);
     let addendum = Addendum {
         title: format!("{}: simulated runs on synthetic trees", exp.name),

@@ -24,16 +24,19 @@
 //! tree size ([`Reading::Third`]), and its figure 9 gives overheads of the positions' summed
 //! times and nodes that add up ([`Reading::Additive`], [`additive`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::published::Quantity;
 use crate::compare::analysis::{Row, Summary};
 use crate::compare::metrics::Metric;
 
-/// How our number of a published point is read from the comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How our number of a published point is read from the comparison (an experiment file's
+/// `read`: `"compare"`, `{ third = K }` or `"additive"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Reading {
     /// [`value`]: the quantity as this module's table says, over every position.
+    #[default]
     Compare,
     /// The per-position mean speedup over one third of the positions, sorted by the
     /// baseline's nodes (0 the smallest trees, 2 the largest), as seed 000's figure 8.

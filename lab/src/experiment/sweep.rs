@@ -8,8 +8,9 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 
-use super::catalog::{Experiment, Flags, Swept};
-use super::{Provenance, Scope, command_line, flags_for, plan_of};
+use super::catalog::{Experiment, Settings, Swept};
+use super::flags::{self, Flags};
+use super::{Planned, Provenance, Scope};
 use crate::compare::report::Addendum;
 use crate::compare::svg::{self, Chart, Line, Point, Scale, escape};
 
@@ -75,84 +76,93 @@ pub fn lines(rows: &[Row], keys: &str) -> Vec<Line> {
     out
 }
 
+/// Each swept key with each of its values in a run (`quick` or not), in order.
+fn points(swept: &[Swept], quick: bool) -> impl Iterator<Item = (&Swept, u64)> {
+    swept.iter().flat_map(move |w| {
+        let values = if quick { &w.quick } else { &w.values };
+        values.iter().map(move |&v| (w, v))
+    })
+}
+
+/// The comparisons of a sweep: the experiment's flags (with `scope`'s) and one value of one
+/// swept key as `sim-set`, into `out/KEYS-VALUE`, for every key and value in order.
+#[must_use]
+pub fn planned(settings: &Settings, swept: &[Swept], scope: &Scope, out: &Path) -> Vec<Planned> {
+    let mut base = settings.merged(&Flags::new(), scope.quick);
+    scope.apply(&mut base);
+    points(swept, scope.quick)
+        .map(|(sweep, value)| {
+            let mut flags = base.clone();
+            let sets = sim_sets(&sweep.keys, value)
+                .into_iter()
+                .map(toml::Value::String)
+                .collect();
+            flags.insert("sim-set".into(), toml::Value::Array(sets));
+            let label = format!("{}-{value}", sweep.keys.replace(',', "+"));
+            let dir = out.join(&label);
+            Planned::new(label, flags, dir)
+        })
+        .collect()
+}
+
 /// Runs a sweep experiment into `out`; returns where its comparisons' numbers come from.
 ///
 /// # Errors
 /// A comparison that fails, or a file that cannot be written.
 pub fn run(
-    exp: &Experiment,
-    args: Flags,
-    quick: Flags,
+    exp: &'static Experiment,
     swept: &'static [Swept],
     out: &Path,
     scope: &Scope,
 ) -> Result<Provenance> {
-    let is_quick = scope.quick;
-    let mut base = flags_for(args, quick, &[], is_quick);
-    scope.apply(&mut base);
     let mut rows: Vec<Row> = Vec::new();
     let mut index = String::new();
-    let total: usize = swept
-        .iter()
-        .map(|w| {
-            if is_quick {
-                w.quick.len()
-            } else {
-                w.values.len()
-            }
-        })
-        .sum();
-    let mut done = 0;
+    let planned = super::planned(exp, scope, out);
+    let total = planned.len();
     let mut provenance = Provenance::default();
-    for sweep in swept {
-        let values = if is_quick { sweep.quick } else { sweep.values };
-        for &value in values {
-            let mut flags = base.clone();
-            for set in sim_sets(sweep.keys, value) {
-                flags.push(("--sim-set".to_string(), set));
-            }
-            let label = format!("{}-{value}", sweep.keys.replace(',', "+"));
-            let dir = out.join(&label);
-            let command = command_line(&flags, &dir);
-            done += 1;
-            println!("== {} {label} ({done}/{total})\n$ {command}", exp.name);
-            let mut plan = plan_of(&flags, &dir)?;
-            scope.fit(&mut plan);
-            if plan.shard.is_some() {
-                provenance
-                    .computed
-                    .add(crate::compare::compute_shard(&plan)?);
-                continue;
-            }
-            let addendum = Addendum {
-                title: format!(
-                    "{} ({} = {value}): {}",
-                    exp.name, sweep.keys, exp.reproduces
-                ),
-                html: format!("<p>{}</p>", escape(exp.what)),
-                ..Addendum::default()
-            };
-            let outcome = crate::compare::execute(&plan, &command, &addendum)?;
-            provenance.add(&outcome);
-            for s in &outcome.summaries {
-                if s.procs > 1 {
-                    rows.push(Row {
-                        keys: sweep.keys,
-                        value,
-                        series: s.series.clone(),
-                        procs: s.procs,
-                        speedup: s.aggregate.speedup,
-                        efficiency: s.aggregate.efficiency,
-                    });
-                }
-            }
-            let _ = write!(
-                index,
-                "<li><a href=\"{label}/report.html\">{} = {value}</a> <code>{}</code></li>",
-                escape(sweep.keys),
-                escape(&command)
-            );
+    for (done, ((sweep, value), p)) in points(swept, scope.quick).zip(&planned).enumerate() {
+        let (label, command) = (&p.label, &p.command);
+        println!(
+            "== {} {label} ({}/{total})\n$ {command}",
+            exp.name,
+            done + 1
+        );
+        let mut plan = flags::plan(&p.flags, &p.dir)?;
+        scope.fit(&mut plan);
+        if plan.shard.is_some() {
+            provenance
+                .computed
+                .add(crate::compare::compute_shard(&plan)?);
+            continue;
         }
+        let addendum = Addendum {
+            title: format!(
+                "{} ({} = {value}): {}",
+                exp.name, sweep.keys, exp.reproduces
+            ),
+            html: format!("<p>{}</p>", escape(&exp.what)),
+            ..Addendum::default()
+        };
+        let outcome = crate::compare::execute(&plan, command, &addendum)?;
+        provenance.add(&outcome);
+        for s in &outcome.summaries {
+            if s.procs > 1 {
+                rows.push(Row {
+                    keys: &sweep.keys,
+                    value,
+                    series: s.series.clone(),
+                    procs: s.procs,
+                    speedup: s.aggregate.speedup,
+                    efficiency: s.aggregate.efficiency,
+                });
+            }
+        }
+        let _ = write!(
+            index,
+            "<li><a href=\"{label}/report.html\">{} = {value}</a> <code>{}</code></li>",
+            escape(&sweep.keys),
+            escape(command)
+        );
     }
     if scope.shard.is_some() {
         // The pages wait for --assemble.
@@ -166,15 +176,15 @@ pub fn run(
     let mut charts = String::new();
     for sweep in swept {
         let title = format!("Speedup vs {}", sweep.keys);
-        let mut chart = Chart::new(&title, sweep.keys, "speedup (summed times)");
+        let mut chart = Chart::new(&title, &sweep.keys, "speedup (summed times)");
         chart.x_scale = Scale::Log10;
         let name = format!("sweep-{}.svg", sweep.keys.replace(',', "+"));
-        write(&name, &svg::chart(&chart, &lines(&rows, sweep.keys)))?;
+        write(&name, &svg::chart(&chart, &lines(&rows, &sweep.keys)))?;
         let _ = write!(
             charts,
             "<h2>{}</h2><p>{}</p><img src=\"{name}\" alt=\"{}\"/>",
-            escape(sweep.keys),
-            escape(sweep.why),
+            escape(&sweep.keys),
+            escape(&sweep.why),
             escape(&title)
         );
     }
@@ -182,9 +192,9 @@ pub fn run(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>{name}</title></head>\
          <body><h1>{name}: {rep}</h1><p>{what}</p>{charts}<h2>Comparisons</h2><ul>{index}</ul>\
          <p>Data: <a href=\"sweep.csv\">sweep.csv</a></p></body></html>\n",
-        name = escape(exp.name),
-        rep = escape(exp.reproduces),
-        what = escape(exp.what),
+        name = escape(&exp.name),
+        rep = escape(&exp.reproduces),
+        what = escape(&exp.what),
     );
     write("report.html", &html)?;
     println!("\n{}", csv(&rows));

@@ -157,7 +157,7 @@ pub fn curves(points: &[Point], against: &Against, outcome: &Outcome) -> Vec<Cur
             &outcome.summaries,
         );
         let series = match against.reading.label() {
-            "" => our_label(label, against.variant),
+            "" => our_label(label, &against.variant),
             how if against.variant.is_empty() => format!("{label} ({how})"),
             how => format!("{label} ({}, {how})", against.variant),
         };
@@ -168,7 +168,8 @@ pub fn curves(points: &[Point], against: &Against, outcome: &Outcome) -> Vec<Cur
             None => out.push(Curve {
                 item: against
                     .view
-                    .map_or_else(|| p.item.clone(), |(view, _)| view.to_string()),
+                    .as_ref()
+                    .map_or_else(|| p.item.clone(), |view| view.name.clone()),
                 quantity: p.quantity,
                 series,
                 published_series,
