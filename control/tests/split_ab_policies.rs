@@ -265,7 +265,7 @@ fn ybwc_star_splits_by_node_type() {
 
 /// Rezaie and Finkel's setting (unsorted 4x4 tic-tac-toe, splitting down to 2 plies) on `procs`
 /// simulated processors, 7 plies from the empty board.
-fn seed003(procs: usize) -> ParallelOptions {
+fn rezaie_finkel_options(procs: usize) -> ParallelOptions {
     options(7, procs, sim_backend(13, ""), 2, SearchConfig::unsorted())
 }
 
@@ -276,7 +276,7 @@ fn delay_splitting_by_value_sends_no_window_to_running_pieces() {
     let pos = games::tictactoe::TicTacToe4::start();
     let want = sequential_alphabeta(&pos, 7);
     let updates = |windows: YbwWindows| {
-        let mut o = seed003(8);
+        let mut o = rezaie_finkel_options(8);
         o.ybw_windows = windows;
         let r = run(SplitPolicy::Ybw(YbwRule::Plain), &pos, &o).expect("a run");
         assert_eq!(r.value, want, "{windows}");
@@ -295,7 +295,7 @@ fn er_keeps_one_active_e_child_once_its_children_run_in_parallel() {
     let pos = games::tictactoe::TicTacToe4::start();
     let want = sequential_alphabeta(&pos, 7);
     let er = |rule: ErEChildren, procs: usize| {
-        let mut o = seed003(procs);
+        let mut o = rezaie_finkel_options(procs);
         o.er_e_children = rule;
         let r = run(SplitPolicy::Er, &pos, &o).expect("a run");
         assert_eq!(r.value, want, "{rule} x{procs}");

@@ -152,12 +152,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
     /// MWF and DMWF (`--algo mwf|dmwf`): `shallow`, alpha-beta without deep cutoffs and node
-    /// types 1 and 2 (seed 003 section 3.2; the default), or `deep`, alpha-beta's windows and
+    /// types 1 and 2 (Rezaie and Finkel section 3.2; the default), or `deep`, alpha-beta's windows and
     /// three node types.
     #[arg(long, value_name = "shallow|deep")]
     pub mwf_cutoffs: Option<String>,
     /// DMWF (`--algo dmwf`): `replace`, the children strictly above the 90th percentile of
-    /// their siblings' static values are type 1 instead of the eldest (seed 003 section 6; the
+    /// their siblings' static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the
     /// default), or `beside`, those at or above it join the eldest.
     #[arg(long, value_name = "replace|beside")]
     pub dmwf_promote: Option<String>,
@@ -168,35 +168,35 @@ pub struct SearchArgs {
     pub ybw_rule: Option<String>,
     /// Delay splitting (`--algo delaysplit`): `spread`, a raised bound narrows the windows of
     /// the children already running (the default), or `by-value`, each child keeps the window
-    /// it started with (seed 003 section 3.6).
+    /// it started with (Rezaie and Finkel section 3.6).
     #[arg(long, value_name = "spread|by-value")]
     pub ybw_windows: Option<String>,
     /// ER (`--algo er`): `split`, a second e-child as the first piece of a split of an e-node
     /// (the default), or `active`, always one active e-child once an e-node's children run in
-    /// parallel (seed 003 section 3.5).
+    /// parallel (Rezaie and Finkel section 3.5).
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
     /// Tree splitting (`--algo treesplit`): `worker`, the root's processor searches root
-    /// children too (the default), or `master`, it only hands them out (seed 003 section 3.3).
+    /// children too (the default), or `master`, it only hands them out (Rezaie and Finkel section 3.3).
     #[arg(long, value_name = "worker|master")]
     pub tree_root: Option<String>,
     /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows, seed
     /// 004; the default), or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting
-    /// below the type-1 nodes; seed 003 section 3.4).
+    /// below the type-1 nodes; Rezaie and Finkel section 3.4).
     #[arg(long, value_name = "mp|rf")]
     pub pv_form: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
-    /// one node out at once (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    /// one node out at once (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and PVS10).
     #[arg(long)]
     pub split_width: Option<usize>,
-    /// Common-depth splitting (`--algo cdsplit`, seed 002): the nodes within this many plies of
+    /// Common-depth splitting (`--algo cdsplit`, the two-PDP-11 thesis): the nodes within this many plies of
     /// the root are shared (default 2).
     #[arg(long, value_name = "CD")]
     pub common_depth: Option<u32>,
     /// Common-depth splitting: strategy a (variable common depth, the default) or b (fixed).
     #[arg(long, value_name = "a|b")]
     pub cd_strategy: Option<String>,
-    /// Quiescence plies below the horizon, statically evaluated there (seed 002: 2); default:
+    /// Quiescence plies below the horizon, statically evaluated there (the two-PDP-11 thesis: 2); default:
     /// no limit.
     #[arg(long, value_name = "K")]
     pub quiescence_plies: Option<u32>,
@@ -236,21 +236,21 @@ pub struct TableSortArgs {
     /// Deepest node (plies from the root) that may be sorted; no limit if absent.
     #[arg(long)]
     pub sort_depth: Option<u32>,
-    /// Seed 003's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
+    /// Rezaie and Finkel's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
     /// game's generation order, no transposition table, no killers, history or move hints and
     /// no aspiration window. A sorting regime (--sort, or a series' @regime) is then the only
-    /// ordering: seed 003's sorted runs. Refuses a table mode other than off. The sequential
+    /// ordering: Rezaie and Finkel's sorted runs. Refuses a table mode other than off. The sequential
     /// `runner search` then defaults to --algo alphabeta.
     #[arg(long)]
     #[serde(default)]
     pub unsorted: bool,
-    /// With --sort tt: reproduce seed 003's TT-sorting bug (section 5), in which a sorted
+    /// With --sort tt: reproduce Rezaie and Finkel's TT-sorting bug (section 5), in which a sorted
     /// type-2 node searched only --expansion-depth plies below it; values then differ from
     /// alpha-beta's. Off by default (correct TT sorting).
     #[arg(long)]
     #[serde(default)]
     pub tt_sort_bug: bool,
-    /// Marsland and Popowich's refutation table (seed 004): each iteration of iterative
+    /// Marsland and Popowich's refutation table: each iteration of iterative
     /// deepening searches the root's moves sorted by the last iteration's values and tries,
     /// below each, the line the last iteration searched first; the parallel algorithms hand
     /// every piece its line. Off by default; the mp-* experiments turn it on.
@@ -386,8 +386,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Nodes with fewer plies left than this neither probe nor store the table (default 2; 1:
-    /// every interior node; 0: the horizon nodes too, seed 004's "any tree node"; 3: only
-    /// subtrees of more than 2 plies, seed 004's "> 2 ply").
+    /// every interior node; 0: the horizon nodes too, Marsland and Popowich's "any tree node"; 3: only
+    /// subtrees of more than 2 plies, Marsland and Popowich's "> 2 ply").
     #[arg(long)]
     pub tt_min_depth: Option<u32>,
     /// From this many processors on, nodes within one ply of the leaves neither probe nor
@@ -461,7 +461,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "shallow|deep")]
     pub mwf_cutoffs: Option<String>,
     /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
-    /// static values are type 1 instead of the eldest (seed 003 section 6; the default), or
+    /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the default), or
     /// `beside`, those at or above it join the eldest. An error when no series runs dmwf.
     #[arg(long, value_name = "replace|beside")]
     pub dmwf_promote: Option<String>,
@@ -482,17 +482,17 @@ pub struct CompareArgs {
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
     /// Tree splitting: `worker`, the root's processor searches root children too (the
-    /// default), or `master`, it only hands them out (seed 003 section 3.3). An error when no
+    /// default), or `master`, it only hands them out (Rezaie and Finkel section 3.3). An error when no
     /// series runs treesplit.
     #[arg(long, value_name = "worker|master")]
     pub tree_root: Option<String>,
-    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows, seed 004; the default),
+    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows; the default),
     /// or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1
-    /// nodes; seed 003 section 3.4). An error when no series runs pvsplit.
+    /// nodes; Rezaie and Finkel section 3.4). An error when no series runs pvsplit.
     #[arg(long, value_name = "mp|rf")]
     pub pv_form: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
-    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, seed 003's TreeSplit10 and PVS10).
+    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and PVS10).
     #[arg(long)]
     pub split_width: Option<usize>,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of

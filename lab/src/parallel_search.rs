@@ -192,7 +192,7 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
             return Err(input(flag, "applies to --algo aphid only"));
         }
         if let Some(path) = &args.aphid_config {
-            options.aphid = read_aphid_config(path)?.0;
+            options.aphid = read_aphid_config(path)?;
             if let Some(h) = &options.aphid.hierarchy {
                 if h.procs() != dib.procs {
                     return Err(input(
@@ -243,8 +243,8 @@ pub const BUILT_IN_APHID_CONFIGS: &[(&str, &str)] =
 
 /// Reads an APHID configuration (`--aphid-config` of `runner search` and `runner compare`): a
 /// file, or else the built-in file of that name (`testsets/aphid`, with or without its
-/// extension); the options and the text.
-pub(crate) fn read_aphid_config(path: &Path) -> Result<(AphidOptions, String)> {
+/// extension): its options.
+pub(crate) fn read_aphid_config(path: &Path) -> Result<AphidOptions> {
     let flag = "--aphid-config";
     let given = path.to_string_lossy();
     let text = if path.is_file() {
@@ -272,7 +272,7 @@ pub(crate) fn read_aphid_config(path: &Path) -> Result<(AphidOptions, String)> {
     };
     let options = AphidOptions::from_file_text(&given, &text)
         .map_err(|e| input(flag, format!("{}: {e}", path.display())))?;
-    Ok((options, text))
+    Ok(options)
 }
 
 /// How a parallel search's tree relates to the sequential search's, printed with every parallel

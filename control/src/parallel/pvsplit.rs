@@ -35,10 +35,10 @@
 //! at each type-1 node whose eldest child is done, only hands the other children out, one per
 //! request, and searches none of them (with more than one processor and no lost work).
 //!
-//! Measured (figure 5: `runner compare --game tictactoe4 --testset tictactoe4_seed003 --algos
+//! Measured (figure 5: `runner compare --game tictactoe4 --testset tictactoe4_rezaie_finkel --algos
 //! pvsplit --procs 1,2,4,8,12,16,20 --depth 9 --min-split-depth 2 --unsorted --backend sim
 //! --sim-preset sequent --pv-form F [--tree-root master]`; figure 7 the same with `--game othello6
-//! --testset othello6_seed003`), relative efficiency at 20 processors: `mp` 0.21 (figure 7:
+//! --testset othello6_rezaie_finkel`), relative efficiency at 20 processors: `mp` 0.21 (figure 7:
 //! 0.09), `rf` 0.54 (0.31), `rf` with the master 0.48 (0.30); published 0.29 (0.25).
 //! `split_ab/README.md` has the whole curves.
 //!

@@ -24,10 +24,10 @@
 //! processor of Rezaie and Finkel's PV splitting only a master at its type-1 nodes
 //! ([`super::pvsplit`]).
 //!
-//! Measured (figure 5: `runner compare --game tictactoe4 --testset tictactoe4_seed003 --algos
+//! Measured (figure 5: `runner compare --game tictactoe4 --testset tictactoe4_rezaie_finkel --algos
 //! treesplit --procs 1,2,4,8,12,16,20 --depth 9 --min-split-depth 2 --unsorted --backend sim
 //! --sim-preset sequent --tree-root R`), relative efficiency at 20 processors: worker 0.51,
-//! master 0.45 (published 0.31); figure 7 (`--game othello6 --testset othello6_seed003`):
+//! master 0.45 (published 0.31); figure 7 (`--game othello6 --testset othello6_rezaie_finkel`):
 //! 0.29 and 0.31 (published 0.31). At 2 processors a master can reach at most 0.5 (worker
 //! 0.82, published 0.87): `split_ab/README.md`.
 

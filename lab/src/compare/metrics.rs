@@ -1,8 +1,8 @@
 //! The figures of a comparison, computed from raw runs: speedup and efficiency against the
 //! sequential baseline, relative speedup and efficiency against the same algorithm on one
-//! processor (Rezaie and Finkel, seed 003 section 4), the node ratio, the three losses of seed
+//! processor (Rezaie and Finkel section 4), the node ratio, the three losses of seed
 //! 003 section 2 (starvation, interference, speculative) and the overheads of Brockington's
-//! thesis section 6.2.6 (seed 001): total, master, search, speculative search, parallelization
+//! thesis section 6.2.6: total, master, search, speculative search, parallelization
 //! and synchronization overhead, which multiply:
 //!
 //! ```text
@@ -60,11 +60,11 @@ pub struct Metrics {
     pub relative_efficiency: Option<f64>,
     /// Parallel nodes / baseline nodes.
     pub nodes_ratio: f64,
-    /// Idle share of the processor time `procs x seconds` (seed 003: starvation loss).
+    /// Idle share of the processor time `procs x seconds` (Rezaie and Finkel: starvation loss).
     pub starvation: f64,
-    /// Messaging share of the processor time (seed 003: interference loss).
+    /// Messaging share of the processor time (Rezaie and Finkel: interference loss).
     pub interference: f64,
-    /// Share of the processor time spent busy on nodes the baseline did not need (seed 003:
+    /// Share of the processor time spent busy on nodes the baseline did not need (Rezaie and Finkel:
     /// speculative loss): busy x (nodes - baseline nodes) / nodes, over processor time.
     pub speculative_loss: f64,
     /// What is left: 1 - efficiency - the three losses (slower nodes, unaccounted time).

@@ -129,9 +129,11 @@ pub struct Plan {
     pub tt_leaf_ban_from: Option<usize>,
 }
 
-/// Reads `--aphid-config`: the options and the FNV hash of the file's bytes.
+/// Reads `--aphid-config`: the options and the FNV hash of what they say (their `Debug`
+/// form), so that editing a comment of the file leaves the fingerprint, and the cells it
+/// keys, as they are.
 fn aphid_config(path: &Path) -> Result<(AphidOptions, u64)> {
-    let (o, text) = read_aphid_config(path)?;
+    let o = read_aphid_config(path)?;
     if let Some(h) = &o.hierarchy {
         return Err(input(
             "--aphid-config",
@@ -144,7 +146,8 @@ fn aphid_config(path: &Path) -> Result<(AphidOptions, u64)> {
             ),
         ));
     }
-    Ok((o, fnv(text.as_bytes())))
+    let said = fnv(format!("{o:?}").as_bytes());
+    Ok((o, said))
 }
 
 /// `--sim-set`'s items, and the cost model with them applied (`None` off the simulator).

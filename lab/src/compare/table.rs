@@ -1,6 +1,6 @@
 //! The papers-style table of a comparison, as rows of cells, printed as aligned text or as
 //! HTML: per series and processor count, time, speedup, efficiency, relative speedup and
-//! efficiency, node ratio, the seed 003 losses and the thesis 6.2.6 overheads.
+//! efficiency, node ratio, the Rezaie and Finkel losses and the thesis 6.2.6 overheads.
 
 use std::fmt::Write as _;
 

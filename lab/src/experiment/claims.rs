@@ -1,7 +1,7 @@
 //! The claims of a paper's text that an experiment checks beside its published numbers: each
 //! quoted, with the criterion it is read by, what we measured, and whether ours shows it.
 //! They go into `verdict.json` (`claims`) and onto the pages. Only experiments whose papers
-//! make such claims about their figures have them (seed 000's `bs96-fig7-9`).
+//! make such claims about their figures have them (Brockington and Schaeffer's `bs96-fig7-9`).
 
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +47,7 @@ fn share(flags: impl Iterator<Item = bool>) -> Option<f64> {
     (n > 0).then(|| yes as f64 / n as f64)
 }
 
-/// Seed 000, section 4 (TheTurk on the Bratko-Kopec positions).
+/// Brockington and Schaeffer (1996), section 4 (TheTurk on the Bratko-Kopec positions).
 fn seed_000(ran: &[(&str, &Outcome)]) -> Vec<Claim> {
     let mut cells: Vec<(u32, Cell)> = ran.iter().flat_map(|(_, o)| parallel_cells(o)).collect();
     cells.sort_by_key(|(d, c)| (*d, c.procs, c.line));

@@ -230,7 +230,7 @@ impl Planned {
 
 /// The comparisons a run of `exp` in `scope` makes into `out`, in the order it makes them:
 /// each variant's (those `scope` names), a sweep's one per swept value, the model's simulated
-/// one; none for seed 002's own runs.
+/// one; none for the two-PDP-11 thesis's own runs.
 #[must_use]
 pub fn planned(exp: &Experiment, scope: &Scope, out: &Path) -> Vec<Planned> {
     match &exp.kind {
@@ -648,7 +648,7 @@ mod tests {
         assert_eq!(lines.len(), 1 + 2 * all.len());
         assert_eq!(
             lines[3],
-            "  rf-fig5-6                    seed 003 figures 5 and 6"
+            "  rf-fig5-6                    Rezaie and Finkel figures 5 and 6"
         );
         assert_eq!(
             lines[4],

@@ -1,4 +1,4 @@
-//! The analytical model of Brockington's thesis chapter 4 (seed 001): parallel efficiency of a
+//! The analytical model of Brockington's thesis chapter 4: parallel efficiency of a
 //! synchronous (YBW-like) and an asynchronous (APHID-like) alpha-beta search of iteratively
 //! deepened perfect and "realistic" critical trees, in the leaf-evaluation model (one leaf =
 //! one unit of time, everything else free). Figures 4.2-4.7.

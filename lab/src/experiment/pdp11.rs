@@ -1,9 +1,9 @@
-//! `runner experiment pdp11-t5`: seed 002's table 5.1 (each position's fastest setting, time
+//! `runner experiment pdp11-t5`: the two-PDP-11 thesis's table 5.1 (each position's fastest setting, time
 //! over the ideal combination of the two machines) and table 5.2 (dsub at CD = 0), and its
 //! findings about the common depth, from runs of common-depth splitting (`cdsplit`) on the
 //! simulated PDP-11/45 and PDP-11/20 (`pdp11` preset).
 //!
-//! Per position and depth (`testsets/search/pdp11_seed002.txt`): T1 and T2, one machine alone
+//! Per position and depth (`testsets/search/pdp11_two_machines.txt`): T1 and T2, one machine alone
 //! (processor 0 at the preset's relative costs of the 11/45 and of the 11/20), T0 with
 //! 1/T0 = 1/T1 + 1/T2 (thesis eq. 1), and the pair on every common depth CD (endgames 0-4,
 //! middle games 0-3, as the thesis's printouts) with strategies A (variable) and B (fixed). The
@@ -40,7 +40,7 @@ use crate::compare::svg::{self, Chart, Line, Scale};
 use crate::testset::{TestSet, read_entries};
 
 /// The test set of the thesis's ten positions.
-const TESTSET: &str = "pdp11_seed002";
+const TESTSET: &str = "pdp11_two_machines";
 /// The machine.
 const PRESET: &str = "pdp11";
 /// The simulator's seed.
@@ -278,7 +278,7 @@ fn measure(row: &Row, cost: &CostModel, quick: bool) -> Result<Measured> {
 /// The rows: every position of the test set at every depth of its `maxd` (under `--quick`,
 /// two endgames and one middle game at small depths).
 fn rows(quick: bool) -> Result<Vec<Row>> {
-    let set = TestSet::built_in(TESTSET).context("the built-in test set pdp11_seed002")?;
+    let set = TestSet::built_in(TESTSET).context("the built-in test set pdp11_two_machines")?;
     let entries = read_entries::<Chess>("--testset", &set, GameId::Chess.info())?;
     let mut out = Vec::new();
     for e in entries {

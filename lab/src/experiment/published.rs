@@ -1,13 +1,13 @@
 //! The papers' published numbers, read from the `.tsv` files of `testsets/published` (built into
 //! the binary): every number becomes one [`Point`] (an item such as "figure 5", a series named
 //! as the paper names it, a [`Quantity`], a processor count and the value) with the context of
-//! its row (setup, program, setting, depth, table kind, storage rule, position). Seed 000's
-//! figures 7-9 have the names of seed 003's figures 7-9; their curves' names differ, and so
-//! does their context (`what` against seed 003's `setup`).
+//! its row (setup, program, setting, depth, table kind, storage rule, position). Brockington and Schaeffer's
+//! figures 7-9 have the names of Rezaie and Finkel's figures 7-9; their curves' names differ, and so
+//! does their context (`what` against Rezaie and Finkel's `setup`).
 //!
 //! Values keep the papers' units: overheads in percent, nodes in thousands where the figure
 //! plots thousands. Two conversions, so that every [`Quantity::Seconds`] is elapsed seconds per
-//! position: seed 004's table 4 prints minutes per position (times 60), and the thesis prints
+//! position: Marsland and Popowich's table 4 prints minutes per position (times 60), and the thesis prints
 //! seconds summed over its test set (divided by its 20 positions, 24 in chess).
 
 use std::fmt;
@@ -53,21 +53,21 @@ pub enum Quantity {
     /// Time spent idle, percent of the processor time.
     Idle,
     /// Time overhead, percent: (N x T_N - T_1) / T_1 with the mean times over the positions
-    /// (seed 004, equation 17).
+    /// (Marsland and Popowich, equation 17).
     TimeOverhead,
     /// Leaf nodes searched by all processors, per position.
     LeafNodes,
     /// Search overhead from the leaf nodes, percent: mean leaves on N / mean leaves on 1 - 1
-    /// (seed 004's "node search overhead", section 7.2).
+    /// (Marsland and Popowich's "node search overhead", section 7.2).
     LeafSearchOverhead,
     /// Time over the ideal combination of unequal machines, percent: (T - T0) / T0, with
-    /// 1/T0 = 1/T1 + 1/T2 (seed 002).
+    /// 1/T0 = 1/T1 + 1/T2 (the two-PDP-11 thesis).
     TotalIncreasePct,
-    /// Subroutine (search work) time over T0, percent (seed 002's dsub).
+    /// Subroutine (search work) time over T0, percent (the two-PDP-11 thesis's dsub).
     DsubPct,
-    /// Time beyond the search work over T0, percent (seed 002's dcomm).
+    /// Time beyond the search work over T0, percent (the two-PDP-11 thesis's dcomm).
     DcommPct,
-    /// Factor by which the communication overhead grows per unit of common depth (seed 002).
+    /// Factor by which the communication overhead grows per unit of common depth (the two-PDP-11 thesis).
     CommGrowth,
 }
 
@@ -134,7 +134,7 @@ impl Quantity {
 /// One published number.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
-    /// The figure or table: "figure 5", "table 6.1", "seed 004 table 3".
+    /// The figure or table: "figure 5", "table 6.1", "Marsland and Popowich table 3".
     pub item: String,
     /// The series as the paper names it ("MWF EC-sorting", "APHID").
     pub series: String,
@@ -316,7 +316,7 @@ const BROCKINGTON: Layout = Layout {
 };
 
 const MARSLAND_POPOWICH: Layout = Layout {
-    item_prefix: "seed 004 table ",
+    item_prefix: "Marsland and Popowich table ",
     item_column: "table",
     // The means are PV splitting's series; table 4's positions each their own.
     series: |r| {
@@ -344,7 +344,7 @@ const MARSLAND_POPOWICH: Layout = Layout {
     },
 };
 
-/// The quantity of a seed 003 curve from its figure's quantity text and its series name.
+/// The quantity of a Rezaie and Finkel curve from its figure's quantity text and its series name.
 fn rf_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
     if series.contains("sort time") {
         return Ok(Quantity::SortSeconds);
@@ -448,7 +448,7 @@ fn curves(file: &str, text: &str, layout: &CurveLayout) -> Result<Vec<Point>, Pa
     Ok(out)
 }
 
-/// Seed 003's curves: figure, setup, quantity, series, then one column `N=k` per processor
+/// Rezaie and Finkel's curves: figure, setup, quantity, series, then one column `N=k` per processor
 /// count.
 const REZAIE_FINKEL: CurveLayout = CurveLayout {
     lead: &["figure", "setup", "quantity", "series"],
@@ -464,7 +464,7 @@ const REZAIE_FINKEL: CurveLayout = CurveLayout {
     },
 };
 
-/// The quantity of a seed 000 curve: figures 7 and 8 plot speedups, figure 9 one overhead per
+/// The quantity of a Brockington and Schaeffer (1996) curve: figures 7 and 8 plot speedups, figure 9 one overhead per
 /// curve (percent of the sequential time), named by the curve.
 fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
     match (quantity, series) {
@@ -480,7 +480,7 @@ fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
     }
 }
 
-/// Seed 000's curves: figure, quantity, series, one column `n<k>` per processor count, and
+/// Brockington and Schaeffer's curves: figure, quantity, series, one column `n<k>` per processor count, and
 /// the curve's description (`what`, kept as context).
 const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
     lead: &["figure", "quantity", "series"],
@@ -495,7 +495,7 @@ const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
         })
     },
 };
-/// Seed 002's position label from its row: "chess endgame position 1" is `end 1`, "chess
+/// The two-PDP-11 thesis's position label from its row: "chess endgame position 1" is `end 1`, "chess
 /// middle game position 48b" is `48b` (the thesis's own labels).
 fn pdp11_position(program: &str) -> Option<String> {
     if let Some(n) = program.strip_prefix("chess endgame position ") {
@@ -506,7 +506,7 @@ fn pdp11_position(program: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Seed 002's numbers (long format: one number per row): tables 5.1 and 5.2 as items of one
+/// The two-PDP-11 thesis's numbers (long format: one number per row): tables 5.1 and 5.2 as items of one
 /// series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors; appendix A's
 /// parallel runs read with confidence A or B (time over T0, dsub, dcomm) as item `appendix A`,
 /// one series per position, depth, strategy and common depth (`end 1 MAXD 8, A CD 2`); and the
@@ -668,7 +668,7 @@ mod tests {
             ]
         );
         let p = points();
-        // Seed 002: table 5.1's 20 rows of three numbers, table 5.2's 19 legible cells, the
+        // The two-PDP-11 thesis: table 5.1's 20 rows of three numbers, table 5.2's 19 legible cells, the
         // four growth factors.
         assert_eq!(count(&p, "table 5.1"), 60);
         assert_eq!(count(&p, "table 5.2"), 19);
@@ -692,9 +692,9 @@ mod tests {
             2,
         );
         assert!((g - 5.0).abs() < 1e-12);
-        // Seed 003: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Seed
+        // Rezaie and Finkel: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Seed
         // 000 adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
-        let seed000 = |p: &&Point| p.context("what").is_some();
+        let figures_7_to_9 = |p: &&Point| p.context("what").is_some();
         for fig in ["figure 5", "figure 6", "figure 7"] {
             assert_eq!(
                 count(&p, fig) - 16 * usize::from(fig == "figure 7"),
@@ -704,7 +704,7 @@ mod tests {
         }
         assert_eq!(count(&p, "figure 8"), 22 + 12);
         assert_eq!(count(&p, "figure 9"), 33 + 20);
-        assert_eq!(p.iter().filter(seed000).count(), 16 + 12 + 20);
+        assert_eq!(p.iter().filter(figures_7_to_9).count(), 16 + 12 + 20);
         assert_eq!(count(&p, "figure 13"), 44);
         // Thesis table 6.1: 4 rows of 7 numbers and the 1-processor time.
         assert_eq!(count(&p, "table 6.1"), 29);
@@ -712,8 +712,8 @@ mod tests {
         assert_eq!(count(&p, "table 6.3"), 36);
         // Table 6.8: 15 rows of speedup and total overhead.
         assert_eq!(count(&p, "table 6.8"), 30);
-        // Seed 004 table 2: 4 rows of 5 numbers.
-        assert_eq!(count(&p, "seed 004 table 2"), 20);
+        // Marsland and Popowich table 2: 4 rows of 5 numbers.
+        assert_eq!(count(&p, "Marsland and Popowich table 2"), 20);
     }
 
     #[test]
@@ -770,18 +770,18 @@ mod tests {
             .expect("table 6.3 at 12 ply");
         assert_eq!(row.quantity, Quantity::Speedup);
         assert!((row.value - 6.44).abs() < 1e-12);
-        // Seed 004 table 4 prints minutes: read as seconds.
+        // Marsland and Popowich table 4 prints minutes: read as seconds.
         let i = p
             .iter()
             .find(|x| {
-                x.item == "seed 004 table 4"
+                x.item == "Marsland and Popowich table 4"
                     && x.context("position") == Some("I")
                     && x.procs == 2
                     && x.quantity == Quantity::Seconds
             })
             .expect("position I on 2");
         assert!((i.value - 58.0 * 60.0).abs() < 1e-9);
-        // Seed 000: figure 7 at 8 ply on 16, figure 9's overheads by their curve's name.
+        // Brockington and Schaeffer (1996): figure 7 at 8 ply on 16, figure 9's overheads by their curve's name.
         assert!((value(&p, "figure 7", "8 ply", Quantity::Speedup, 16) - 6.02).abs() < 1e-12);
         assert!((value(&p, "figure 8", "Large", Quantity::Speedup, 4) - 1.53).abs() < 1e-12);
         let so = value(

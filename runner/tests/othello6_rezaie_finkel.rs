@@ -11,7 +11,7 @@ use common::json_of;
 fn every_root_has_the_papers_tree_size() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../testsets/search/othello6_seed003.txt"
+        "/../testsets/search/othello6_rezaie_finkel.txt"
     ))
     .expect("the test set");
     let roots: Vec<&str> = text
