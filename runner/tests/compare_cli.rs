@@ -1,12 +1,15 @@
 //! `runner compare` and `runner experiment` end to end: a tiny comparison writes valid CSV,
 //! JSON, SVG and HTML; a rerun with the same --out resumes instead of recomputing; an
 //! interrupted run (cells missing) computes only the missing cells; bad arguments exit 2 with a
-//! message naming the problem.
+//! message naming the problem. The experiments' quick runs are `experiment_cli`'s.
+
+mod markup;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use markup::balanced;
 use serde_json::Value;
 
 fn runner(args: &[&str]) -> Output {
@@ -34,32 +37,6 @@ fn two_algos() -> String {
         .map(|a| a["name"].as_str().expect("name").to_string())
         .collect();
     names.join(",")
-}
-
-/// Every `<tag` is closed by `</tag>` or `/>`, skipping `<!...>`: a simple well-formedness
-/// check for the SVG and HTML the runner writes.
-fn balanced(text: &str) -> bool {
-    let mut stack: Vec<String> = Vec::new();
-    let mut rest = text;
-    while let Some(i) = rest.find('<') {
-        rest = &rest[i + 1..];
-        let Some(end) = rest.find('>') else {
-            return false;
-        };
-        let tag = &rest[..end];
-        rest = &rest[end + 1..];
-        if tag.starts_with('!') {
-            continue;
-        }
-        if let Some(name) = tag.strip_prefix('/') {
-            if stack.pop().as_deref() != Some(name.trim()) {
-                return false;
-            }
-        } else if !tag.ends_with('/') {
-            stack.push(tag.split_whitespace().next().unwrap_or("").to_string());
-        }
-    }
-    stack.is_empty()
 }
 
 fn compare_args<'a>(algos: &'a str, out: &'a Path) -> Vec<&'a str> {
@@ -466,57 +443,6 @@ fn every_listed_experiment_is_one_runner_experiment_knows() {
         .map(|(names, _)| names.split(", ").collect())
         .unwrap_or_else(|| panic!("no list of names in: {err}"));
     assert_eq!(unique, known);
-}
-
-#[test]
-fn quick_experiments_write_their_reports() {
-    let dir = temp_dir("experiment");
-    let model = dir.join("model");
-    let out = runner(&[
-        "experiment",
-        "thesis-ch4-model",
-        "--quick",
-        "--out",
-        model.to_str().expect("utf-8"),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for fig in 2..=7 {
-        let svg = std::fs::read_to_string(model.join(format!("figure4.{fig}.svg"))).expect("svg");
-        assert!(balanced(&svg), "figure 4.{fig}");
-    }
-    let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(model.join("model.json")).expect("json"))
-            .expect("model.json parses");
-    assert_eq!(json["at_1e7_n256"].as_array().expect("rows").len(), 12);
-    let html = std::fs::read_to_string(model.join("report.html")).expect("html");
-    assert!(balanced(&html) && html.contains("Figure 4.7"));
-    assert!(html.contains("<h2>Environment</h2>") && html.contains("<th>rustc</th>"));
-
-    // A Rezaie and Finkel figure with the published numbers in its report.
-    let fig = dir.join("fig");
-    let out = runner(&[
-        "experiment",
-        "rf-fig16-18",
-        "--quick",
-        "--out",
-        fig.to_str().expect("utf-8"),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let html = std::fs::read_to_string(fig.join("report.html")).expect("html");
-    assert!(html.contains("Published") && balanced(&html));
-    assert!(
-        !html.contains("<pre>"),
-        "published numbers are text and tables"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1146,64 +1072,6 @@ fn sim_set_changes_the_machine_and_the_fingerprint() {
             "{item}: {err}"
         );
     }
-}
-
-#[test]
-fn quick_seed_004_tables_run_pv_splitting_with_and_without_tables() {
-    let dir = temp_dir("mp-t3");
-    let out = runner(&[
-        "experiment",
-        "mp-t3",
-        "--quick",
-        "--out",
-        dir.to_str().expect("utf-8"),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let settings = |variant: &str| -> Value {
-        let text = std::fs::read_to_string(dir.join(variant).join("results.json")).expect("json");
-        let json: Value = serde_json::from_str(&text).expect("results.json parses");
-        for row in json["rows"].as_array().expect("rows") {
-            assert_eq!(row["value"], row["baseline_value"], "{variant}: {row}");
-        }
-        json["settings"].clone()
-    };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains("== mp-t3 global-all (1/4)") && stdout.contains("local-gt2 (4/4)"),
-        "{stdout}"
-    );
-    let local = settings("local-gt2");
-    assert_eq!(local["split_tables"], "local");
-    assert_eq!(local["tt_min_depth"], 3);
-    assert_eq!(local["sim_preset"], "sun68k");
-    assert!(settings("global-all")["tt_min_depth"] == 0);
-    let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
-    assert!(html.contains("global-gt2") && balanced(&html));
-
-    // Table 2: no table at all.
-    let t2 = dir.join("mp-t2");
-    let out = runner(&[
-        "experiment",
-        "mp-t2",
-        "--quick",
-        "--out",
-        t2.to_str().expect("utf-8"),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(t2.join("results.json")).expect("json"))
-            .expect("results.json parses");
-    assert_eq!(json["settings"]["tt"], "off");
-    assert_eq!(json["settings"]["baseline"], "pvsplit");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--tt-leaf-ban-from N` changes the runs on N processors and more, and nothing else: the
