@@ -75,6 +75,14 @@ grep -q '^table.tsv:1:' out.txt || fail "table.tsv not listed: $(cat out.txt)"
 git rm -q --cached table.tsv
 rm table.tsv
 
+# The generated results pages are not read: they carry their runs' dates.
+mkdir -p docs/results
+printf -- '- date: 2026-11-29 05:49:40 UTC\n' > docs/results/page.md
+git add docs/results/page.md
+.ci/no_diary.sh >out.txt 2>err.txt || fail "a generated page was read: $(cat out.txt)"
+git rm -q --cached docs/results/page.md
+rm docs/results/page.md
+
 # Untracked files and other extensions are not read.
 printf 'session 4\n' > untracked.md
 printf 'session 4\n' > notes.log
