@@ -180,8 +180,8 @@ pub struct SearchArgs {
     /// children too (the default), or `master`, it only hands them out (Rezaie and Finkel section 3.3).
     #[arg(long, value_name = "worker|master")]
     pub tree_root: Option<String>,
-    /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows, seed
-    /// 004; the default), or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting
+    /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows;
+    /// the default), or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting
     /// below the type-1 nodes; Rezaie and Finkel section 3.4).
     #[arg(long, value_name = "mp|rf")]
     pub pv_form: Option<String>,
@@ -455,8 +455,8 @@ pub struct CompareArgs {
     /// mwf or dmwf.
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
-    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (seed
-    /// 003 section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
+    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie and Finkel
+    /// section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
     /// error when no series runs mwf or dmwf.
     #[arg(long, value_name = "shallow|deep")]
     pub mwf_cutoffs: Option<String>,
@@ -472,13 +472,13 @@ pub struct CompareArgs {
     #[arg(long, value_name = "plain|star")]
     pub ybw_rule: Option<String>,
     /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
-    /// running (the default), or `by-value`, each child keeps the window it started with (seed
-    /// 003 section 3.6). An error when no series runs delaysplit.
+    /// running (the default), or `by-value`, each child keeps the window it started with (Rezaie and Finkel
+    /// section 3.6). An error when no series runs delaysplit.
     #[arg(long, value_name = "spread|by-value")]
     pub ybw_windows: Option<String>,
     /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
-    /// or `active`, always one active e-child once an e-node's children run in parallel (seed
-    /// 003 section 3.5). An error when no series runs er.
+    /// or `active`, always one active e-child once an e-node's children run in parallel (Rezaie and Finkel
+    /// section 3.5). An error when no series runs er.
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
     /// Tree splitting: `worker`, the root's processor searches root children too (the

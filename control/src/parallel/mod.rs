@@ -60,8 +60,8 @@ pub struct ParallelOptions {
     /// MWF and DMWF: alpha-beta without deep cutoffs (the paper's) or with them.
     pub mwf_cutoffs: mwf::MwfCutoffs,
     /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta (a bound
-    /// from the type-1 node above it) before it searches or hands out its other children (seed
-    /// 003 section 3.2); off, it goes on at once with the window it has.
+    /// from the type-1 node above it) before it searches or hands out its other children (Rezaie and Finkel
+    /// section 3.2); off, it goes on at once with the window it has.
     pub mwf_wait: bool,
     /// Delay splitting: when a node may give its younger children away (plain YBW, or the
     /// thesis's YBWC*, by node type).

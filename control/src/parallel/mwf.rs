@@ -1,5 +1,5 @@
-//! Mandatory work first (Akl, Barnard and Doran 1982), as Rezaie and Finkel describe it (seed
-//! 003 section 3.2): "a parallel implementation of alpha-beta without deep cutoffs ... When
+//! Mandatory work first (Akl, Barnard and Doran 1982), as Rezaie and Finkel describe it
+//! (section 3.2): "a parallel implementation of alpha-beta without deep cutoffs ... When
 //! deep cutoffs are not considered in the search algorithm, only type-1 and type-2 nodes are
 //! critical ... MWF evaluates type-1 nodes completely, but only evaluates type-2 nodes
 //! partially. After the eldest child of a type-1 node (also type-1) has been evaluated, the

@@ -1,7 +1,7 @@
 //! The figures of a comparison, computed from raw runs: speedup and efficiency against the
 //! sequential baseline, relative speedup and efficiency against the same algorithm on one
-//! processor (Rezaie and Finkel section 4), the node ratio, the three losses of seed
-//! 003 section 2 (starvation, interference, speculative) and the overheads of Brockington's
+//! processor (Rezaie and Finkel section 4), the node ratio, the three losses of Rezaie and Finkel
+//! section 2 (starvation, interference, speculative) and the overheads of Brockington's
 //! thesis section 6.2.6: total, master, search, speculative search, parallelization
 //! and synchronization overhead, which multiply:
 //!

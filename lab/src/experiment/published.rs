@@ -692,8 +692,8 @@ mod tests {
             2,
         );
         assert!((g - 5.0).abs() < 1e-12);
-        // Rezaie and Finkel: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Seed
-        // 000 adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
+        // Rezaie and Finkel: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Brockington and Schaeffer (1996)
+        // adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
         let figures_7_to_9 = |p: &&Point| p.context("what").is_some();
         for fig in ["figure 5", "figure 6", "figure 7"] {
             assert_eq!(

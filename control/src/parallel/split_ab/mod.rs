@@ -175,8 +175,8 @@ impl SplitPolicy {
 
     /// DIB's refusal (Rezaie and Finkel section 2): subdividing the running search "if it reaches the
     /// depth at which B itself is searching, the request is not granted", so the top frame
-    /// never splits. Every policy of Rezaie and Finkel runs on DIB; Marsland and Popowich's PV splitting and seed
-    /// 002's common depth (whose leading processor shares its deepest shared node, the one it
+    /// never splits. Every policy of Rezaie and Finkel runs on DIB; Marsland and Popowich's PV splitting and the two-PDP-11 thesis's
+    /// common depth (whose leading processor shares its deepest shared node, the one it
     /// searches at) ran on other systems and keep their own rules. It applies to the papers'
     /// trees (move ordering off), as the other rules of Rezaie and Finkel do.
     fn refuses_own_depth(self) -> bool {
