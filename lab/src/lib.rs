@@ -7,6 +7,12 @@
 //! ([`experiment`]), the simulator's calibration and validation ([`calibrate`],
 //! [`validate_sim`]). Each command's inputs have a command-line form in [`cli`].
 //!
+//! A comparison scripted from Rust: a [`cli::CompareArgs`] (from the command line, or
+//! deserialised from a TOML table with the flags' long names as keys, as the experiments'
+//! files are), checked by [`compare::plan::Plan::parse`], run by [`compare::execute`], which
+//! returns the typed summaries and writes the files; `lab/tests/compare_in_process.rs` does
+//! exactly that.
+//!
 //! Errors are `anyhow` errors with context; an [`input_error::InputError`] among their causes
 //! marks bad input (the binary's exit status 2).
 
