@@ -3,8 +3,8 @@
 # every line of a tracked text file (.md, .rs, .toml, .py, .sh, .tsv, .txt, .perft, .epd, and
 # .ci/*) that reads like a diary: "session N", "this session", "coordinator", "issue N",
 # "(issue", a calendar date in prose, "before the fix", "after the fix" or "used to be"; or that
-# names a path of a development machine or a folder outside the repository (/work/, /home/,
-# /Users/, ../shared).
+# names a path of a development machine (its work folder or a home folder) or the folder of
+# shared material beside the repository.
 # Exit status 1 with file:line for each hit, 0 when there is none.
 #
 # Usage: .ci/no_diary.sh [PATHSPEC...]   (default: the whole repository)
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 # The diary words, case-insensitive. A date counts when it looks like 2026-11-23 and is not the
 # start of a string literal (test data of date formatting is not a date of work).
-pattern='sessions?[ -][0-9]+|(this|previous|last|next) session|session-start|(end|start)[ -]of[ -](the[ -])?session|coordinator|issues? [0-9]+|\(issue|(^|[^"0-9])20[0-9]{2}-[01][0-9]-[0-3][0-9]\b|(before|after) the fix|used to be|/work/|/home/|/Users/|\.\./shared'
+pattern='sessions?[ -][0-9]+|(this|previous|last|next) session|session-start|(end|start)[ -]of[ -](the[ -])?session|coordinator|issues? [0-9]+|\(issue|(^|[^"0-9])20[0-9]{2}-[01][0-9]-[0-3][0-9]\b|(before|after) the fix|used to be|/(work|home|Users)/|\.\./shared'
 
 # The script and its test name the words it looks for. The generated results pages
 # (docs/results/, written by the binary) carry the dates and machines of their runs.

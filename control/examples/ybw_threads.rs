@@ -6,10 +6,11 @@
 //! [POSITIONS] [--sim] [--only pvs|ybw] [--pair] [--pos I]`
 //!
 //! Defaults: depth 11, 3 rounds, 2 processors, the algorithm's default `min_split_depth`, the
-//! 10 positions of `testsets/search/othello_midgame.txt`; `-` stands for a default. The sequential search is the one
-//! `runner search --algo pvs --depth D` runs (research setting, 16 MiB exact-depth table,
-//! iterative deepening with aspiration windows); `ybw` runs as `runner search --algo ybw
-//! --procs N --backend threads` does. Every parallel value is checked against PVS's.
+//! 10 positions of `testsets/search/othello_midgame.txt`; `-` stands for a default. The sequential
+//! search is the one `runner search --algo pvs --depth D` runs (research setting, 16 MiB
+//! exact-depth table, iterative deepening with aspiration windows); `ybw` runs as
+//! `runner search --algo ybw --procs N --backend threads` does. Every parallel value is checked
+//! against PVS's.
 //!
 //! With `--sim` ybw runs on the simulator (shared-memory preset, seed 1)
 //! instead, and the "wall" figures are virtual: ybw's simulated seconds against PVS's nodes at

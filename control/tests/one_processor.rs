@@ -45,8 +45,9 @@ fn sequential<G: Game>(pos: &G, depth: u32, c: SearchConfig) -> (i32, Option<G::
 fn check<G: Game>(name: &str, positions: &[G], depth: u32) {
     for (i, pos) in positions.iter().enumerate() {
         // (table, refutation table, iterative deepening, the table's minimum depth): the
-        // fifth and sixth search the full depth once, as the two-PDP-11 thesis's program does; the last two
-        // use the table at the horizon nodes too, as Marsland and Popowich's "complete system".
+        // fifth and sixth search the full depth once, as the two-PDP-11 thesis's program does; the
+        // last two use the table at the horizon nodes too, as Marsland and Popowich's "complete
+        // system".
         for (tt, refute, deepening, tt_min) in [
             (TtMode::Off, false, true, 2),
             (TtMode::ExactDepth, false, true, 2),

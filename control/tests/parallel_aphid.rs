@@ -503,8 +503,8 @@ fn a_forced_mate_keeps_the_slaves_windows_narrow() {
     }
 }
 
-/// Brockington and Schaeffer's setting (`testsets/aphid/bs96.toml`: `d' = 3`, same-parity guesses, windows
-/// around the last pass's value, reports every 250 nodes whatever the number of slaves, no
+/// Brockington and Schaeffer's setting (`testsets/aphid/bs96.toml`: `d' = 3`, same-parity guesses,
+/// windows around the last pass's value, reports every 250 nodes whatever the number of slaves, no
 /// exemptions) on the `sun4-pvm` machine: the sequential value on chess positions on 4 and 16
 /// processors, with and without same-parity guesses, and the option changes which results the
 /// guesses take.
@@ -542,9 +542,9 @@ fn seed_000_options_keep_the_value_on_chess() {
     );
 }
 
-/// The slaves' library calls (`library_slowdown_percent`, Brockington and Schaeffer's setting) slow a slave's
-/// node rate by that share of its nodes per second and add no nodes: on `sun4-pvm` (400 us a
-/// node) a slave's busy time per node is 400 us without them and 400 / 0.85 us with 15 %, and
+/// The slaves' library calls (`library_slowdown_percent`, Brockington and Schaeffer's setting) slow
+/// a slave's node rate by that share of its nodes per second and add no nodes: on `sun4-pvm` (400
+/// us a node) a slave's busy time per node is 400 us without them and 400 / 0.85 us with 15 %, and
 /// the value stays the sequential one.
 #[test]
 fn the_library_calls_slow_the_slaves_node_rate() {

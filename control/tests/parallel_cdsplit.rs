@@ -1,9 +1,10 @@
-//! Common-depth splitting (`cdsplit`, the two-PDP-11 thesis): on every registered game, every common depth
-//! from 0 to 4 and both strategies return the value of sequential alpha-beta at the same depth,
-//! on the simulator (1, 2 and 3 processors; the shared-memory preset and the two-PDP-11 thesis's unequal
-//! machines, whose messages are priced by their words) and on 2 threads; work moves between
-//! processors, at common depth 0 only the root's moves; strategy A moves fewer pieces than B
-//! and a deeper common depth more; and the two-PDP-11 thesis's quiescence limit changes nothing of that.
+//! Common-depth splitting (`cdsplit`, the two-PDP-11 thesis): on every registered game, every
+//! common depth from 0 to 4 and both strategies return the value of sequential alpha-beta at the
+//! same depth, on the simulator (1, 2 and 3 processors; the shared-memory preset and the two-PDP-11
+//! thesis's unequal machines, whose messages are priced by their words) and on 2 threads; work
+//! moves between processors, at common depth 0 only the root's moves; strategy A moves fewer pieces
+//! than B and a deeper common depth more; and the two-PDP-11 thesis's quiescence limit changes
+//! nothing of that.
 
 mod common;
 
@@ -104,8 +105,8 @@ fn every_common_depth_and_strategy_agrees_with_sequential_alphabeta_on_every_gam
     );
 }
 
-/// On the two-PDP-11 thesis's machines, work moves at every common depth, and at common depth 0 only the
-/// root's moves are shared: at most one piece per root move.
+/// On the two-PDP-11 thesis's machines, work moves at every common depth, and at common depth 0
+/// only the root's moves are shared: at most one piece per root move.
 #[test]
 fn work_moves_at_every_common_depth_and_only_root_moves_at_zero() {
     let pos =
@@ -152,8 +153,9 @@ fn strategy_a_shares_less_than_b_and_depth_shares_more() {
     assert_eq!(moved(0, CdStrategy::Variable), b0);
 }
 
-/// The two-PDP-11 thesis's quiescence limit (static evaluation two plies below the horizon) keeps every
-/// common depth equal to sequential alpha-beta with the same limit, and it does limit the tree.
+/// The two-PDP-11 thesis's quiescence limit (static evaluation two plies below the horizon) keeps
+/// every common depth equal to sequential alpha-beta with the same limit, and it does limit the
+/// tree.
 #[test]
 fn the_quiescence_limit_agrees_and_limits() {
     let pos = games::chess::Chess::from_fen(

@@ -181,8 +181,8 @@ fn long_agreement_on_many_positions() {
 /// searches its eldest child with an open window and then waits, and on 12, 13, 14 or 17
 /// simulated processors the work tables fill with thousands of waiting pieces that every step
 /// scans. Without deep cutoffs (no type 3) the same bound holds. Values, node counts and
-/// the simulator's event cap are checked here, on Rezaie and Finkel's unsorted tree, where the pile-up
-/// appeared (with move ordering one processor searches a far smaller tree, and the ratio of
+/// the simulator's event cap are checked here, on Rezaie and Finkel's unsorted tree, where the
+/// pile-up appeared (with move ordering one processor searches a far smaller tree, and the ratio of
 /// nodes measures MWF's lost deep cutoffs rather than waiting pieces).
 #[test]
 fn mwf_wait_does_not_pile_up_waiting_pieces() {

@@ -6,10 +6,10 @@
 //! with alpha-beta and with PVS (minimal windows) at the engine frames, and without ordering
 //! (the papers' frames); `Never` moves no work, `Ybw` does. On Othello, YBWC* gives away the
 //! children of type-3 nodes before any is done and never splits a type-2 node before its
-//! reasonable moves are done, and plain YBW does the opposite. In Rezaie and Finkel's setting, delay
-//! splitting by value sends no window to a running piece, and ER with always one active e-child
-//! starts e-children after earlier extra ones are done, and searches sequential ER's tree on one
-//! processor.
+//! reasonable moves are done, and plain YBW does the opposite. In Rezaie and Finkel's setting,
+//! delay splitting by value sends no window to a running piece, and ER with always one active
+//! e-child starts e-children after earlier extra ones are done, and searches sequential ER's tree
+//! on one processor.
 
 mod common;
 
@@ -144,9 +144,9 @@ fn ybw_and_never_on_split_ab_agree_with_sequential_alphabeta() {
     assert!(moved > 0, "Ybw never moved work");
 }
 
-/// Rezaie and Finkel's readings of tree splitting (the root's processor only a master) and PV splitting
-/// (alpha-beta's windows, tree splitting below the type-1 nodes; its type-1 nodes' processor a
-/// worker or only a master) return sequential alpha-beta's value.
+/// Rezaie and Finkel's readings of tree splitting (the root's processor only a master) and PV
+/// splitting (alpha-beta's windows, tree splitting below the type-1 nodes; its type-1 nodes'
+/// processor a worker or only a master) return sequential alpha-beta's value.
 #[test]
 fn tree_splitting_master_and_seed_003_pv_splitting_agree_with_sequential_alphabeta() {
     let mut moved = 0;
@@ -287,9 +287,9 @@ fn delay_splitting_by_value_sends_no_window_to_running_pieces() {
     assert_eq!(updates(YbwWindows::ByValue), 0, "by value sent a window");
 }
 
-/// ER with always one active e-child (Rezaie and Finkel section 3.5): on 8 processors an e-node starts
-/// a further e-child after an extra one is done, which a second e-child per split never does;
-/// on one processor nothing is handed out and it searches exactly sequential ER's tree.
+/// ER with always one active e-child (Rezaie and Finkel section 3.5): on 8 processors an e-node
+/// starts a further e-child after an extra one is done, which a second e-child per split never
+/// does; on one processor nothing is handed out and it searches exactly sequential ER's tree.
 #[test]
 fn er_keeps_one_active_e_child_once_its_children_run_in_parallel() {
     let pos = games::tictactoe::TicTacToe4::start();

@@ -88,9 +88,10 @@ fn the_table_saves_nodes_in_exact_depth_mode() {
     assert!(n_exact < n_off, "{n_exact} >= {n_off}");
 }
 
-/// `tt_min_depth` 0 probes and stores the table at the horizon nodes too (Marsland and Popowich's "complete
-/// system"): the values are those without a table, in exact-depth and normal mode, on a game
-/// with a quiescence search (chess) and one without (tic-tac-toe), and the horizon probes show.
+/// `tt_min_depth` 0 probes and stores the table at the horizon nodes too (Marsland and Popowich's
+/// "complete system"): the values are those without a table, in exact-depth and normal mode, on a
+/// game with a quiescence search (chess) and one without (tic-tac-toe), and the horizon probes
+/// show.
 #[test]
 fn horizon_probes_keep_the_values() {
     use games::chess::Chess;

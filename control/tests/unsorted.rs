@@ -1,16 +1,17 @@
-//! Rezaie and Finkel's unsorted tree (`SearchConfig::unsorted`, `--unsorted`): sequential alpha-beta and
-//! every parallel algorithm of the paper on one simulated processor visit exactly the nodes of a
-//! plain negamax alpha-beta written here, children in the game's generation order (no table,
-//! killers, history, hints or sorting). PV splitting's frames search younger siblings with
-//! minimal windows (`--pv-form mp`, Marsland and Popowich's), so its reference is the same search with PVS
-//! at the nodes the split engine makes frames; Rezaie and Finkel's form (`--pv-form rf`) is alpha-beta on
-//! one processor ("sequential PV splitting is identical to alpha-beta"). Tree splitting's root
-//! as only a master (`--tree-root master`) searches alone on one processor. MWF searches without deep cutoffs (Rezaie and Finkel section 3.2), so its reference is
-//! the same search with the window `(-inf, -best)` at every child (Knuth and Moore's F1); with
-//! `--mwf-cutoffs deep` it is alpha-beta's. DMWF searches MWF's tree with `--dmwf-promote beside`
-//! and its own order (the promoted children first) by default, which only returns the same
-//! value. ER evaluates elder grandchildren and orders by them (its own tree), so it only returns
-//! the same value.
+//! Rezaie and Finkel's unsorted tree (`SearchConfig::unsorted`, `--unsorted`): sequential
+//! alpha-beta and every parallel algorithm of the paper on one simulated processor visit exactly
+//! the nodes of a plain negamax alpha-beta written here, children in the game's generation order
+//! (no table, killers, history, hints or sorting). PV splitting's frames search younger siblings
+//! with minimal windows (`--pv-form mp`, Marsland and Popowich's), so its reference is the same
+//! search with PVS at the nodes the split engine makes frames; Rezaie and Finkel's form
+//! (`--pv-form rf`) is alpha-beta on one processor ("sequential PV splitting is identical to
+//! alpha-beta"). Tree splitting's root as only a master (`--tree-root master`) searches alone on
+//! one processor. MWF searches without deep cutoffs (Rezaie and Finkel section 3.2), so its
+//! reference is the same search with the window `(-inf, -best)` at every child (Knuth and Moore's
+//! F1); with `--mwf-cutoffs deep` it is alpha-beta's. DMWF searches MWF's tree with
+//! `--dmwf-promote beside` and its own order (the promoted children first) by default, which only
+//! returns the same value. ER evaluates elder grandchildren and orders by them (its own tree), so
+//! it only returns the same value.
 
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::mwf::MwfCutoffs;

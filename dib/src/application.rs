@@ -138,8 +138,8 @@ pub trait Search<A: Application + ?Sized>: Send + 'static {
     }
 
     /// Whether this search makes its processor only a master: while the search is here, the
-    /// processor hands work out and answers requests, but never asks its peers for work (Rezaie and Finkel's
-    /// tree-splitting root, "only a master"). As DIB redoes lost work only after an idle
+    /// processor hands work out and answers requests, but never asks its peers for work (Rezaie and
+    /// Finkel's tree-splitting root, "only a master"). As DIB redoes lost work only after an idle
     /// processor's requests go unanswered, such a processor never redoes the work it gave
     /// away: on a machine that loses messages, a search must not be only a master. The
     /// default is false.

@@ -32,8 +32,8 @@ pub struct DibConfig {
     /// A refused processor that works again (a search it was given, or one a result or update
     /// made runnable) asks again as soon as it is idle, without waiting out `retry_delay_ns`.
     /// Off by default. With a retry delay longer than the search it makes a refusal last until
-    /// the processor has worked again: the two-PDP-11 thesis's two machines, where one that finds no
-    /// shared move left waits for the end of the search unless work of its own comes back.
+    /// the processor has worked again: the two-PDP-11 thesis's two machines, where one that finds
+    /// no shared move left waits for the end of the search unless work of its own comes back.
     pub ask_again_after_work: bool,
 }
 

@@ -93,9 +93,9 @@ fn a_slower_processor_polls_after_fewer_nodes() {
     );
 }
 
-/// N-queens on DIB with slow nodes (20 ms, as Marsland and Popowich's boards): every way of noticing gives
-/// the right count, the same run for the same seed, and a requester is answered sooner by a
-/// machine that interrupts or polls often than by one that looks every 256 nodes.
+/// N-queens on DIB with slow nodes (20 ms, as Marsland and Popowich's boards): every way of
+/// noticing gives the right count, the same run for the same seed, and a requester is answered
+/// sooner by a machine that interrupts or polls often than by one that looks every 256 nodes.
 #[test]
 fn dib_answers_requests_as_the_machine_notices_them() {
     let board = Board::empty(7);

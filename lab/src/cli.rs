@@ -152,13 +152,13 @@ pub struct SearchArgs {
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
     /// MWF and DMWF (`--algo mwf|dmwf`): `shallow`, alpha-beta without deep cutoffs and node
-    /// types 1 and 2 (Rezaie and Finkel section 3.2; the default), or `deep`, alpha-beta's windows and
-    /// three node types.
+    /// types 1 and 2 (Rezaie and Finkel section 3.2; the default), or `deep`, alpha-beta's windows
+    /// and three node types.
     #[arg(long, value_name = "shallow|deep")]
     pub mwf_cutoffs: Option<String>,
     /// DMWF (`--algo dmwf`): `replace`, the children strictly above the 90th percentile of
-    /// their siblings' static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the
-    /// default), or `beside`, those at or above it join the eldest.
+    /// their siblings' static values are type 1 instead of the eldest (Rezaie and Finkel section 6;
+    /// the default), or `beside`, those at or above it join the eldest.
     #[arg(long, value_name = "replace|beside")]
     pub dmwf_promote: Option<String>,
     /// Delay splitting (`--algo delaysplit`): `plain`, every node waits for its eldest child
@@ -177,7 +177,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
     /// Tree splitting (`--algo treesplit`): `worker`, the root's processor searches root
-    /// children too (the default), or `master`, it only hands them out (Rezaie and Finkel section 3.3).
+    /// children too (the default), or `master`, it only hands them out (Rezaie and Finkel section
+    /// 3.3).
     #[arg(long, value_name = "worker|master")]
     pub tree_root: Option<String>,
     /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows;
@@ -189,15 +190,15 @@ pub struct SearchArgs {
     /// one node out at once (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and PVS10).
     #[arg(long)]
     pub split_width: Option<usize>,
-    /// Common-depth splitting (`--algo cdsplit`, the two-PDP-11 thesis): the nodes within this many plies of
-    /// the root are shared (default 2).
+    /// Common-depth splitting (`--algo cdsplit`, the two-PDP-11 thesis): the nodes within this many
+    /// plies of the root are shared (default 2).
     #[arg(long, value_name = "CD")]
     pub common_depth: Option<u32>,
     /// Common-depth splitting: strategy a (variable common depth, the default) or b (fixed).
     #[arg(long, value_name = "a|b")]
     pub cd_strategy: Option<String>,
-    /// Quiescence plies below the horizon, statically evaluated there (the two-PDP-11 thesis: 2); default:
-    /// no limit.
+    /// Quiescence plies below the horizon, statically evaluated there (the two-PDP-11 thesis: 2);
+    /// default: no limit.
     #[arg(long, value_name = "K")]
     pub quiescence_plies: Option<u32>,
 }
@@ -236,11 +237,11 @@ pub struct TableSortArgs {
     /// Deepest node (plies from the root) that may be sorted; no limit if absent.
     #[arg(long)]
     pub sort_depth: Option<u32>,
-    /// Rezaie and Finkel's unsorted tree: plain alpha-beta (also below the parallel algorithms), the
-    /// game's generation order, no transposition table, no killers, history or move hints and
+    /// Rezaie and Finkel's unsorted tree: plain alpha-beta (also below the parallel algorithms),
+    /// the game's generation order, no transposition table, no killers, history or move hints and
     /// no aspiration window. A sorting regime (--sort, or a series' @regime) is then the only
-    /// ordering: Rezaie and Finkel's sorted runs. Refuses a table mode other than off. The sequential
-    /// `runner search` then defaults to --algo alphabeta.
+    /// ordering: Rezaie and Finkel's sorted runs. Refuses a table mode other than off. The
+    /// sequential `runner search` then defaults to --algo alphabeta.
     #[arg(long)]
     #[serde(default)]
     pub unsorted: bool,
@@ -386,8 +387,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub tt: Option<String>,
     /// Nodes with fewer plies left than this neither probe nor store the table (default 2; 1:
-    /// every interior node; 0: the horizon nodes too, Marsland and Popowich's "any tree node"; 3: only
-    /// subtrees of more than 2 plies, Marsland and Popowich's "> 2 ply").
+    /// every interior node; 0: the horizon nodes too, Marsland and Popowich's "any tree node"; 3:
+    /// only subtrees of more than 2 plies, Marsland and Popowich's "> 2 ply").
     #[arg(long)]
     pub tt_min_depth: Option<u32>,
     /// From this many processors on, nodes within one ply of the leaves neither probe nor
@@ -455,14 +456,14 @@ pub struct CompareArgs {
     /// mwf or dmwf.
     #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
     pub mwf_wait: Option<bool>,
-    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie and Finkel
-    /// section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
+    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie and
+    /// Finkel section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
     /// error when no series runs mwf or dmwf.
     #[arg(long, value_name = "shallow|deep")]
     pub mwf_cutoffs: Option<String>,
     /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
-    /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the default), or
-    /// `beside`, those at or above it join the eldest. An error when no series runs dmwf.
+    /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the default),
+    /// or `beside`, those at or above it join the eldest. An error when no series runs dmwf.
     #[arg(long, value_name = "replace|beside")]
     pub dmwf_promote: Option<String>,
     /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
@@ -472,18 +473,18 @@ pub struct CompareArgs {
     #[arg(long, value_name = "plain|star")]
     pub ybw_rule: Option<String>,
     /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
-    /// running (the default), or `by-value`, each child keeps the window it started with (Rezaie and Finkel
-    /// section 3.6). An error when no series runs delaysplit.
+    /// running (the default), or `by-value`, each child keeps the window it started with (Rezaie
+    /// and Finkel section 3.6). An error when no series runs delaysplit.
     #[arg(long, value_name = "spread|by-value")]
     pub ybw_windows: Option<String>,
     /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
-    /// or `active`, always one active e-child once an e-node's children run in parallel (Rezaie and Finkel
-    /// section 3.5). An error when no series runs er.
+    /// or `active`, always one active e-child once an e-node's children run in parallel (Rezaie and
+    /// Finkel section 3.5). An error when no series runs er.
     #[arg(long, value_name = "split|active")]
     pub er_e_children: Option<String>,
     /// Tree splitting: `worker`, the root's processor searches root children too (the
-    /// default), or `master`, it only hands them out (Rezaie and Finkel section 3.3). An error when no
-    /// series runs treesplit.
+    /// default), or `master`, it only hands them out (Rezaie and Finkel section 3.3). An error when
+    /// no series runs treesplit.
     #[arg(long, value_name = "worker|master")]
     pub tree_root: Option<String>,
     /// PV splitting: `mp`, Marsland and Popowich's (minimal windows; the default),
@@ -492,7 +493,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "mp|rf")]
     pub pv_form: Option<String>,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
-    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and PVS10).
+    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default
+    /// 10, Rezaie and Finkel's TreeSplit10 and PVS10).
     #[arg(long)]
     pub split_width: Option<usize>,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of

@@ -958,9 +958,9 @@ fn the_baseline_is_delay_splitting_on_one_processor() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The Rezaie and Finkel setup flags of `runner compare`: `--unsorted` reaches the runs (the baseline
-/// searches another tree, and the settings say so), `--split-width` and `--tt-sort-bug` are
-/// refused without a series they apply to, and `--unsorted` refuses a table.
+/// The Rezaie and Finkel setup flags of `runner compare`: `--unsorted` reaches the runs (the
+/// baseline searches another tree, and the settings say so), `--split-width` and `--tt-sort-bug`
+/// are refused without a series they apply to, and `--unsorted` refuses a table.
 #[test]
 fn the_seed_003_setup_flags_reach_the_comparison() {
     let dir = temp_dir("unsorted");

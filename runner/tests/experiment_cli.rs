@@ -1,5 +1,5 @@
-//! `runner experiment` against the published numbers, end to end: every Rezaie and Finkel experiment
-//! under `--quick` writes its comparison, `verdict.json` (fields, non-empty comparisons,
+//! `runner experiment` against the published numbers, end to end: every Rezaie and Finkel
+//! experiment under `--quick` writes its comparison, `verdict.json` (fields, non-empty comparisons,
 //! finite numbers), `published_vs_ours.md` and `.csv`, and one overlay plot per published
 //! item with a dashed published curve and a solid curve of ours, in the same colour, per
 //! series; `--all` runs every experiment and writes the results page with a section each, and
@@ -330,8 +330,8 @@ fn all_runs_every_experiment_and_writes_the_results_page() {
         );
         assert!(page.contains(&format!("`runner experiment {name} --quick --out ")));
     }
-    // Brockington and Schaeffer's experiment checks the text's claims, shown on the page, and reads figure 8
-    // per third of the positions and figure 9 from the summed runs.
+    // Brockington and Schaeffer's experiment checks the text's claims, shown on the page, and reads
+    // figure 8 per third of the positions and figure 9 from the summed runs.
     let json: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("bs96-fig7-9").join("verdict.json"))
             .expect("verdict.json"),
@@ -605,9 +605,10 @@ fn a_view_ranks_series_of_two_tables_together() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `pdp11-t5 --quick`: the two-PDP-11 thesis's own runs (no comparison folder): `verdict.json` holds table
-/// 5.1's rows (each held against the published row of its position), the checked findings and
-/// the measurements; the page shows them with the plot of communication by common depth.
+/// `pdp11-t5 --quick`: the two-PDP-11 thesis's own runs (no comparison folder): `verdict.json`
+/// holds table 5.1's rows (each held against the published row of its position), the checked
+/// findings and the measurements; the page shows them with the plot of communication by common
+/// depth.
 #[test]
 fn pdp11_t5_quick_checks_the_findings() {
     let out = all_quick().0.join("pdp11-t5");

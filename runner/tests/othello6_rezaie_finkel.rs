@@ -1,7 +1,7 @@
-//! The 6x6 roots of Rezaie and Finkel's experiments have the tree size their file's header claims: under
-//! EC-sorted MWF with deep cutoffs (the reading whose one-processor tree the roots were chosen
-//! by) on one simulated processor, every root's depth-9 tree holds 200 to 334 thousand search
-//! nodes (within 25 % of the paper's 267 thousand), with the counts the header lists.
+//! The 6x6 roots of Rezaie and Finkel's experiments have the tree size their file's header claims:
+//! under EC-sorted MWF with deep cutoffs (the reading whose one-processor tree the roots were
+//! chosen by) on one simulated processor, every root's depth-9 tree holds 200 to 334 thousand
+//! search nodes (within 25 % of the paper's 267 thousand), with the counts the header lists.
 
 mod common;
 

@@ -216,8 +216,8 @@ const UNSORTED_SEARCH: [&str; 7] = [
 fn mwf_wait_reaches_the_search_and_keeps_the_value() {
     // MWF's type-2 "wait for finite beta" rule, on (the default) and off: the option is in the
     // JSON, the simulated runs search different trees (so the flag reached the algorithm),
-    // and both return the sequential value. On Rezaie and Finkel's unsorted tree, the rule's setting: with
-    // move ordering this small search opens no type-2 frame that waits.
+    // and both return the sequential value. On Rezaie and Finkel's unsorted tree, the rule's
+    // setting: with move ordering this small search opens no type-2 frame that waits.
     let base = UNSORTED_SEARCH;
     let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
     for algo in ["mwf", "dmwf"] {
@@ -266,9 +266,9 @@ fn mwf_wait_reaches_the_search_and_keeps_the_value() {
 
 #[test]
 fn mwf_cutoffs_and_dmwf_promote_reach_the_search_and_keep_the_value() {
-    // Rezaie and Finkel's readings of MWF (no deep cutoffs, the default) and DMWF (the children strictly
-    // above the percentile instead of the eldest, the default) against the former ones: each
-    // is in the JSON, changes the tree on the unsorted tree, and keeps the sequential value.
+    // Rezaie and Finkel's readings of MWF (no deep cutoffs, the default) and DMWF (the children
+    // strictly above the percentile instead of the eldest, the default) against the former ones:
+    // each is in the JSON, changes the tree on the unsorted tree, and keeps the sequential value.
     let base = UNSORTED_SEARCH;
     let seq = json_of(&[&base[..], &["--algo", "alphabeta"]].concat());
     let run = |algo: &str, extra: &[&str]| {

@@ -3,8 +3,8 @@
 //! problem carries, the bounds of a frame of the explicit stack, the node type on the wire, the
 //! conversions around the sequential leaf search, the frames' move order (the game's hints, a
 //! sorting regime's look-ahead, the table move, the killers and the history), the
-//! frames' table probe and store, and the pool of leaf searchers. `split_ab/README.md` describes how
-//! the engine uses these.
+//! frames' table probe and store, and the pool of leaf searchers. `split_ab/README.md` describes
+//! how the engine uses these.
 
 use std::cmp::Reverse;
 use std::sync::{Arc, Mutex, PoisonError};

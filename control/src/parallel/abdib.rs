@@ -1,6 +1,6 @@
-//! `abdib`: the alpha-beta of Rezaie and Finkel's comparison (Rezaie and Finkel sections 3.1 and 4, the
-//! `alphabeta` series of figures 5 to 7) as a parallel algorithm on DIB. Every node of a running
-//! search hands its untried children to whoever asks for work, at any time: there is no
+//! `abdib`: the alpha-beta of Rezaie and Finkel's comparison (Rezaie and Finkel sections 3.1 and 4,
+//! the `alphabeta` series of figures 5 to 7) as a parallel algorithm on DIB. Every node of a
+//! running search hands its untried children to whoever asks for work, at any time: there is no
 //! eldest-first wait (that is delay splitting and MWF) and no node type decides anything. When
 //! a node's bound improves, the new window goes to its children still working elsewhere
 //! (information spreading); when it is cut off, they are aborted. On one processor it is

@@ -1,10 +1,10 @@
-//! Splitting at a common depth (the two-PDP-11 thesis, a 1978 thesis in which a PDP-11/45 and a PDP-11/20
-//! share a chess search over a data link): the nodes within `ParallelOptions::common_depth`
-//! plies of the root are shared between the processors; below it each processor searches the
-//! move it took alone. Strategy A (`CdStrategy::Variable`, the default) lowers the common
-//! depth as the search backs up; strategy B (`CdStrategy::Fixed`) keeps it. The engine is
-//! [`super::split_ab`] with [`SplitPolicy::CommonDepth`]; `cdsplit.md` beside this file reads
-//! the mechanism against the thesis's own sentences.
+//! Splitting at a common depth (the two-PDP-11 thesis, a 1978 thesis in which a PDP-11/45 and a
+//! PDP-11/20 share a chess search over a data link): the nodes within
+//! `ParallelOptions::common_depth` plies of the root are shared between the processors; below it
+//! each processor searches the move it took alone. Strategy A (`CdStrategy::Variable`, the default)
+//! lowers the common depth as the search backs up; strategy B (`CdStrategy::Fixed`) keeps it. The
+//! engine is [`super::split_ab`] with [`SplitPolicy::CommonDepth`]; `cdsplit.md` beside this file
+//! reads the mechanism against the thesis's own sentences.
 //!
 //! Every node within the common depth is a frame of the split engine; below it the private
 //! search (the thesis's MINMX2) is made of frames that never split down to

@@ -10,11 +10,11 @@
 //! the pieces still out, as under both rules. `runner experiment rf-fig5-6` and `rf-fig7`
 //! pass `by-value`; it searches more nodes (figure 6 at 20 processors: 1.65 times one
 //! processor's, against 1.10 spread) and its relative efficiency at 20 processors is 0.60
-//! (figure 5; spread 0.91, published 0.66) and 0.56 (figure 7; spread 0.84, published 0.26). [`YbwRule`] says when a node may split: with
-//! [`YbwRule::Plain`] (the default) every node waits until its eldest child is done; with
-//! [`YbwRule::Star`], Brockington's YBWC* (thesis section 3), the wait depends on the node's
-//! Knuth-Moore type. It runs on the split engine (`split_ab`, policy [`SplitPolicy::Ybw`]);
-//! `split_ab/README.md` has its measurements.
+//! (figure 5; spread 0.91, published 0.66) and 0.56 (figure 7; spread 0.84, published 0.26).
+//! [`YbwRule`] says when a node may split: with [`YbwRule::Plain`] (the default) every node waits
+//! until its eldest child is done; with [`YbwRule::Star`], Brockington's YBWC* (thesis section 3),
+//! the wait depends on the node's Knuth-Moore type. It runs on the split engine (`split_ab`, policy
+//! [`SplitPolicy::Ybw`]); `split_ab/README.md` has its measurements.
 
 use games::Game;
 
@@ -58,8 +58,8 @@ option_enum! {
         /// handed out (information spreading).
         #[default]
         Spread => "spread",
-        /// Rezaie and Finkel section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the window
-        /// current when it starts and keeps it; a cutoff still aborts the pieces.
+        /// Rezaie and Finkel section 3.6's `value[i] := -DelaySplit(z_i, -b, -a)`: a child gets the
+        /// window current when it starts and keeps it; a cutoff still aborts the pieces.
         ByValue => "by-value",
     }
 }

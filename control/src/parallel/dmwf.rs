@@ -1,5 +1,5 @@
-//! Dynamic mandatory work first (Rezaie and Finkel section 6): "we decide which children of a type-1
-//! node to fully investigate not by taking the first (as in MWF), but by taking all those
+//! Dynamic mandatory work first (Rezaie and Finkel section 6): "we decide which children of a
+//! type-1 node to fully investigate not by taking the first (as in MWF), but by taking all those
 //! whose static value is above the 90th percentile of its siblings." MWF otherwise (with its
 //! cutoff rule, `ParallelOptions::mwf_cutoffs`).
 //!
@@ -22,7 +22,8 @@ use super::{ParallelError, ParallelOptions, ParallelResult};
 option_enum! {
     /// Which children of a type-1 node DMWF makes type 1.
     DmwfPromote, flag "--dmwf-promote", what "DMWF promotion rule", valid "replace (strictly above, instead of the eldest: the paper's), beside", {
-        /// Those strictly above the percentile, instead of the eldest (Rezaie and Finkel section 6).
+        /// Those strictly above the percentile, instead of the eldest (Rezaie and Finkel section
+        /// 6).
         #[default]
         Replace => "replace",
         /// Those at or above the percentile, beside the eldest.

@@ -1,20 +1,21 @@
-//! Steinberg and Solomon's ER (Evaluate-Refute; Rezaie and Finkel section 3.5, Brockington's thesis section 3.4.3)
-//! on DIB. Nodes are e-nodes (evaluated) or r-nodes (refuted); the root is an e-node.
+//! Steinberg and Solomon's ER (Evaluate-Refute; Rezaie and Finkel section 3.5, Brockington's thesis
+//! section 3.4.3) on DIB. Nodes are e-nodes (evaluated) or r-nodes (refuted); the root is an
+//! e-node.
 //!
 //! - An **e-node** first evaluates its *elder grandchildren* (the eldest child of each child,
 //!   itself an e-node, searched with the e-node's own window): this is mandatory work, so these
 //!   problems may all run in parallel. A child whose elder grandchild already shows it cannot
 //!   beat alpha (`-value(child) <= value(elder grandchild) <= alpha`) is refuted without
 //!   further search. The others are ordered by their elder grandchild's value, best first (ER's
-//!   internal sorting: the sorting regimes of Rezaie and Finkel section 5 do not apply to ER); the first
-//!   is the *e-child*, evaluated as an e-node that already knows its eldest child's value and
+//!   internal sorting: the sorting regimes of Rezaie and Finkel section 5 do not apply to ER); the
+//!   first is the *e-child*, evaluated as an e-node that already knows its eldest child's value and
 //!   does not search it again. Then the remaining children are refuted as r-nodes, which also
 //!   know their eldest child's value.
 //! - An **r-node** examines its children in order, each an e-node, until one refutes it (a
 //!   cutoff); if none does, it has been evaluated and raises its parent's bound.
 //! - **Parallel refutation**: once the e-child is evaluated, the r-node children of an e-node
-//!   may be handed to other processors. **Multiple e-children** (Rezaie and Finkel section 3.5): "After
-//!   an e-child of an e-node z is evaluated, choose the next best child of z as a second
+//!   may be handed to other processors. **Multiple e-children** (Rezaie and Finkel section 3.5):
+//!   "After an e-child of an e-node z is evaluated, choose the next best child of z as a second
 //!   e-child ... In general, after the first e-child has been evaluated, ensure that z always
 //!   has one active e-child." [`ErEChildren`] (`ParallelOptions::er_e_children`,
 //!   `--er-e-children`) says how:
@@ -62,8 +63,8 @@ use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 
 option_enum! {
-    /// How many e-children an e-node has once its first e-child is evaluated (Rezaie and Finkel section
-    /// 3.5, "Multiple e-children").
+    /// How many e-children an e-node has once its first e-child is evaluated (Rezaie and Finkel
+    /// section 3.5, "Multiple e-children").
     ErEChildren, flag "--er-e-children", what "ER e-children rule", valid "split (a second e-child per split), active (always one active e-child, the paper's)", {
         /// A second e-child only as the first piece of a split of the e-node's second phase (a
         /// split hands out all its untried children at once).

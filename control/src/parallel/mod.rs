@@ -43,8 +43,8 @@ pub struct ParallelOptions {
     /// Tree splitting: how many plies below the root the processor tree reaches.
     pub split_depth: u32,
     /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces
-    /// of one node out at once (Rezaie and Finkel's TreeSplit10 and PVS10: 10; `split_ab/README.md`,
-    /// "Processor-tree width").
+    /// of one node out at once (Rezaie and Finkel's TreeSplit10 and PVS10: 10;
+    /// `split_ab/README.md`, "Processor-tree width").
     pub split_width: usize,
     /// Tree splitting: whether the processor holding the root only hands the root's children
     /// out (Rezaie and Finkel section 3.3's "only a master") or searches some too.
@@ -60,8 +60,8 @@ pub struct ParallelOptions {
     /// MWF and DMWF: alpha-beta without deep cutoffs (the paper's) or with them.
     pub mwf_cutoffs: mwf::MwfCutoffs,
     /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta (a bound
-    /// from the type-1 node above it) before it searches or hands out its other children (Rezaie and Finkel
-    /// section 3.2); off, it goes on at once with the window it has.
+    /// from the type-1 node above it) before it searches or hands out its other children (Rezaie
+    /// and Finkel section 3.2); off, it goes on at once with the window it has.
     pub mwf_wait: bool,
     /// Delay splitting: when a node may give its younger children away (plain YBW, or the
     /// thesis's YBWC*, by node type).
@@ -77,8 +77,8 @@ pub struct ParallelOptions {
     /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
     /// global table, or one local table per processor.
     pub split_tables: split_ab::SplitTables,
-    /// Common-depth splitting (`cdsplit`, the two-PDP-11 thesis): the nodes at most this many plies below
-    /// the root are shared (CD).
+    /// Common-depth splitting (`cdsplit`, the two-PDP-11 thesis): the nodes at most this many plies
+    /// below the root are shared (CD).
     pub common_depth: u32,
     /// Common-depth splitting: strategy A (variable common depth, the default) or B (fixed).
     pub cd_strategy: cdsplit::CdStrategy,
@@ -86,8 +86,8 @@ pub struct ParallelOptions {
 
 /// The work of `nodes` nodes a searcher visited (quiescence included, look-ahead not) split
 /// by the kinds its counters saw since the last charge (`new`): horizon leaves and quiescence
-/// nodes apart, the look-ahead nodes as static evaluations, the table probes as shared-table probes when the
-/// searcher's table is shared by the processors.
+/// nodes apart, the look-ahead nodes as static evaluations, the table probes as shared-table probes
+/// when the searcher's table is shared by the processors.
 pub(crate) fn work_of(nodes: u64, new: crate::search::KindTally, shared_table: bool) -> dib::Work {
     let quiescence = new.quiescence.min(nodes);
     let horizon = new.horizon.min(nodes - quiescence);
@@ -467,15 +467,15 @@ impl ParallelAlgo {
     }
 
     /// The granularity (`ParallelOptions::min_split_depth`) the algorithm uses when none is
-    /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`, "Options"): delay
-    /// splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2 simulated
-    /// processors at depth 10, against 1.46x at 3); the other split-engine algorithms (MWF,
-    /// DMWF, tree splitting, PV splitting, ER; `abdib` takes their 4) were fastest at 4 of 2, 3 and 4 on 2 and on 8
-    /// simulated processors (depth 7, `split_ab/README.md`). `alphabeta`, which never splits,
-    /// takes the coarsest of those, delay splitting's 5: on one processor it then runs exactly
-    /// delay splitting's code (a frame of the split engine only at nodes with 5 plies or more,
-    /// the sequential searcher below), so the baseline is never slower per node than the
-    /// algorithms it is compared with (a granularity of 2, a frame at every node with two plies
+    /// given, chosen by measurement on the Othello middle-game set (`split_ab/README.md`,
+    /// "Options"): delay splitting wants leaf searches of 4 plies (5: 1.63x against PVS on 2
+    /// simulated processors at depth 10, against 1.46x at 3); the other split-engine algorithms
+    /// (MWF, DMWF, tree splitting, PV splitting, ER; `abdib` takes their 4) were fastest at 4 of 2,
+    /// 3 and 4 on 2 and on 8 simulated processors (depth 7, `split_ab/README.md`). `alphabeta`,
+    /// which never splits, takes the coarsest of those, delay splitting's 5: on one processor it
+    /// then runs exactly delay splitting's code (a frame of the split engine only at nodes with 5
+    /// plies or more, the sequential searcher below), so the baseline is never slower per node than
+    /// the algorithms it is compared with (a granularity of 2, a frame at every node with two plies
     /// left, searches about 25% fewer nodes per second on one thread: a speedup of 1.2 for
     /// delay splitting on one processor). APHID and Lazy SMP keep 2; APHID's granularity is
     /// its own (`AphidOptions::min_granularity`), whatever this says.

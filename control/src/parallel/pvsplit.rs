@@ -1,10 +1,10 @@
 //! Principal-variation splitting, in the two forms its two papers define ([`PvForm`],
 //! `options.pv_form`), on the processor pool of DIB. The engine is [`super::split_ab`].
 //!
-//! [`PvForm::Mp`] (the default; Marsland and Popowich's experiments use it): Marsland and Popowich's. The
-//! search is PVS: at every node the eldest child gets the full window and every younger
-//! sibling a minimal window `(alpha, alpha + 1)`, with a full-window re-search when it fails
-//! high inside beta. Only type-1 nodes (the principal variation) split, and only after their
+//! [`PvForm::Mp`] (the default; Marsland and Popowich's experiments use it): Marsland and
+//! Popowich's. The search is PVS: at every node the eldest child gets the full window and every
+//! younger sibling a minimal window `(alpha, alpha + 1)`, with a full-window re-search when it
+//! fails high inside beta. Only type-1 nodes (the principal variation) split, and only after their
 //! eldest child is done, so every piece starts with the bound the principal variation gave
 //! (Marsland's *PMWS*: parallel minimal window search). A younger sibling handed to another
 //! processor keeps the bound it was started with (a minimal window cannot narrow); when it
@@ -14,8 +14,8 @@
 //! child's fail high has raised the node's best above it since, it is first tested again, as a
 //! type-1 node too, with a minimal window at that best. Below the type-1 nodes nothing splits.
 //!
-//! [`PvForm::Rf`] (the papers' experiments of Rezaie and Finkel pass it): Rezaie and Finkel's (section
-//! 3.4), "a refinement of the tree-splitting algorithm ... The type-1 nodes are
+//! [`PvForm::Rf`] (the papers' experiments of Rezaie and Finkel pass it): Rezaie and Finkel's
+//! (section 3.4), "a refinement of the tree-splitting algorithm ... The type-1 nodes are
 //! recursively evaluated until a given ply is reached, at which point tree splitting is used.
 //! After the value of the principal variation (type-1) node is backed up the tree, tree
 //! splitting is used to evaluate the remaining siblings if they can not be cut off", and
@@ -28,9 +28,9 @@
 //! type-1 node splits its children at once (the processor tree of tree splitting, of the same
 //! height, hung from the type-1 node); deeper nodes are searched where they are. DIB's refusal
 //! applies (a processor does not split the node it is searching at), as for every algorithm
-//! of Rezaie and Finkel. With `options.tree_root` = [`super::treesplit::TreeRoot::Master`] (the papers'
-//! experiments pass it: PV splitting "is a refinement of the tree-splitting algorithm" on the
-//! same processor tree, whose root "is only a master") the processor of the principal
+//! of Rezaie and Finkel. With `options.tree_root` = [`super::treesplit::TreeRoot::Master`] (the
+//! papers' experiments pass it: PV splitting "is a refinement of the tree-splitting algorithm" on
+//! the same processor tree, whose root "is only a master") the processor of the principal
 //! variation (the root's) evaluates the type-1 nodes down the principal variation itself and,
 //! at each type-1 node whose eldest child is done, only hands the other children out, one per
 //! request, and searches none of them (with more than one processor and no lost work).

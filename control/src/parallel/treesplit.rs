@@ -6,12 +6,12 @@
 //! window update (information spreading), and aborts them on a cutoff. Below the split depth a
 //! processor searches sequentially (its own explicit stack, then the sequential `Searcher`
 //! below `options.min_split_depth` plies to go). The processor tree's width
-//! (`options.split_width`, default 10: Rezaie and Finkel's "TreeSplit10") bounds the pieces of one node
-//! out at once; the node's other children wait (searched by its own processor or handed out
+//! (`options.split_width`, default 10: Rezaie and Finkel's "TreeSplit10") bounds the pieces of one
+//! node out at once; the node's other children wait (searched by its own processor or handed out
 //! as pieces come back), as the extra branches queue in Fishburn's processor tree.
 //!
-//! The root's processor ([`TreeRoot`], `options.tree_root`): Rezaie and Finkel section 3.3 says "All
-//! interior processors in the tree of processors are both masters and slaves except the root
+//! The root's processor ([`TreeRoot`], `options.tree_root`): Rezaie and Finkel section 3.3 says
+//! "All interior processors in the tree of processors are both masters and slaves except the root
 //! processor, which is only a master. All the leaf processors are slaves." With
 //! [`TreeRoot::Master`] (the papers' experiments pass it) the processor holding the root
 //! searches none of the root's children when there is more than one processor: it hands them
@@ -43,8 +43,8 @@ option_enum! {
         /// It searches root children as well as handing them out.
         #[default]
         Worker => "worker",
-        /// Only a master (Rezaie and Finkel section 3.3): with more than one processor it hands every root
-        /// child out and searches none.
+        /// Only a master (Rezaie and Finkel section 3.3): with more than one processor it hands
+        /// every root child out and searches none.
         Master => "master",
     }
 }

@@ -49,9 +49,9 @@ impl<G: Game> Searcher<G> {
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.stats.leaves += 1;
-            // With `tt_min_depth` 0 a horizon node probes and stores the table too (Marsland and Popowich's
-            // "complete system": "a table lookup is made upon the initial visit to any tree
-            // node", section 8.2). A horizon leaf is one that is evaluated: a node the table
+            // With `tt_min_depth` 0 a horizon node probes and stores the table too (Marsland and
+            // Popowich's "complete system": "a table lookup is made upon the initial visit to any
+            // tree node", section 8.2). A horizon leaf is one that is evaluated: a node the table
             // decides is a search node.
             let use_tt = self.config.tt_mode != TtMode::Off
                 && self.config.tt_min_depth == 0

@@ -144,25 +144,25 @@ pub struct SearchConfig {
     /// `None` searches every iteration with a full window.
     pub aspiration: Option<i32>,
     /// Iterative deepening from one ply to the requested depth (the default); off, one search
-    /// at the requested depth with a full window, as the two-PDP-11 thesis's program searches. The split
-    /// engine deepens exactly when the sequential search does.
+    /// at the requested depth with a full window, as the two-PDP-11 thesis's program searches. The
+    /// split engine deepens exactly when the sequential search does.
     pub deepening: bool,
     /// Marsland and Popowich's refutation table: each iteration searches the root's moves
     /// sorted by the last iteration's values and follows, below each, the line the last
-    /// iteration searched first (`refutation`). Off by default; Marsland and Popowich's experiments turn
-    /// it on.
+    /// iteration searched first (`refutation`). Off by default; Marsland and Popowich's experiments
+    /// turn it on.
     pub refutation_table: bool,
     /// Which enhancements the play setting uses (ignored in the research setting).
     pub play_features: PlayFeatures,
     /// How far below the horizon the quiescence search goes: `None` searches the tactical moves
     /// out (the default); `Some(k)` evaluates every node `k` plies below the horizon
-    /// statically, as the two-PDP-11 thesis's program does with MMAXD = MAXD + 2 ("Nodes at depth MMAXD are
-    /// scored statically", thesis l. 389-390).
+    /// statically, as the two-PDP-11 thesis's program does with MMAXD = MAXD + 2 ("Nodes at depth
+    /// MMAXD are scored statically", thesis l. 389-390).
     pub quiescence_plies: Option<u32>,
 }
 
-/// The enhancements of the play setting, each switchable (all but ProbCut on by default). The research
-/// setting uses none of them whatever these say.
+/// The enhancements of the play setting, each switchable (all but ProbCut on by default). The
+/// research setting uses none of them whatever these say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayFeatures {
     /// Null-move pruning (R = 2 + depth/6, not in check, not at PV nodes, only where the game
@@ -255,8 +255,8 @@ impl SearchConfig {
         }
     }
 
-    /// Rezaie and Finkel's unsorted tree (section 4: "not sorting at all"): the research setting with
-    /// plain fail-soft alpha-beta, children in the game's generation order, no transposition
+    /// Rezaie and Finkel's unsorted tree (section 4: "not sorting at all"): the research setting
+    /// with plain fail-soft alpha-beta, children in the game's generation order, no transposition
     /// table, no killer or history ordering, no move hints, no sorting regime and no
     /// aspiration window. Every node is searched exactly as the paper's Pascal alpha-beta
     /// (section 3.1) searches it. Setting a sorting regime on it gives the paper's sorted

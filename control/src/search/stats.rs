@@ -47,8 +47,8 @@ pub struct SearchStats {
     pub probcut_cuts: u64,
     /// Interior nodes that failed high (a child's value reached beta): move-ordering quality.
     pub cut_nodes: u64,
-    /// Children searched at those nodes, the one that cut included (thesis Brockington's thesis, 6.3.1:
-    /// KEYANO searched 1.10 successors on average at a type-2 node).
+    /// Children searched at those nodes, the one that cut included (thesis Brockington's thesis,
+    /// 6.3.1: KEYANO searched 1.10 successors on average at a type-2 node).
     pub cut_children: u64,
     /// Interior nodes whose best move (the one that cut, or the best of an exact result) was
     /// searched first, and the nodes with a best move (fail-low nodes have none).

@@ -17,11 +17,11 @@
 //!   cheap.
 //! - **Presort** ([`Options::presort_from`], 14 or more empties; `endgame/presort.rs`): each
 //!   child is also rated by a shallow alpha-beta search (depth `(empties - 14) / 2`, at most
-//!   6, its own moves ordered by the opponent's replies from depth 2; [`Options::presort_pv_extra`] plies more at nodes with an open window, 0 by default) with an
-//!   evaluation trained on exact scores (on 8x8 line and corner patterns with per-band weights,
-//!   `endgame/pattern.rs`, plus twelve linear features), added to twice the fastest-first
-//!   weight below. It only orders moves: the solve stays exact. `endgame/README.md`
-//!   has the fit, the tuning and the measurements.
+//!   6, its own moves ordered by the opponent's replies from depth 2; [`Options::presort_pv_extra`]
+//!   plies more at nodes with an open window, 0 by default) with an evaluation trained on exact
+//!   scores (on 8x8 line and corner patterns with per-band weights, `endgame/pattern.rs`, plus
+//!   twelve linear features), added to twice the fastest-first weight below. It only orders moves:
+//!   the solve stays exact. `endgame/README.md` has the fit, the tuning and the measurements.
 //! - **Selective pre-search** ([`Options::presearch_from`], 20 or more empties, full-window
 //!   solves): before the exact solve, the same search runs with a table of its own (the
 //!   hint table) and two changes: positions with fewer than [`Options::presearch_leaf`] (14)
@@ -424,9 +424,9 @@ impl<const N: usize> Solver<N> {
     }
 
     /// The root with a narrow window around a guess, widened on failure: a window of width 4
-    /// around 0 (moved inside `(alpha, beta)`) first, then, on a fail, a window from the returned bound doubling its width
-    /// each time. Fail-soft bounds and the table (which keeps every bound proved) make the
-    /// repeated searches cheap.
+    /// around 0 (moved inside `(alpha, beta)`) first, then, on a fail, a window from the returned
+    /// bound doubling its width each time. Fail-soft bounds and the table (which keeps every bound
+    /// proved) make the repeated searches cheap.
     fn root_aspiration(
         &mut self,
         p: u64,

@@ -64,8 +64,8 @@ pub struct Metrics {
     pub starvation: f64,
     /// Messaging share of the processor time (Rezaie and Finkel: interference loss).
     pub interference: f64,
-    /// Share of the processor time spent busy on nodes the baseline did not need (Rezaie and Finkel:
-    /// speculative loss): busy x (nodes - baseline nodes) / nodes, over processor time.
+    /// Share of the processor time spent busy on nodes the baseline did not need (Rezaie and
+    /// Finkel: speculative loss): busy x (nodes - baseline nodes) / nodes, over processor time.
     pub speculative_loss: f64,
     /// What is left: 1 - efficiency - the three losses (slower nodes, unaccounted time).
     pub other_loss: f64,

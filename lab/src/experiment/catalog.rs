@@ -69,7 +69,8 @@ pub enum Kind {
         /// The simulated comparison's flags.
         settings: Settings,
     },
-    /// The two-PDP-11 thesis's runs of common-depth splitting on its two unequal machines (`pdp11.rs`).
+    /// The two-PDP-11 thesis's runs of common-depth splitting on its two unequal machines
+    /// (`pdp11.rs`).
     CommonDepth,
     /// One comparison per value of a cost-model key (`sim-set`), for each key swept.
     Sweep {
@@ -154,8 +155,8 @@ pub struct Against {
     pub series: Vec<(String, String)>,
     /// The numbers of one quantity shown and ranked as a view; `None` for the item itself.
     pub view: Option<View>,
-    /// How ours is read from the comparison ([`Reading::Compare`] but for Brockington and Schaeffer's thirds
-    /// and summed overheads).
+    /// How ours is read from the comparison ([`Reading::Compare`] but for Brockington and
+    /// Schaeffer's thirds and summed overheads).
     pub reading: Reading,
 }
 

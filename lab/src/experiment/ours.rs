@@ -14,15 +14,15 @@
 //!   over the positions run (mean over seeds);
 //! - the overheads of the thesis: the per-position means of compare's figures of the same
 //!   name, in percent (idle: compare's `starvation`);
-//! - Marsland and Popowich's overheads, ratios of means as the paper computes them (section 7.2): time
-//!   overhead N x mean T_N / mean T_1 - 1, search overhead mean leaf nodes on N / mean leaf
+//! - Marsland and Popowich's overheads, ratios of means as the paper computes them (section 7.2):
+//!   time overhead N x mean T_N / mean T_1 - 1, search overhead mean leaf nodes on N / mean leaf
 //!   nodes on 1 - 1, in percent, both against the same series on one processor;
 //! - leaf nodes: the mean horizon leaves per position (algorithms that count them).
 //!
-//! Two papers read some numbers differently, each a [`Reading`] of its mapping: Brockington and Schaeffer's
-//! figure 8 averages the speedups over one third of the positions sorted by their sequential
-//! tree size ([`Reading::Third`]), and its figure 9 gives overheads of the positions' summed
-//! times and nodes that add up ([`Reading::Additive`], [`additive`]).
+//! Two papers read some numbers differently, each a [`Reading`] of its mapping: Brockington and
+//! Schaeffer's figure 8 averages the speedups over one third of the positions sorted by their
+//! sequential tree size ([`Reading::Third`]), and its figure 9 gives overheads of the positions'
+//! summed times and nodes that add up ([`Reading::Additive`], [`additive`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -39,10 +39,11 @@ pub enum Reading {
     #[default]
     Compare,
     /// The per-position mean speedup over one third of the positions, sorted by the
-    /// baseline's nodes (0 the smallest trees, 2 the largest), as Brockington and Schaeffer's figure 8.
+    /// baseline's nodes (0 the smallest trees, 2 the largest), as Brockington and Schaeffer's
+    /// figure 8.
     Third(usize),
-    /// Brockington and Schaeffer's overheads of figure 9, from the positions' summed times and nodes
-    /// ([`additive`]).
+    /// Brockington and Schaeffer's overheads of figure 9, from the positions' summed times and
+    /// nodes ([`additive`]).
     Additive,
 }
 
@@ -227,7 +228,8 @@ pub fn value(
         Quantity::ParallelizationOverhead => pct(Metric::ParallelizationOverhead)?,
         Quantity::SynchronizationOverhead => pct(Metric::SynchronizationOverhead)?,
         Quantity::Idle => pct(Metric::Starvation)?,
-        // The two-PDP-11 thesis's measures come from its own runs (`pdp11.rs`), not from a comparison.
+        // The two-PDP-11 thesis's measures come from its own runs (`pdp11.rs`), not from a
+        // comparison.
         Quantity::TotalIncreasePct
         | Quantity::DsubPct
         | Quantity::DcommPct
@@ -296,9 +298,9 @@ pub fn thirds(rows: &[Cell]) -> [Vec<usize>; 3] {
     [part(0), part(1), part(2)]
 }
 
-/// Brockington and Schaeffer's overheads (its section 4, figure 9): of the times and nodes summed over the
-/// positions (and seeds), as fractions of the sequential time `T_s`, with `T_p` the parallel
-/// time and `n` the processors. They add up:
+/// Brockington and Schaeffer's overheads (its section 4, figure 9): of the times and nodes summed
+/// over the positions (and seeds), as fractions of the sequential time `T_s`, with `T_p` the
+/// parallel time and `n` the processors. They add up:
 ///
 /// ```text
 /// total           = (n T_p - T_s) / T_s
@@ -327,7 +329,8 @@ pub struct Additive {
     /// Parallelization overhead.
     pub parallelization: f64,
     /// The slaves' nodes per second of their time ((n - 1) x T_p, idle included) over the
-    /// sequential program's nodes per second: Brockington and Schaeffer's "2000 nodes per second" against 2500.
+    /// sequential program's nodes per second: Brockington and Schaeffer's "2000 nodes per second"
+    /// against 2500.
     pub slave_rate: f64,
     /// The slaves' idle time over their time.
     pub slave_idle: f64,

@@ -1,6 +1,6 @@
-//! `runner experiment pdp11-t5`: the two-PDP-11 thesis's table 5.1 (each position's fastest setting, time
-//! over the ideal combination of the two machines) and table 5.2 (dsub at CD = 0), and its
-//! findings about the common depth, from runs of common-depth splitting (`cdsplit`) on the
+//! `runner experiment pdp11-t5`: the two-PDP-11 thesis's table 5.1 (each position's fastest
+//! setting, time over the ideal combination of the two machines) and table 5.2 (dsub at CD = 0),
+//! and its findings about the common depth, from runs of common-depth splitting (`cdsplit`) on the
 //! simulated PDP-11/45 and PDP-11/20 (`pdp11` preset).
 //!
 //! Per position and depth (`testsets/search/pdp11_two_machines.txt`): T1 and T2, one machine alone

@@ -1,14 +1,14 @@
 //! The papers' published numbers, read from the `.tsv` files of `testsets/published` (built into
 //! the binary): every number becomes one [`Point`] (an item such as "figure 5", a series named
 //! as the paper names it, a [`Quantity`], a processor count and the value) with the context of
-//! its row (setup, program, setting, depth, table kind, storage rule, position). Brockington and Schaeffer's
-//! figures 7-9 have the names of Rezaie and Finkel's figures 7-9; their curves' names differ, and so
-//! does their context (`what` against Rezaie and Finkel's `setup`).
+//! its row (setup, program, setting, depth, table kind, storage rule, position). Brockington and
+//! Schaeffer's figures 7-9 have the names of Rezaie and Finkel's figures 7-9; their curves' names
+//! differ, and so does their context (`what` against Rezaie and Finkel's `setup`).
 //!
 //! Values keep the papers' units: overheads in percent, nodes in thousands where the figure
 //! plots thousands. Two conversions, so that every [`Quantity::Seconds`] is elapsed seconds per
-//! position: Marsland and Popowich's table 4 prints minutes per position (times 60), and the thesis prints
-//! seconds summed over its test set (divided by its 20 positions, 24 in chess).
+//! position: Marsland and Popowich's table 4 prints minutes per position (times 60), and the thesis
+//! prints seconds summed over its test set (divided by its 20 positions, 24 in chess).
 
 use std::fmt;
 
@@ -67,7 +67,8 @@ pub enum Quantity {
     DsubPct,
     /// Time beyond the search work over T0, percent (the two-PDP-11 thesis's dcomm).
     DcommPct,
-    /// Factor by which the communication overhead grows per unit of common depth (the two-PDP-11 thesis).
+    /// Factor by which the communication overhead grows per unit of common depth (the two-PDP-11
+    /// thesis).
     CommGrowth,
 }
 
@@ -464,8 +465,8 @@ const REZAIE_FINKEL: CurveLayout = CurveLayout {
     },
 };
 
-/// The quantity of a Brockington and Schaeffer (1996) curve: figures 7 and 8 plot speedups, figure 9 one overhead per
-/// curve (percent of the sequential time), named by the curve.
+/// The quantity of a Brockington and Schaeffer (1996) curve: figures 7 and 8 plot speedups, figure
+/// 9 one overhead per curve (percent of the sequential time), named by the curve.
 fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
     match (quantity, series) {
         ("speedup", _) => Ok(Quantity::Speedup),
@@ -480,8 +481,8 @@ fn bs_quantity(quantity: &str, series: &str) -> Result<Quantity, String> {
     }
 }
 
-/// Brockington and Schaeffer's curves: figure, quantity, series, one column `n<k>` per processor count, and
-/// the curve's description (`what`, kept as context).
+/// Brockington and Schaeffer's curves: figure, quantity, series, one column `n<k>` per processor
+/// count, and the curve's description (`what`, kept as context).
 const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
     lead: &["figure", "quantity", "series"],
     prefix: "n",
@@ -495,8 +496,8 @@ const BROCKINGTON_SCHAEFFER: CurveLayout = CurveLayout {
         })
     },
 };
-/// The two-PDP-11 thesis's position label from its row: "chess endgame position 1" is `end 1`, "chess
-/// middle game position 48b" is `48b` (the thesis's own labels).
+/// The two-PDP-11 thesis's position label from its row: "chess endgame position 1" is `end 1`,
+/// "chess middle game position 48b" is `48b` (the thesis's own labels).
 fn pdp11_position(program: &str) -> Option<String> {
     if let Some(n) = program.strip_prefix("chess endgame position ") {
         return Some(format!("end {n}"));
@@ -506,9 +507,9 @@ fn pdp11_position(program: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The two-PDP-11 thesis's numbers (long format: one number per row): tables 5.1 and 5.2 as items of one
-/// series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors; appendix A's
-/// parallel runs read with confidence A or B (time over T0, dsub, dcomm) as item `appendix A`,
+/// The two-PDP-11 thesis's numbers (long format: one number per row): tables 5.1 and 5.2 as items
+/// of one series per position and depth (`end 1 MAXD 8`, `31 MAXD 4`), on 2 processors; appendix
+/// A's parallel runs read with confidence A or B (time over T0, dsub, dcomm) as item `appendix A`,
 /// one series per position, depth, strategy and common depth (`end 1 MAXD 8, A CD 2`); and the
 /// chapter 5 table of communication growth per unit of common depth (series `middle game,
 /// A`). Rows of other tables (facts of the machines, single-machine times) and `NA` values give
@@ -668,8 +669,8 @@ mod tests {
             ]
         );
         let p = points();
-        // The two-PDP-11 thesis: table 5.1's 20 rows of three numbers, table 5.2's 19 legible cells, the
-        // four growth factors.
+        // The two-PDP-11 thesis: table 5.1's 20 rows of three numbers, table 5.2's 19 legible
+        // cells, the four growth factors.
         assert_eq!(count(&p, "table 5.1"), 60);
         assert_eq!(count(&p, "table 5.2"), 19);
         assert_eq!(count(&p, "chapter 5 communication growth"), 4);
@@ -692,8 +693,9 @@ mod tests {
             2,
         );
         assert!((g - 5.0).abs() < 1e-12);
-        // Rezaie and Finkel: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9. Brockington and Schaeffer (1996)
-        // adds 4 curves of 4 points to figure 7, 3 to figure 8 and 5 to figure 9.
+        // Rezaie and Finkel: 6 curves of 11 points in figures 5, 6 and 7; two in 8; three in 9.
+        // Brockington and Schaeffer (1996) adds 4 curves of 4 points to figure 7, 3 to figure 8 and
+        // 5 to figure 9.
         let figures_7_to_9 = |p: &&Point| p.context("what").is_some();
         for fig in ["figure 5", "figure 6", "figure 7"] {
             assert_eq!(
@@ -781,7 +783,8 @@ mod tests {
             })
             .expect("position I on 2");
         assert!((i.value - 58.0 * 60.0).abs() < 1e-9);
-        // Brockington and Schaeffer (1996): figure 7 at 8 ply on 16, figure 9's overheads by their curve's name.
+        // Brockington and Schaeffer (1996): figure 7 at 8 ply on 16, figure 9's overheads by their
+        // curve's name.
         assert!((value(&p, "figure 7", "8 ply", Quantity::Speedup, 16) - 6.02).abs() < 1e-12);
         assert!((value(&p, "figure 8", "Large", Quantity::Speedup, 4) - 1.53).abs() < 1e-12);
         let so = value(

@@ -10,8 +10,8 @@ use control::engine::Method;
 /// The sequential algorithms offered (minimax is only an oracle).
 const SEQUENTIAL: [Algorithm; 2] = [Algorithm::Pvs, Algorithm::AlphaBeta];
 
-/// The `Algorithm` value that picks by `Threads`: [`Algorithm::Pvs`] on one thread, [`AUTO_PARALLEL`]
-/// on more.
+/// The `Algorithm` value that picks by `Threads`: [`Algorithm::Pvs`] on one thread,
+/// [`AUTO_PARALLEL`] on more.
 pub const AUTO: &str = "auto";
 
 /// The parallel algorithm `auto` takes for `Threads` above 1: `delaysplit` (young brothers wait)

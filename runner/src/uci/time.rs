@@ -12,8 +12,9 @@
 //! `movetime M` gives a fixed time of `M - O` (at least 1 ms), all of it for this move: depths
 //! start until the deadline, which stops the running one. `mate N` searches at most `2N - 1`
 //! plies (a mate in N moves is `2N - 1` plies deep; the search stops earlier when it proves a
-//! shorter one). `infinite`, `ponder`, `depth`, `nodes` and `mate` alone set no deadline. The engine never waits past the deadline: at the
-//! deadline it answers with the last completed depth (the first legal move if none completed).
+//! shorter one). `infinite`, `ponder`, `depth`, `nodes` and `mate` alone set no deadline. The
+//! engine never waits past the deadline: at the deadline it answers with the last completed depth
+//! (the first legal move if none completed).
 
 use std::time::Duration;
 

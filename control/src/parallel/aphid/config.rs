@@ -116,8 +116,8 @@ pub struct AphidOptions {
     /// the number of slaves.
     pub report_nodes: u64,
     /// `report_nodes` grows with the number of slaves (`ceil(slaves / 8)` times), so that the
-    /// master's inbox does not; off, every slave reports after `report_nodes` nodes, as Brockington and Schaeffer's
-    /// `APHID_SLAVENODESTOCOMM` (a tenth of a second of search) does.
+    /// master's inbox does not; off, every slave reports after `report_nodes` nodes, as Brockington
+    /// and Schaeffer's `APHID_SLAVENODESTOCOMM` (a tenth of a second of search) does.
     pub scale_reports: bool,
     /// A speculative search yields after this many nodes so that required work can go first
     /// (it resumes with twice the budget).
@@ -183,9 +183,9 @@ pub struct AphidOptions {
     /// make the leaf certain. On by default, with `tt_reseed_guesses`.
     pub tt_seeded_guesses: bool,
     /// Guesses try the results of the required depth's parity first (`r`, `r - 2`, ..., then
-    /// `r - 1`, ...), each scaled as usual: Brockington and Schaeffer's footnote 2, "we use the largest ply
-    /// value with the same parity". Off by default (it lost on Othello, README); on in Brockington and Schaeffer's
-    /// chess setting (`bs96.toml`).
+    /// `r - 1`, ...), each scaled as usual: Brockington and Schaeffer's footnote 2, "we use the
+    /// largest ply value with the same parity". Off by default (it lost on Othello, README); on in
+    /// Brockington and Schaeffer's chess setting (`bs96.toml`).
     pub parity_guesses: bool,
     /// Every pass that finds a leaf uncertain reads the transposition table again for it
     /// (as `tt_seeded_guesses` does when the leaf is created): results of other leaves with
@@ -210,9 +210,9 @@ pub struct AphidOptions {
     /// The share of a slave's nodes per second, in percent, lost to the library's per-node
     /// calls (`aphid_intnode_*()`) when the slaves run the master's executable: "a slave
     /// process in APHID can incur a 10-20% slowdown on the number of nodes visited per second
-    /// by calling the aphid_intnode_*() routines" (Brockington's thesis, section 6.2.2). 0 (the default):
-    /// a slave-only executable without those calls, as the thesis's experiments ran. Charged
-    /// as time at the node cost, not as nodes (`dib::Work::library`); at most 99.
+    /// by calling the aphid_intnode_*() routines" (Brockington's thesis, section 6.2.2). 0 (the
+    /// default): a slave-only executable without those calls, as the thesis's experiments ran.
+    /// Charged as time at the node cost, not as nodes (`dib::Work::library`); at most 99.
     pub library_slowdown_percent: u32,
 }
 

@@ -72,8 +72,8 @@ pub struct Guess {
 }
 
 /// The results a guess looks at, in the order it looks: depths `required` and below, deepest
-/// first; with `parity` (`AphidOptions::parity_guesses`, Brockington and Schaeffer's footnote 2) every depth of
-/// the required depth's parity (`required`, `required - 2`, ...) before the others.
+/// first; with `parity` (`AphidOptions::parity_guesses`, Brockington and Schaeffer's footnote 2)
+/// every depth of the required depth's parity (`required`, `required - 2`, ...) before the others.
 fn candidates(bounds: &DepthBounds, required: u32, parity: bool) -> Vec<(u32, Bounds)> {
     let mut c: Vec<(u32, Bounds)> = bounds
         .deepest_first()

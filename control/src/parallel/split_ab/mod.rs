@@ -66,8 +66,8 @@ pub enum SplitPolicy {
     Dmwf {
         /// The percentile (Rezaie and Finkel section 6: 90).
         percentile: u32,
-        /// The children strictly above it replace the eldest (Rezaie and Finkel section 6); else the
-        /// children at or above it join the eldest.
+        /// The children strictly above it replace the eldest (Rezaie and Finkel section 6); else
+        /// the children at or above it join the eldest.
         replace: bool,
     },
     /// Tree splitting: every node less than `split_depth` plies below the root splits; deeper
@@ -75,8 +75,8 @@ pub enum SplitPolicy {
     TreeSplit {
         /// Plies below the root the processor tree reaches.
         split_depth: u32,
-        /// The root's processor is only a master (Rezaie and Finkel section 3.3): with more than one
-        /// processor (and no lost messages) it hands the root's children out, one per request,
+        /// The root's processor is only a master (Rezaie and Finkel section 3.3): with more than
+        /// one processor (and no lost messages) it hands the root's children out, one per request,
         /// and searches none.
         master_root: bool,
     },
@@ -84,10 +84,10 @@ pub enum SplitPolicy {
     /// eldest child is done; every younger sibling is searched with a minimal window and
     /// re-searched (as a new type-1 node, which may split again) when it fails high.
     PvSplit,
-    /// PV splitting as Rezaie and Finkel section 3.4 defines it (see [`super::pvsplit`]): alpha-beta's
-    /// windows; a type-1 node splits once its eldest child is done, and every node less than
-    /// `split_depth` plies below a type-1 node (not on the principal variation) splits at once,
-    /// as tree splitting's processor tree hung from the type-1 node.
+    /// PV splitting as Rezaie and Finkel section 3.4 defines it (see [`super::pvsplit`]):
+    /// alpha-beta's windows; a type-1 node splits once its eldest child is done, and every node
+    /// less than `split_depth` plies below a type-1 node (not on the principal variation) splits at
+    /// once, as tree splitting's processor tree hung from the type-1 node.
     PvSplitRf {
         /// Plies below a type-1 node its processor tree reaches.
         split_depth: u32,
@@ -104,12 +104,12 @@ pub enum SplitPolicy {
     Ybw(YbwRule),
     /// Never splits: sequential alpha-beta on the runtime ([`super::alphabeta`]).
     Never,
-    /// Rezaie and Finkel's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its untried
-    /// children to whoever asks, at any time (no eldest-first wait, no node types); window
+    /// Rezaie and Finkel's parallel alpha-beta on DIB ([`super::abdib`]): every frame hands its
+    /// untried children to whoever asks, at any time (no eldest-first wait, no node types); window
     /// improvements spread to the pieces still out and a cutoff aborts them.
     AbDib,
-    /// The two-PDP-11 thesis's splitting at a common depth ([`super::cdsplit`]): the nodes at most `cd`
-    /// plies below the root are shared; a request gets the next untried child of the deepest
+    /// The two-PDP-11 thesis's splitting at a common depth ([`super::cdsplit`]): the nodes at most
+    /// `cd` plies below the root are shared; a request gets the next untried child of the deepest
     /// shared frame of the running search. With `variable` (the thesis's strategy A) a frame's
     /// common depth drops to its own ply once one of its children is done (the root keeps
     /// `cd`), so that only the first line below each root move is shared down to `cd`.
@@ -173,19 +173,20 @@ impl SplitPolicy {
         }
     }
 
-    /// DIB's refusal (Rezaie and Finkel section 2): subdividing the running search "if it reaches the
-    /// depth at which B itself is searching, the request is not granted", so the top frame
-    /// never splits. Every policy of Rezaie and Finkel runs on DIB; Marsland and Popowich's PV splitting and the two-PDP-11 thesis's
-    /// common depth (whose leading processor shares its deepest shared node, the one it
-    /// searches at) ran on other systems and keep their own rules. It applies to the papers'
-    /// trees (move ordering off), as the other rules of Rezaie and Finkel do.
+    /// DIB's refusal (Rezaie and Finkel section 2): subdividing the running search "if it reaches
+    /// the depth at which B itself is searching, the request is not granted", so the top frame
+    /// never splits. Every policy of Rezaie and Finkel runs on DIB; Marsland and Popowich's PV
+    /// splitting and the two-PDP-11 thesis's common depth (whose leading processor shares its
+    /// deepest shared node, the one it searches at) ran on other systems and keep their own rules.
+    /// It applies to the papers' trees (move ordering off), as the other rules of Rezaie and Finkel
+    /// do.
     fn refuses_own_depth(self) -> bool {
         !matches!(self, SplitPolicy::PvSplit | SplitPolicy::CommonDepth { .. })
     }
 
-    /// The two-PDP-11 thesis's splitting: a request is served by the deepest frame that may split, one child
-    /// at a time (the other processor "selects the next unevaluated move" at the common depth
-    /// on the leading processor's line); every other policy hands off all untried children of
+    /// The two-PDP-11 thesis's splitting: a request is served by the deepest frame that may split,
+    /// one child at a time (the other processor "selects the next unevaluated move" at the common
+    /// depth on the leading processor's line); every other policy hands off all untried children of
     /// the shallowest such frame.
     fn one_deepest_child(self) -> bool {
         matches!(self, SplitPolicy::CommonDepth { .. })

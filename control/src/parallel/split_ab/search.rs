@@ -35,8 +35,8 @@ pub struct AbSearch<G: Game> {
     shallow: bool,
     /// The most pieces of one frame out at once (the processor tree's width).
     width: Option<usize>,
-    /// The run root's processor is only a master (tree splitting; Rezaie and Finkel's PV splitting at
-    /// its type-1 nodes): set when the run root becomes this search's root frame.
+    /// The run root's processor is only a master (tree splitting; Rezaie and Finkel's PV splitting
+    /// at its type-1 nodes): set when the run root becomes this search's root frame.
     master: bool,
     /// May be a master: the application's `master` (decided at the first step).
     may_master: bool,
@@ -120,9 +120,9 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// Charges `nodes` (every node the steps since the last charge visited, look-ahead
-    /// included) by kind: the searcher's horizon leaves, quiescence and look-ahead nodes and table probes since
-    /// the last charge, the frames opened and the engine table's probes (shared-table probes
-    /// when several processors probe one global table); the rest are search nodes.
+    /// included) by kind: the searcher's horizon leaves, quiescence and look-ahead nodes and table
+    /// probes since the last charge, the frames opened and the engine table's probes (shared-table
+    /// probes when several processors probe one global table); the rest are search nodes.
     fn charge(&mut self, nodes: u64, fx: &mut Effects<Window>) {
         let now = self.searcher.stats().tally();
         let new = self.tally.since(now);
@@ -683,8 +683,8 @@ impl<G: Game> AbSearch<G> {
     }
 
     /// Whether frame `f` of a master only hands its untried children out: tree splitting's
-    /// root, or, in Rezaie and Finkel's PV splitting, a type-1 node whose eldest child is done; not when
-    /// its children are too small to hand out.
+    /// root, or, in Rezaie and Finkel's PV splitting, a type-1 node whose eldest child is done; not
+    /// when its children are too small to hand out.
     fn masters(&self, f: &Frame<G>) -> bool {
         self.master
             && f.depth > self.min_split_depth
@@ -790,7 +790,8 @@ impl<G: Game> AbSearch<G> {
 
     /// After a change anywhere: narrows the windows down the stack, cuts off where a frame's
     /// best reaches its beta, and sends narrowed windows to pieces. By value (delay splitting,
-    /// Rezaie and Finkel section 3.6) it only cuts off: every child keeps the window it started with.
+    /// Rezaie and Finkel section 3.6) it only cuts off: every child keeps the window it started
+    /// with.
     fn settle(&mut self, fx: &mut Effects<Window>) {
         loop {
             let narrowed = if self.by_value { 0 } else { self.stack.len() };

@@ -74,8 +74,8 @@ pub struct CostModel {
     /// Probes a shared table serves at once; 0: no contention.
     #[serde(default)]
     pub shared_table_ports: u32,
-    /// The processor whose memory holds the shared table, where one does (Marsland and Popowich's global
-    /// table in the master): its own probes are probes of its own table; `None`: every
+    /// The processor whose memory holds the shared table, where one does (Marsland and Popowich's
+    /// global table in the master): its own probes are probes of its own table; `None`: every
     /// processor reaches the shared table alike.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_table_home: Option<usize>,
@@ -124,8 +124,8 @@ pub struct CostModel {
     /// times slower), cycled over the processors; empty means all 100.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relative_cost_percent: Vec<u32>,
-    /// Lines that run slower from some processor count on (Marsland and Popowich's serial lines ran "at
-    /// half that speed with the four processor configuration"); `None`: the same at every
+    /// Lines that run slower from some processor count on (Marsland and Popowich's serial lines ran
+    /// "at half that speed with the four processor configuration"); `None`: the same at every
     /// count. Applied by [`CostModel::for_procs`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slow_lines: Option<SlowLines>,
@@ -467,8 +467,8 @@ impl CostModel {
         CostModel::preset("sun4-pvm").unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The two-PDP-11 thesis's PDP-11/45 and 1.8 times slower PDP-11/20 on a parallel link that moves a
-    /// message a word at a time.
+    /// The two-PDP-11 thesis's PDP-11/45 and 1.8 times slower PDP-11/20 on a parallel link that
+    /// moves a message a word at a time.
     #[must_use]
     pub fn pdp11() -> CostModel {
         CostModel::preset("pdp11").unwrap_or_else(|e| panic!("{e}"))

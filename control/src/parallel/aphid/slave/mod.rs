@@ -287,9 +287,9 @@ impl<G: Game> Slave<G> {
 
 impl<G: Game> SlaveState<G> {
     /// `work` with the library's per-node calls added: a slave that runs the master's
-    /// executable loses `library_percent` of its nodes per second to them (Brockington's thesis, section
-    /// 6.2.2), so every node brings `p / (100 - p)` node equivalents of library work, charged
-    /// as whole node equivalents of the running total.
+    /// executable loses `library_percent` of its nodes per second to them (Brockington's thesis,
+    /// section 6.2.2), so every node brings `p / (100 - p)` node equivalents of library work,
+    /// charged as whole node equivalents of the running total.
     fn with_library(&mut self, mut work: dib::Work) -> dib::Work {
         let p = u128::from(self.library_percent);
         if p > 0 {
