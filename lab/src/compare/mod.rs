@@ -193,6 +193,7 @@ fn report_on(
         plan.backend,
         plan.baseline.name()
     );
+    let shown = table::shown(plan, &summaries);
     for (avg, name) in [
         (Average::PerPosition, "per-position mean (± sd)"),
         (Average::Aggregate, "aggregate (summed times and nodes)"),
@@ -200,10 +201,7 @@ fn report_on(
         println!("\n{name}:");
         print!(
             "{}",
-            table::text(
-                &table::HEAD,
-                &table::summary_rows(&table::shown(plan, &summaries), avg)
-            )
+            table::text(&table::HEAD, &table::summary_rows(&shown, avg))
         );
     }
     if plan.per_position {

@@ -181,15 +181,13 @@ fn axis_end(procs: &[usize], published: &[Line]) -> f64 {
         .fold(1.0, f64::max)
 }
 
-/// The plots as (file name, caption, SVG): speedup, efficiency, relative nodes, time and the
-/// time breakdown.
+/// The plots of `summaries` (those the report shows, [`table::shown`]) as (file name,
+/// caption, SVG): speedup, efficiency, relative nodes, time and the time breakdown.
 pub fn plots(
     plan: &Plan,
     summaries: &[Summary],
     published: &[Line],
 ) -> Vec<(&'static str, String, String)> {
-    let shown = table::shown(plan, summaries);
-    let summaries = &shown[..];
     let series: Vec<String> = plan.series.iter().map(|s| s.label.clone()).collect();
     let clock = if plan.virtual_time() { "virtual " } else { "" };
     let n_samples = summaries.first().map_or(0, |s| s.samples);
@@ -459,12 +457,13 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         "environment": environment,
     });
     write(&out.join("results.json"), &format!("{json:#}\n"))?;
-    let plots = plots(plan, inp.summaries, &inp.addendum.published);
+    let shown = table::shown(plan, inp.summaries);
+    let plots = plots(plan, &shown, &inp.addendum.published);
     for (name, _, svg) in &plots {
         write(&out.join(name), svg)?;
     }
     let report = out.join("report.html");
-    write(&report, &html(inp, &plots, &environment))?;
+    write(&report, &html(inp, &shown, &plots, &environment))?;
     Ok(report)
 }
 
@@ -499,8 +498,10 @@ fn ranking(summaries: &[Summary]) -> Option<String> {
     ))
 }
 
+/// The report: `shown` are the summaries its tables show ([`table::shown`]).
 fn html(
     inp: &Inputs<'_>,
+    shown: &[Summary],
     plots: &[(&'static str, String, String)],
     environment: &Environment,
 ) -> String {
@@ -546,9 +547,8 @@ fn html(
         plan.procs,
         escape(plan.baseline.name()),
     );
-    let shown = table::shown(plan, inp.summaries);
     body.push_str("<h2>Summary</h2>\n");
-    if let Some(line) = ranking(&shown) {
+    if let Some(line) = ranking(shown) {
         let _ = writeln!(body, "<p>{}</p>", escape(&line));
     }
     for (_, caption, svg) in plots.iter().filter(|(n, _, _)| *n == SPEEDUP_PLOT) {
@@ -573,10 +573,7 @@ fn html(
         (Average::Aggregate, "Aggregate (summed times and nodes)"),
     ] {
         let _ = writeln!(body, "<h2>{name}</h2>");
-        body.push_str(&table::html(
-            &table::HEAD,
-            &table::summary_rows(&shown, avg),
-        ));
+        body.push_str(&table::html(&table::HEAD, &table::summary_rows(shown, avg)));
     }
     body.push_str("<h2>What the columns mean</h2>\n<table class=\"explain\"><tbody>");
     for (col, what) in COLUMNS {
