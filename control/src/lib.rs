@@ -44,6 +44,7 @@
 #![forbid(unsafe_code)]
 
 pub mod engine;
+mod named_value;
 pub mod parallel;
 pub mod parallel_perft;
 pub mod search;

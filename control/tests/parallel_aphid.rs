@@ -509,7 +509,7 @@ fn a_forced_mate_keeps_the_slaves_windows_narrow() {
 /// processors, with and without same-parity guesses, and the option changes which results the
 /// guesses take.
 #[test]
-fn seed_000_options_keep_the_value_on_chess() {
+fn brockington_schaeffer_options_keep_the_value_on_chess() {
     let text = include_str!("../../testsets/aphid/bs96.toml");
     let bs96 = AphidOptions::from_file_text("bs96.toml", text).expect("bs96.toml");
     assert!(bs96.parity_guesses && !bs96.scale_reports);

@@ -148,7 +148,7 @@ fn ybw_and_never_on_split_ab_agree_with_sequential_alphabeta() {
 /// splitting (alpha-beta's windows, tree splitting below the type-1 nodes; its type-1 nodes'
 /// processor a worker or only a master) return sequential alpha-beta's value.
 #[test]
-fn tree_splitting_master_and_seed_003_pv_splitting_agree_with_sequential_alphabeta() {
+fn tree_splitting_master_and_rezaie_finkel_pv_splitting_agree_with_sequential_alphabeta() {
     let mut moved = 0;
     for &g in GameId::ALL {
         moved += g.visit(defaults(&[
@@ -208,7 +208,7 @@ fn the_tree_splitting_root_is_only_a_master() {
 /// splitting, with alpha-beta's windows: frames below the type-1 nodes split (none does in
 /// Marsland and Popowich's form) and no minimal window or re-search is ever searched.
 #[test]
-fn seed_003_pv_splitting_splits_below_the_type_one_nodes() {
+fn rezaie_finkel_pv_splitting_splits_below_the_type_one_nodes() {
     let rf = tictactoe_run(
         SplitPolicy::PvSplitRf {
             split_depth: 2,

@@ -4,37 +4,81 @@
 //! each key is a flag's long name (`time-ms = 200000`, `unsorted = true`), and a missing key has
 //! the flag's default ([`defaults`]).
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use control::parallel::aphid::TtSharing;
+use control::parallel::delaysplit::{YbwRule, YbwWindows};
+use control::parallel::dmwf::DmwfPromote;
+use control::parallel::er::ErEChildren;
+use control::parallel::mwf::MwfCutoffs;
+use control::parallel::pvsplit::PvForm;
+use control::parallel::split_ab::SplitTables;
+use control::parallel::treesplit::TreeRoot;
+use control::search::{Setting, SortRegime, TtMode, TtReplace};
 use serde::Deserialize;
+
+pub mod list;
+
+/// Where a run's processors run (`--backend`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    /// One OS thread per processor.
+    Threads,
+    /// The deterministic simulator: virtual time, a cost model.
+    Sim,
+    /// One MPI rank per processor, under `mpirun` or `srun`.
+    Mpi,
+}
+
+impl BackendKind {
+    /// The name `--backend` takes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            BackendKind::Threads => "threads",
+            BackendKind::Sim => "sim",
+            BackendKind::Mpi => "mpi",
+        }
+    }
+}
+
+impl std::fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// The defaults of `runner compare`'s flags that have one, shared by clap (`default_value`) and
 /// serde (`#[serde(default = ...)]`), so that a flag left out of a table and one left off the
 /// command line mean the same.
 pub mod defaults {
+    use super::BackendKind;
+    use control::search::{Setting, SortRegime, TtReplace};
+
     /// `--game`.
     pub const GAME: &str = "tictactoe4";
     /// `--backend`.
-    pub const BACKEND: &str = "sim";
+    pub const BACKEND: BackendKind = BackendKind::Sim;
     /// `--seeds`.
     pub const SEEDS: u64 = 1;
     /// `--baseline`.
     pub const BASELINE: &str = "alphabeta";
     /// `--setting`.
-    pub const SETTING: &str = "research";
+    pub const SETTING: Setting = Setting::Research;
     /// `--tt-mb`.
     pub const TT_MB: usize = 16;
     /// `--sort`.
-    pub const SORT: &str = "none";
+    pub const SORT: SortRegime = SortRegime::None;
     /// `--expansion-depth`.
     pub const EXPANSION_DEPTH: u32 = 3;
     /// `--tt-replace`.
-    pub const TT_REPLACE: &str = "always";
+    pub const TT_REPLACE: TtReplace = TtReplace::Always;
 
     pub(crate) fn game() -> String {
         GAME.into()
     }
-    pub(crate) fn backend() -> String {
-        BACKEND.into()
+    pub(crate) fn backend() -> BackendKind {
+        BACKEND
     }
     pub(crate) fn seeds() -> u64 {
         SEEDS
@@ -42,20 +86,20 @@ pub mod defaults {
     pub(crate) fn baseline() -> String {
         BASELINE.into()
     }
-    pub(crate) fn setting() -> String {
-        SETTING.into()
+    pub(crate) fn setting() -> Setting {
+        SETTING
     }
     pub(crate) fn tt_mb() -> usize {
         TT_MB
     }
-    pub(crate) fn sort() -> String {
-        SORT.into()
+    pub(crate) fn sort() -> SortRegime {
+        SORT
     }
     pub(crate) fn expansion_depth() -> u32 {
         EXPANSION_DEPTH
     }
-    pub(crate) fn tt_replace() -> String {
-        TT_REPLACE.into()
+    pub(crate) fn tt_replace() -> TtReplace {
+        TT_REPLACE
     }
 }
 
@@ -117,21 +161,21 @@ pub struct SearchArgs {
     /// distributed (the shadow-table ring; overrides the configuration file's `[tables] tt`),
     /// as `runner compare --aphid-tt`.
     #[arg(long)]
-    pub aphid_tt: Option<String>,
+    pub aphid_tt: Option<TtSharing>,
     /// Refused with the fix: APHID's tables are `--aphid-tt`, the table mode `--tt-mode`.
     #[arg(long, hide = true)]
     pub tt: Option<String>,
     /// Transposition table mode: off, exact (hits only at exactly the stored depth) or normal;
     /// default: exact in the research setting, normal in play.
     #[arg(long)]
-    pub tt_mode: Option<String>,
+    pub tt_mode: Option<TtMode>,
     /// Nodes with fewer plies left than this do not use the table (1: every interior node; 0:
     /// the horizon nodes too).
     #[arg(long, default_value_t = 2)]
     pub tt_min_depth: u32,
     /// The named setting: research (fixed depth, deterministic) or play (every enhancement).
-    #[arg(long, default_value = "research")]
-    pub setting: String,
+    #[arg(long, default_value_t = defaults::SETTING)]
+    pub setting: Setting,
     /// The table size and sorting flags (shared with `runner compare`).
     #[command(flatten)]
     pub table_sort: TableSortArgs,
@@ -147,49 +191,9 @@ pub struct SearchArgs {
     /// Parallel runs (--procs): also print the algorithm's own counters (always in --json).
     #[arg(long)]
     pub verbose: bool,
-    /// MWF and DMWF (`--algo mwf|dmwf`): a type-2 node whose eldest child is done waits for a
-    /// finite beta before it searches its other children (on or off; default on).
-    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
-    pub mwf_wait: Option<bool>,
-    /// MWF and DMWF (`--algo mwf|dmwf`): `shallow`, alpha-beta without deep cutoffs and node
-    /// types 1 and 2 (Rezaie and Finkel section 3.2; the default), or `deep`, alpha-beta's windows
-    /// and three node types.
-    #[arg(long, value_name = "shallow|deep")]
-    pub mwf_cutoffs: Option<String>,
-    /// DMWF (`--algo dmwf`): `replace`, the children strictly above the 90th percentile of
-    /// their siblings' static values are type 1 instead of the eldest (Rezaie and Finkel section 6;
-    /// the default), or `beside`, those at or above it join the eldest.
-    #[arg(long, value_name = "replace|beside")]
-    pub dmwf_promote: Option<String>,
-    /// Delay splitting (`--algo delaysplit`): `plain`, every node waits for its eldest child
-    /// (the default), or `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child,
-    /// type-2 nodes for their reasonable moves, type-3 nodes for nothing).
-    #[arg(long, value_name = "plain|star")]
-    pub ybw_rule: Option<String>,
-    /// Delay splitting (`--algo delaysplit`): `spread`, a raised bound narrows the windows of
-    /// the children already running (the default), or `by-value`, each child keeps the window
-    /// it started with (Rezaie and Finkel section 3.6).
-    #[arg(long, value_name = "spread|by-value")]
-    pub ybw_windows: Option<String>,
-    /// ER (`--algo er`): `split`, a second e-child as the first piece of a split of an e-node
-    /// (the default), or `active`, always one active e-child once an e-node's children run in
-    /// parallel (Rezaie and Finkel section 3.5).
-    #[arg(long, value_name = "split|active")]
-    pub er_e_children: Option<String>,
-    /// Tree splitting (`--algo treesplit`): `worker`, the root's processor searches root
-    /// children too (the default), or `master`, it only hands them out (Rezaie and Finkel section
-    /// 3.3).
-    #[arg(long, value_name = "worker|master")]
-    pub tree_root: Option<String>,
-    /// PV splitting (`--algo pvsplit`): `mp`, Marsland and Popowich's (minimal windows;
-    /// the default), or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting
-    /// below the type-1 nodes; Rezaie and Finkel section 3.4).
-    #[arg(long, value_name = "mp|rf")]
-    pub pv_form: Option<String>,
-    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
-    /// one node out at once (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and PVS10).
-    #[arg(long)]
-    pub split_width: Option<usize>,
+    /// The options of single algorithms (shared with `runner compare`).
+    #[command(flatten)]
+    pub algo_options: AlgoOptionArgs,
     /// Common-depth splitting (`--algo cdsplit`, the two-PDP-11 thesis): the nodes within this many
     /// plies of the root are shared (default 2).
     #[arg(long, value_name = "CD")]
@@ -227,9 +231,9 @@ pub struct TableSortArgs {
     #[serde(default = "defaults::tt_mb")]
     pub tt_mb: usize,
     /// Sorting regime (Rezaie and Finkel): none, tn, pvr, ec or tt.
-    #[arg(long, default_value = defaults::SORT)]
+    #[arg(long, default_value_t = defaults::SORT)]
     #[serde(default = "defaults::sort")]
-    pub sort: String,
+    pub sort: SortRegime,
     /// Levels expanded below a node to sort its children.
     #[arg(long, default_value_t = defaults::EXPANSION_DEPTH)]
     #[serde(default = "defaults::expansion_depth")]
@@ -261,15 +265,76 @@ pub struct TableSortArgs {
     /// Which results a position's table entry takes: always (every new result) or deeper (only
     /// a result at least as deep as the stored one, the thesis's programs' rule). Default
     /// always.
-    #[arg(long, default_value = defaults::TT_REPLACE)]
+    #[arg(long, default_value_t = defaults::TT_REPLACE)]
     #[serde(default = "defaults::tt_replace")]
-    pub tt_replace: String,
+    pub tt_replace: TtReplace,
     /// With --setting play: the enhancements it uses, comma-separated among null-move, lmr,
     /// check-extensions and probcut (ProbCut with the game's model; 8x8 Othello has one), or
     /// none; default null-move,lmr,check-extensions. Thesis table 6.2's variable-depth
     /// Othello is probcut alone.
     #[arg(long)]
     pub play_features: Option<String>,
+}
+
+/// The options of single parallel algorithms, shared by `runner search` (where the flag needs
+/// `--algo` to be one they apply to) and `runner compare` (where a series or the baseline must
+/// run one). Flattened into [`CompareArgs`]' table too, so it denies no key itself: the outer
+/// struct does.
+#[derive(Clone, Debug, Default, Args, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct AlgoOptionArgs {
+    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
+    /// it searches its other children (on or off; default on).
+    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
+    #[serde(default)]
+    pub mwf_wait: Option<bool>,
+    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie
+    /// and Finkel section 3.2; the default), or `deep`, alpha-beta's windows and three node
+    /// types.
+    #[arg(long)]
+    #[serde(default)]
+    pub mwf_cutoffs: Option<MwfCutoffs>,
+    /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
+    /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the
+    /// default), or `beside`, those at or above it join the eldest.
+    #[arg(long)]
+    #[serde(default)]
+    pub dmwf_promote: Option<DmwfPromote>,
+    /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
+    /// `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child, type-2 nodes for
+    /// their reasonable moves, type-3 nodes for nothing).
+    #[arg(long)]
+    #[serde(default)]
+    pub ybw_rule: Option<YbwRule>,
+    /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
+    /// running (the default), or `by-value`, each child keeps the window it started with
+    /// (Rezaie and Finkel section 3.6).
+    #[arg(long)]
+    #[serde(default)]
+    pub ybw_windows: Option<YbwWindows>,
+    /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
+    /// or `active`, always one active e-child once an e-node's children run in parallel
+    /// (Rezaie and Finkel section 3.5).
+    #[arg(long)]
+    #[serde(default)]
+    pub er_e_children: Option<ErEChildren>,
+    /// Tree splitting and PV splitting: `worker`, the root's processor searches root children
+    /// too (the default), or `master`, it only hands them out (Rezaie and Finkel section 3.3).
+    #[arg(long)]
+    #[serde(default)]
+    pub tree_root: Option<TreeRoot>,
+    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows; the default), or `rf`,
+    /// Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1 nodes; Rezaie
+    /// and Finkel section 3.4).
+    #[arg(long)]
+    #[serde(default)]
+    pub pv_form: Option<PvForm>,
+    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+    /// one node out at once (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and
+    /// PVS10).
+    #[arg(long)]
+    #[serde(default)]
+    pub split_width: Option<usize>,
 }
 
 /// Arguments of `runner solve`.
@@ -321,7 +386,7 @@ pub struct DibArgs {
     /// is then the world size and may be left out). Needs --procs except for mpi; default
     /// threads.
     #[arg(long)]
-    pub backend: Option<String>,
+    pub backend: Option<BackendKind>,
     /// Master seed of the run (processor RNGs; on sim also every fault). Needs --procs.
     #[arg(long)]
     pub seed: Option<u64>,
@@ -359,19 +424,21 @@ pub struct CompareArgs {
     pub positions: Option<usize>,
     /// Comma-separated parallel algorithms of `runner list`, each optionally with its own
     /// sorting regime after `@` (`mwf@ec,dmwf@ec`); default: every registered algorithm.
-    #[arg(long)]
-    pub algos: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    #[serde(default, deserialize_with = "list::comma")]
+    pub algos: Option<Vec<String>>,
     /// Comma-separated processor counts (a 1-processor run of each algorithm is always added
     /// for the relative figures); default 1,2,4,8,16, and on mpi the world size (the only
     /// count above 1 an MPI launch can run).
-    #[arg(long)]
-    pub procs: Option<String>,
+    #[arg(long, value_delimiter = ',', value_parser = list::count)]
+    #[serde(default, deserialize_with = "list::comma")]
+    pub procs: Option<Vec<usize>>,
     /// Where the processors run: sim (deterministic, virtual time), threads, or mpi (under
     /// `mpirun -n N`: each MPI cell uses every rank, one processor each; the one-processor
     /// cells run on rank 0, which alone writes and prints).
-    #[arg(long, default_value = defaults::BACKEND)]
+    #[arg(long, default_value_t = defaults::BACKEND)]
     #[serde(default = "defaults::backend")]
-    pub backend: String,
+    pub backend: BackendKind,
     /// Search depth in plies (default 7 when neither --depth nor --time-ms is given).
     #[arg(long)]
     pub depth: Option<u32>,
@@ -385,7 +452,7 @@ pub struct CompareArgs {
     pub table_sort: TableSortArgs,
     /// Transposition table mode: off, exact or normal (default exact, the research setting).
     #[arg(long)]
-    pub tt: Option<String>,
+    pub tt: Option<TtMode>,
     /// Nodes with fewer plies left than this neither probe nor store the table (default 2; 1:
     /// every interior node; 0: the horizon nodes too, Marsland and Popowich's "any tree node"; 3:
     /// only subtrees of more than 2 plies, Marsland and Popowich's "> 2 ply").
@@ -451,63 +518,21 @@ pub struct CompareArgs {
     #[arg(long)]
     #[serde(default)]
     pub assemble: bool,
-    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
-    /// it searches its other children (on or off; default on). An error when no series runs
-    /// mwf or dmwf.
-    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
-    pub mwf_wait: Option<bool>,
-    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie and
-    /// Finkel section 3.2; the default), or `deep`, alpha-beta's windows and three node types. An
-    /// error when no series runs mwf or dmwf.
-    #[arg(long, value_name = "shallow|deep")]
-    pub mwf_cutoffs: Option<String>,
-    /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
-    /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the default),
-    /// or `beside`, those at or above it join the eldest. An error when no series runs dmwf.
-    #[arg(long, value_name = "replace|beside")]
-    pub dmwf_promote: Option<String>,
-    /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
-    /// `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child, type-2 nodes for
-    /// their reasonable moves, type-3 nodes for nothing). An error when no series runs
-    /// delaysplit.
-    #[arg(long, value_name = "plain|star")]
-    pub ybw_rule: Option<String>,
-    /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
-    /// running (the default), or `by-value`, each child keeps the window it started with (Rezaie
-    /// and Finkel section 3.6). An error when no series runs delaysplit.
-    #[arg(long, value_name = "spread|by-value")]
-    pub ybw_windows: Option<String>,
-    /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
-    /// or `active`, always one active e-child once an e-node's children run in parallel (Rezaie and
-    /// Finkel section 3.5). An error when no series runs er.
-    #[arg(long, value_name = "split|active")]
-    pub er_e_children: Option<String>,
-    /// Tree splitting: `worker`, the root's processor searches root children too (the
-    /// default), or `master`, it only hands them out (Rezaie and Finkel section 3.3). An error when
-    /// no series runs treesplit.
-    #[arg(long, value_name = "worker|master")]
-    pub tree_root: Option<String>,
-    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows; the default),
-    /// or `rf`, Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1
-    /// nodes; Rezaie and Finkel section 3.4). An error when no series runs pvsplit.
-    #[arg(long, value_name = "mp|rf")]
-    pub pv_form: Option<String>,
-    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
-    /// one node out at once; an error when no series runs treesplit or pvsplit (1 to 1000; default
-    /// 10, Rezaie and Finkel's TreeSplit10 and PVS10).
-    #[arg(long)]
-    pub split_width: Option<usize>,
+    /// The options of single algorithms (shared with `runner search`).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub algo_options: AlgoOptionArgs,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
     /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
     /// `--algos` nor `--baseline` names aphid.
     #[arg(long)]
-    pub aphid_tt: Option<String>,
+    pub aphid_tt: Option<TtSharing>,
     /// The split engine's transposition tables (alphabeta, delaysplit/ybw, mwf, dmwf,
     /// treesplit, pvsplit, er): global (one table every processor probes; the default) or
     /// local (one per processor, each 1/N of the size). An error when no series runs on the
     /// split engine.
     #[arg(long, value_name = "global|local")]
-    pub split_tables: Option<String>,
+    pub split_tables: Option<SplitTables>,
     /// APHID's options for the aphid series: a configuration file, TOML (groups and keys as in
     /// control/src/parallel/aphid/README.md, such as `[geometry]` `master_depth = 5`) or the
     /// thesis's `aphid.config` text without host lines (a hierarchy names its processor
@@ -519,9 +544,9 @@ pub struct CompareArgs {
     /// value) or play (variable depth through the play setting's reductions and the normal
     /// table, as thesis table 6.2; values may then differ from the baseline's and are counted,
     /// not called wrong).
-    #[arg(long, default_value = defaults::SETTING)]
+    #[arg(long, default_value_t = defaults::SETTING)]
     #[serde(default = "defaults::setting")]
-    pub setting: String,
+    pub setting: Setting,
 }
 
 /// `runner compare` alone, for tests that read a command line as the binary would.
@@ -597,8 +622,8 @@ pub struct CalibrateArgs {
     pub quick: bool,
     /// Comma-separated games to measure (the first gives the defaults); default
     /// tictactoe4,othello,checkers,chess.
-    #[arg(long)]
-    pub games: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub games: Option<Vec<String>>,
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
@@ -612,11 +637,11 @@ pub struct ValidateSimArgs {
     #[arg(long)]
     pub sim_preset: Option<String>,
     /// Comma-separated games; default tictactoe4,othello,checkers.
-    #[arg(long)]
-    pub games: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub games: Option<Vec<String>>,
     /// Comma-separated parallel algorithms of `runner list`; default: every one.
-    #[arg(long)]
-    pub algos: Option<String>,
+    #[arg(long, value_delimiter = ',')]
+    pub algos: Option<Vec<String>>,
     /// Search depth for every game (default: each game's own, see dib/CALIBRATION.md).
     #[arg(long)]
     pub depth: Option<u32>,
@@ -666,15 +691,25 @@ mod tests {
             let Some(long) = arg.get_long().filter(|l| *l != "help") else {
                 continue;
             };
-            // The first value of the key's type: (TOML, the flag's text).
-            let found = [
-                ("\"x\"", "x"),
-                ("1", "1"),
-                ("true", "true"),
-                ("[\"x\"]", "x"),
-            ]
-            .into_iter()
-            .find_map(|(toml, text)| {
+            // A flag with named values takes its first name; any other the first value of
+            // the key's type: (TOML, the flag's text).
+            let named = arg
+                .get_possible_values()
+                .first()
+                .filter(|_| arg.get_action().takes_values())
+                .map(|v| v.get_name().to_string());
+            let mut candidates: Vec<(String, &str)> = named
+                .as_deref()
+                .map(|name| (format!("\"{name}\""), name))
+                .into_iter()
+                .collect();
+            candidates.extend([
+                ("\"x\"".to_string(), "x"),
+                ("1".to_string(), "1"),
+                ("true".to_string(), "true"),
+                ("[\"x\"]".to_string(), "x"),
+            ]);
+            let found = candidates.into_iter().find_map(|(toml, text)| {
                 table(&format!("{long} = {toml}"))
                     .ok()
                     .map(|args| (args, text))
@@ -692,6 +727,33 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 40, "{checked} flags");
+    }
+
+    /// A named value is checked by its type in both forms: clap lists the names, a table gets
+    /// the type's own message; lists split at commas in both.
+    #[test]
+    fn named_values_and_lists_are_typed() {
+        let err = parse_compare(["compare", "--sort", "ecc"]).expect_err("no such regime");
+        assert!(
+            err.to_string()
+                .contains("possible values: none, tn, pvr, ec, tt"),
+            "{err}"
+        );
+        let err = table("backend = \"gpu\"").expect_err("no such backend");
+        assert!(err.message().contains("`threads`, `sim`, `mpi`"), "{err}");
+        let err = table("tt = \"exactly\"").expect_err("no such table mode");
+        assert!(
+            err.message().contains("use one of: off exact normal"),
+            "{err}"
+        );
+        let read = clap(&["--procs", "1,2", "--procs", "8", "--algos", "mwf,er"]);
+        assert_eq!(read.procs, Some(vec![1, 2, 8]));
+        assert_eq!(read.algos, Some(vec!["mwf".to_string(), "er".to_string()]));
+        let read = table("procs = \"1,2,8\"\nalgos = [\"mwf\", \"er\"]").expect("lists");
+        assert_eq!(read.procs, Some(vec![1, 2, 8]));
+        assert_eq!(read.algos, Some(vec!["mwf".to_string(), "er".to_string()]));
+        assert_eq!(read.backend, BackendKind::Sim);
+        assert_eq!(read.setting, Setting::Research);
     }
 
     #[test]

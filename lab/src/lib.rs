@@ -13,6 +13,13 @@
 //! returns the typed summaries and writes the files; `lab/tests/compare_in_process.rs` does
 //! exactly that.
 //!
+//! The inputs are typed. Every value with names is an enum that clap lists in `--help` and
+//! checks, and that serde reads by the same names from a table: the backend
+//! ([`cli::BackendKind`]), the setting, the table mode and replacement rule, the sorting regime,
+//! APHID's tables, the split engine's tables and each algorithm's options (control's enums,
+//! with its `clap` feature). Lists (`procs`, `algos`, `games`) are comma-separated on the
+//! command line, and a comma-separated string or an array in a table ([`cli::list`]).
+//!
 //! Errors are `anyhow` errors with context; an [`input_error::InputError`] among their causes
 //! marks bad input (the binary's exit status 2).
 

@@ -30,18 +30,14 @@ pub struct ParallelSearch {
 /// Sets `field` from an algorithm's named option (`--ybw-rule star`) when the flag is given;
 /// an error naming the flag when it is given for an algorithm outside `family` or with a name
 /// the option does not know.
-fn set_algo_option<T>(
+fn set_algo_option<T: Copy>(
     field: &mut T,
     flag: &str,
-    text: Option<&str>,
+    given: Option<T>,
     algo: ParallelAlgo,
     family: &[ParallelAlgo],
-) -> Result<()>
-where
-    T: std::str::FromStr,
-    T::Err: std::fmt::Display,
-{
-    let Some(text) = text else {
+) -> Result<()> {
+    let Some(value) = given else {
         return Ok(());
     };
     if !family.contains(&algo) {
@@ -51,7 +47,7 @@ where
             format!("applies to --algo {} only", names.join(" and ")),
         ));
     }
-    *field = text.parse().map_err(|e| input(flag, e))?;
+    *field = value;
     Ok(())
 }
 
@@ -101,7 +97,7 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.min_split_depth = m;
     }
-    if let Some(wait) = args.mwf_wait {
+    if let Some(wait) = args.algo_options.mwf_wait {
         if !matches!(algo, ParallelAlgo::Mwf | ParallelAlgo::Dmwf) {
             return Err(input("--mwf-wait", "applies to --algo mwf and dmwf only"));
         }
@@ -111,53 +107,53 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
     set_algo_option(
         &mut options.mwf_cutoffs,
         "--mwf-cutoffs",
-        args.mwf_cutoffs.as_deref(),
+        args.algo_options.mwf_cutoffs,
         algo,
         &[Mwf, Dmwf],
     )?;
     set_algo_option(
         &mut options.dmwf_promote,
         "--dmwf-promote",
-        args.dmwf_promote.as_deref(),
+        args.algo_options.dmwf_promote,
         algo,
         &[Dmwf],
     )?;
     set_algo_option(
         &mut options.ybw_rule,
         "--ybw-rule",
-        args.ybw_rule.as_deref(),
+        args.algo_options.ybw_rule,
         algo,
         &[DelaySplit],
     )?;
     set_algo_option(
         &mut options.ybw_windows,
         "--ybw-windows",
-        args.ybw_windows.as_deref(),
+        args.algo_options.ybw_windows,
         algo,
         &[DelaySplit],
     )?;
     set_algo_option(
         &mut options.er_e_children,
         "--er-e-children",
-        args.er_e_children.as_deref(),
+        args.algo_options.er_e_children,
         algo,
         &[Er],
     )?;
     set_algo_option(
         &mut options.tree_root,
         "--tree-root",
-        args.tree_root.as_deref(),
+        args.algo_options.tree_root,
         algo,
         &[TreeSplit, PvSplit],
     )?;
     set_algo_option(
         &mut options.pv_form,
         "--pv-form",
-        args.pv_form.as_deref(),
+        args.algo_options.pv_form,
         algo,
         &[PvSplit],
     )?;
-    if let Some(w) = args.split_width {
+    if let Some(w) = args.algo_options.split_width {
         if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
             return Err(input(
                 "--split-width",
@@ -207,8 +203,8 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
                 }
             }
         }
-        if let Some(tt) = &args.aphid_tt {
-            options.aphid.tt = tt.parse().map_err(|e| input("--aphid-tt", e))?;
+        if let Some(tt) = args.aphid_tt {
+            options.aphid.tt = tt;
         }
     }
     // Last, once every flag is known to be good: on MPI, every rank joins the session.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use control::search::{
-    Algorithm, Limits, MAX_DEPTH, PlayFeature, PlayFeatures, SearchConfig, Searcher, Setting,
-    SortRegime, TtMode, TtReplace, tt::MAX_TT_MIB,
+    Algorithm, Limits, MAX_DEPTH, PlayFeature, PlayFeatures, SearchConfig, Searcher, SortRegime,
+    TtMode, tt::MAX_TT_MIB,
 };
 use games::{Game, GameId, GameInfo, GameVisitor, score};
 use serde_json::{Value, json};
@@ -40,14 +40,14 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     }
     for (flag, given) in [
         ("--min-split-depth", args.min_split_depth.is_some()),
-        ("--mwf-wait", args.mwf_wait.is_some()),
-        ("--mwf-cutoffs", args.mwf_cutoffs.is_some()),
-        ("--dmwf-promote", args.dmwf_promote.is_some()),
-        ("--ybw-rule", args.ybw_rule.is_some()),
-        ("--ybw-windows", args.ybw_windows.is_some()),
-        ("--er-e-children", args.er_e_children.is_some()),
-        ("--tree-root", args.tree_root.is_some()),
-        ("--pv-form", args.pv_form.is_some()),
+        ("--mwf-wait", args.algo_options.mwf_wait.is_some()),
+        ("--mwf-cutoffs", args.algo_options.mwf_cutoffs.is_some()),
+        ("--dmwf-promote", args.algo_options.dmwf_promote.is_some()),
+        ("--ybw-rule", args.algo_options.ybw_rule.is_some()),
+        ("--ybw-windows", args.algo_options.ybw_windows.is_some()),
+        ("--er-e-children", args.algo_options.er_e_children.is_some()),
+        ("--tree-root", args.algo_options.tree_root.is_some()),
+        ("--pv-form", args.algo_options.pv_form.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {
@@ -85,12 +85,11 @@ fn parse_options(args: &SearchArgs) -> Result<(SearchConfig, Limits)> {
 /// The search settings common to the sequential and parallel paths (setting, table,
 /// sorting, ordering, aspiration); the algorithm stays the setting's default.
 pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
-    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
-    let mut config = SearchConfig::for_setting(setting);
+    let mut config = SearchConfig::for_setting(args.setting);
     apply_table_and_sorting(
         &mut config,
         &TableAndSorting {
-            tt_mode: args.tt_mode.as_deref(),
+            tt_mode: args.tt_mode,
             tt_mode_flag: "--tt-mode",
             flags: &args.table_sort,
         },
@@ -121,8 +120,8 @@ pub fn parse_config(args: &SearchArgs) -> Result<SearchConfig> {
 
 /// The table and sorting flags shared by `runner search` and `runner compare`.
 pub struct TableAndSorting<'a> {
-    /// Table mode name (off, exact, normal), if given.
-    pub tt_mode: Option<&'a str>,
+    /// The table mode, if given.
+    pub tt_mode: Option<TtMode>,
     /// The flag that gave it (for messages).
     pub tt_mode_flag: &'a str,
     /// The table size and sorting flags.
@@ -132,9 +131,7 @@ pub struct TableAndSorting<'a> {
 /// Checks the table and sorting flags and sets them in `config`.
 pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_>) -> Result<()> {
     if let Some(mode) = t.tt_mode {
-        config.tt_mode = mode
-            .parse::<TtMode>()
-            .map_err(|e| input(t.tt_mode_flag, e))?;
+        config.tt_mode = mode;
     }
     let f = t.flags;
     if f.tt_mb == 0 || f.tt_mb > MAX_TT_MIB {
@@ -147,14 +144,8 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
         ));
     }
     config.tt_mib = f.tt_mb;
-    config.tt_replace = f
-        .tt_replace
-        .parse::<TtReplace>()
-        .map_err(|e| input("--tt-replace", e))?;
-    config.sorting.regime = f
-        .sort
-        .parse::<SortRegime>()
-        .map_err(|e| input("--sort", e))?;
+    config.tt_replace = f.tt_replace;
+    config.sorting.regime = f.sort;
     if f.expansion_depth == 0 || f.expansion_depth > MAX_EXPANSION {
         return Err(input(
             "--expansion-depth",
@@ -178,7 +169,7 @@ pub fn apply_table_and_sorting(config: &mut SearchConfig, t: &TableAndSorting<'_
         config.play_features = parse_play_features(list)?;
     }
     if f.unsorted {
-        if t.tt_mode.is_some_and(|m| m != TtMode::Off.name()) {
+        if t.tt_mode.is_some_and(|m| m != TtMode::Off) {
             return Err(input(
                 t.tt_mode_flag,
                 "--unsorted searches without a table; drop the flag or give off",

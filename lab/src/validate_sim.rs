@@ -19,7 +19,7 @@ use crate::cli::ValidateSimArgs;
 use crate::input_error::input;
 
 /// The games when `--games` is absent.
-const DEFAULT_GAMES: &str = "tictactoe4,othello,checkers";
+const DEFAULT_GAMES: &[&str] = &["tictactoe4", "othello", "checkers"];
 
 /// What each speedup is measured against.
 const BASELINE: &str = "the same algorithm's one-processor run on the same backend";
@@ -167,7 +167,10 @@ fn cost_model(given: Option<&str>, games: &[GameId], json: bool) -> Result<(Stri
 
 /// Runs `runner validate-sim`.
 pub fn run(args: &ValidateSimArgs) -> Result<()> {
-    let games: Vec<GameId> = parse_list("--games", args.games.as_deref().unwrap_or(DEFAULT_GAMES))?;
+    let games: Vec<GameId> = match &args.games {
+        Some(given) => parse_list("--games", given)?,
+        None => parse_list("--games", DEFAULT_GAMES)?,
+    };
     let algos: Vec<ParallelAlgo> = match &args.algos {
         Some(text) => parse_list("--algos", text)?,
         None => ParallelAlgo::ALL.to_vec(),
@@ -375,7 +378,7 @@ fn markdown(
     let command: Vec<String> = std::iter::once("runner".to_string())
         .chain(std::env::args().skip(1))
         .collect();
-    let env = crate::compare::environment::Environment::now("threads", None);
+    let env = crate::compare::environment::Environment::now(crate::cli::BackendKind::Threads, None);
     let mut out = format!(
         "{GENERATED}\n# The simulator against real threads\n\n- command: `{}`\n",
         command.join(" ")

@@ -14,6 +14,7 @@ mod uci;
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 use lab::input_error::InputError;
 use lab::{calibrate, compare, experiment, search, solve, validate_sim};
@@ -24,9 +25,14 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
-            // clap prints help and version to stdout and usage errors to stderr, each with its
-            // own exit status (0 or 2).
-            let _ = err.print();
+            // Help and version go to stdout as clap writes them; a usage error is one line, as
+            // every other input error.
+            if err.use_stderr() && err.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                eprintln!("{}", one_line(&err.render().to_string()));
+            } else {
+                let _ = err.print();
+            }
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
@@ -59,5 +65,42 @@ fn main() -> ExitCode {
             eprintln!("error: {err:#}");
             ExitCode::from(status)
         }
+    }
+}
+
+/// clap's usage error on one line: what is wrong and its hints (the valid values, a similar
+/// flag), without the usage synopsis.
+fn one_line(rendered: &str) -> String {
+    let parts: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .filter(|l| !l.starts_with("For more information"))
+        .collect();
+    format!("{} (see --help)", parts.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_usage_error_is_one_line_with_its_hints() {
+        let err = Cli::try_parse_from(["runner", "compare", "--sort", "ecc"])
+            .expect_err("no such regime");
+        let line = one_line(&err.render().to_string());
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(
+            line.starts_with("error: invalid value 'ecc' for '--sort <SORT>'")
+                && line.contains("[possible values: none, tn, pvr, ec, tt]"),
+            "{line}"
+        );
+        let err =
+            Cli::try_parse_from(["runner", "compare", "--dpeth", "3"]).expect_err("no such flag");
+        let line = one_line(&err.render().to_string());
+        assert!(
+            line.contains("'--dpeth'") && line.contains("--depth") && !line.contains("Usage"),
+            "{line}"
+        );
     }
 }

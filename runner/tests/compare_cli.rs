@@ -1,7 +1,8 @@
 //! `runner compare` and `runner experiment` end to end: a tiny comparison writes valid CSV,
 //! JSON, SVG and HTML; a rerun with the same --out resumes instead of recomputing; an
 //! interrupted run (cells missing) computes only the missing cells; bad arguments exit 2 with a
-//! message naming the problem. The experiments' quick runs are `experiment_cli`'s.
+//! message naming the problem. The experiments' quick runs are `experiment_cli`'s; what the
+//! flags do to a comparison is checked in-process by `lab/tests/compare_flags.rs`.
 
 mod markup;
 
@@ -67,18 +68,6 @@ fn lines(path: &Path) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
-}
-
-/// Runs `args`, which must succeed, and reads the `results.json` it writes into `dir`.
-fn results(args: &[&str], dir: &Path) -> Value {
-    let out = runner(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&std::fs::read_to_string(dir.join("results.json")).expect("json"))
-        .expect("results.json parses")
 }
 
 #[test]
@@ -222,11 +211,13 @@ fn a_tiny_comparison_writes_valid_files_and_resumes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs `args`, which must fail on bad input: exit status 2 and one line containing `words`.
 fn fails_with(args: &[&str], words: &str) {
     let out = runner(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
     assert!(stderr.contains(words), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
 }
 
 #[test]
@@ -237,7 +228,11 @@ fn bad_arguments_exit_2_with_a_clear_message() {
     );
     fails_with(
         &["compare", "--procs", ",", "--depth", "2"],
-        "processor list is empty",
+        "'' is not a processor count",
+    );
+    fails_with(
+        &["compare", "--backend", "gpu", "--depth", "2"],
+        "[possible values: threads, sim, mpi]",
     );
     fails_with(&["compare", "--procs", "0", "--depth", "2"], "out of range");
     fails_with(
@@ -443,67 +438,6 @@ fn every_listed_experiment_is_one_runner_experiment_knows() {
         .map(|(names, _)| names.split(", ").collect())
         .unwrap_or_else(|| panic!("no list of names in: {err}"));
     assert_eq!(unique, known);
-}
-
-#[test]
-fn mwf_wait_reaches_the_comparison_and_its_fingerprint() {
-    let nodes_and_values = |wait: &str| -> (Vec<Value>, Value) {
-        let dir = temp_dir(&format!("mwf-wait-{wait}"));
-        let json = results(
-            &[
-                "compare",
-                "--game",
-                "tictactoe4",
-                "--positions",
-                "2",
-                "--algos",
-                "mwf",
-                "--procs",
-                "4",
-                "--depth",
-                "5",
-                "--mwf-wait",
-                wait,
-                "--unsorted",
-                "--out",
-                dir.to_str().expect("utf-8 temp path"),
-            ],
-            &dir,
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-        let rows = json["rows"].as_array().expect("rows").clone();
-        for row in &rows {
-            assert_eq!(row["value"], row["baseline_value"], "{row}");
-        }
-        (rows, json["settings"]["mwf_wait"].clone())
-    };
-    let (on, on_setting) = nodes_and_values("on");
-    let (off, off_setting) = nodes_and_values("off");
-    assert_eq!(on_setting, true);
-    assert_eq!(off_setting, false);
-    let four = |rows: &[Value]| -> Vec<Value> {
-        rows.iter()
-            .filter(|r| r["procs"] == 4)
-            .map(|r| r["nodes"].clone())
-            .collect()
-    };
-    assert_ne!(
-        four(&on),
-        four(&off),
-        "the rule changes the 4-processor trees"
-    );
-    fails_with(
-        &[
-            "compare",
-            "--algos",
-            "ybw",
-            "--mwf-wait",
-            "off",
-            "--depth",
-            "2",
-        ],
-        "applies to the mwf and dmwf series only",
-    );
 }
 
 #[test]
@@ -923,215 +857,5 @@ fn ctrl_c_says_how_many_cells_are_saved_and_exits_130() {
         .filter(|l| serde_json::from_str::<Value>(l).is_ok())
         .count();
     assert!(on_disk >= saved, "{on_disk} cells on disk, {saved} said");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn the_baseline_is_delay_splitting_on_one_processor() {
-    // The simulator charges nodes, not wall time: the same code gives the same nodes and time.
-    let dir = temp_dir("baseline-n1");
-    let out_dir = dir.display().to_string();
-    let json = results(
-        &[
-            "compare",
-            "--game",
-            "tictactoe4",
-            "--positions",
-            "4",
-            "--algos",
-            "delaysplit",
-            "--procs",
-            "1",
-            "--depth",
-            "7",
-            "--out",
-            &out_dir,
-        ],
-        &dir,
-    );
-    let rows = json["rows"].as_array().expect("rows");
-    assert_eq!(rows.len(), 4);
-    for row in rows {
-        assert_eq!(row["nodes"], row["baseline_nodes"], "{row}");
-        assert_eq!(row["seconds"], row["baseline_seconds"], "{row}");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The Rezaie and Finkel setup flags of `runner compare`: `--unsorted` reaches the runs (the
-/// baseline searches another tree, and the settings say so), `--split-width` and `--tt-sort-bug`
-/// are refused without a series they apply to, and `--unsorted` refuses a table.
-#[test]
-fn the_seed_003_setup_flags_reach_the_comparison() {
-    let dir = temp_dir("unsorted");
-    let run = |extra: &[&str], name: &str| {
-        let out = dir.join(name);
-        let mut args = compare_args("abdib,treesplit", &out);
-        args.extend_from_slice(extra);
-        results(&args, &out)
-    };
-    let plain = run(&[], "plain");
-    let unsorted = run(&["--unsorted", "--split-width", "3"], "unsorted");
-    assert_eq!(unsorted["settings"]["unsorted"], true);
-    assert_eq!(unsorted["settings"]["split_width"], 3);
-    assert!(plain["settings"].get("unsorted").is_none());
-    assert_ne!(
-        plain["baselines"][0]["nodes"], unsorted["baselines"][0]["nodes"],
-        "{}",
-        unsorted["baselines"][0]
-    );
-    assert_eq!(
-        plain["baselines"][0]["value"],
-        unsorted["baselines"][0]["value"]
-    );
-    let base = ["compare", "--depth", "2", "--procs", "2"];
-    for (extra, needle) in [
-        (
-            &["--algos", "mwf", "--split-width", "4"][..],
-            "treesplit and pvsplit series only",
-        ),
-        (&["--algos", "mwf@ec", "--tt-sort-bug"], "--tt-sort-bug"),
-        (&["--algos", "mwf", "--unsorted", "--tt", "exact"], "--tt"),
-    ] {
-        fails_with(&[&base[..], extra].concat(), needle);
-    }
-}
-
-#[test]
-fn sim_set_changes_the_machine_and_the_fingerprint() {
-    let baseline_seconds = |extra: &[&str]| -> (f64, Value) {
-        let dir = temp_dir(&format!("sim-set-{}", extra.len()));
-        let mut args = vec![
-            "compare",
-            "--game",
-            "tictactoe4",
-            "--positions",
-            "1",
-            "--algos",
-            "ybw",
-            "--procs",
-            "4",
-            "--depth",
-            "5",
-            "--sim-preset",
-            "origin2000",
-            "--out",
-            dir.to_str().expect("utf-8 temp path"),
-        ];
-        args.extend_from_slice(extra);
-        let json = results(&args, &dir);
-        let _ = std::fs::remove_dir_all(&dir);
-        let row = json["rows"]
-            .as_array()
-            .expect("rows")
-            .iter()
-            .find(|r| r["procs"] == 4)
-            .expect("a 4-processor row")
-            .clone();
-        (
-            row["baseline_seconds"].as_f64().expect("seconds"),
-            json["settings"]["sim_set"].clone(),
-        )
-    };
-    let (plain, none) = baseline_seconds(&[]);
-    // Origin 2000's nodes at twice the cost: the baseline's nodes take twice as long (its
-    // table probes do not).
-    let (slow, set) = baseline_seconds(&["--sim-set", "node_ns=15400"]);
-    assert!(none.is_null());
-    assert_eq!(set["node_ns"], 15_400);
-    assert!(
-        slow > 1.5 * plain && slow < 2.0 * plain,
-        "slower nodes: {slow} vs {plain}"
-    );
-    // The per-frame and per-message costs, the table limit of one processor and the table's
-    // home are set as the other numbers are, and the settings name them.
-    let (_, every) = baseline_seconds(&[
-        "--sim-set",
-        "frame_ns=4000",
-        "--sim-set",
-        "message_handling_ns=9",
-        "--sim-set",
-        "local_table_entries=4096",
-        "--sim-set",
-        "shared_table_home=0",
-    ]);
-    assert_eq!(every["frame_ns"], 4000, "{every}");
-    assert_eq!(every["message_handling_ns"], 9, "{every}");
-    assert_eq!(every["local_table_entries"], 4096, "{every}");
-    assert_eq!(every["shared_table_home"], 0, "{every}");
-    for (item, words) in [
-        ("nodes_ns=3", "not a numeric cost-model key"),
-        ("node_ns", "KEY=VALUE"),
-        ("node_ns=-1", "not a whole number"),
-    ] {
-        let out = runner(&["compare", "--depth", "2", "--sim-set", item]);
-        assert_eq!(out.status.code(), Some(2), "{item}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("--sim-set") && err.contains(words),
-            "{item}: {err}"
-        );
-    }
-}
-
-/// `--tt-leaf-ban-from N` changes the runs on N processors and more, and nothing else: the
-/// baseline and the runs on fewer processors are those of the same command without it. A count
-/// of one processor is refused in one line.
-#[test]
-fn the_leaf_ban_applies_from_its_processor_count() {
-    let dir = temp_dir("leafban");
-    let args = |out: &Path, extra: &[&str]| -> Vec<String> {
-        let mut a: Vec<String> = [
-            "compare",
-            "--game",
-            "othello6",
-            "--positions",
-            "2",
-            "--algos",
-            "delaysplit",
-            "--procs",
-            "2,4",
-            "--depth",
-            "6",
-            "--tt-min-depth",
-            "1",
-            "--min-split-depth",
-            "2",
-        ]
-        .map(String::from)
-        .to_vec();
-        a.extend(["--out".to_string(), out.display().to_string()]);
-        a.extend(extra.iter().map(|s| (*s).to_string()));
-        a
-    };
-    let rows = |csv: &str| -> Vec<(String, String)> {
-        csv.lines()
-            .skip(1)
-            .map(|l| {
-                let f: Vec<&str> = l.split(',').collect();
-                (format!("{},{}", f[0], f[2]), f[7].to_string())
-            })
-            .collect()
-    };
-    let (plain, banned) = (dir.join("plain"), dir.join("banned"));
-    let plain = rows(&csv_of(&args(&plain, &[]), &plain));
-    let banned = rows(&csv_of(
-        &args(&banned, &["--tt-leaf-ban-from", "4"]),
-        &banned,
-    ));
-    assert_eq!(plain.len(), banned.len());
-    for (p, b) in plain.iter().zip(&banned) {
-        assert_eq!(p.0, b.0);
-        if p.0.ends_with(",4") {
-            assert_ne!(p.1, b.1, "line,procs {}: the ban changes the tree", p.0);
-        } else {
-            assert_eq!(p.1, b.1, "line,procs {}: no ban below 4", p.0);
-        }
-    }
-    let out = runner(&["compare", "--tt-leaf-ban-from", "1"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("--tt-leaf-ban-from"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -356,7 +356,7 @@ fn tree_root_and_pv_form_reach_the_search_and_keep_the_value() {
         ),
         (
             &["--algo", "pvsplit", "--procs", "2", "--pv-form", "pvs"][..],
-            "mp (",
+            "[possible values: mp, rf]",
         ),
         (
             &[
@@ -367,7 +367,7 @@ fn tree_root_and_pv_form_reach_the_search_and_keep_the_value() {
                 "--tree-root",
                 "slave",
             ][..],
-            "worker (",
+            "[possible values: worker, master]",
         ),
     ] {
         let err = refused(extra, needle);

@@ -1,7 +1,8 @@
 //! `option_enum!`: an option of a parallel algorithm with a name per value (`--ybw-rule star`).
 //! It declares the enum (its default marked `#[default]`), `name()` (the name the flag takes),
 //! `FromStr` (an [`crate::search::UnknownName`] listing the valid names, each with what it
-//! means) and `Display` (the name).
+//! means), `Display` (the name), and serde's and clap's readings of the name
+//! (`named_value.rs`).
 
 macro_rules! option_enum {
     (
@@ -17,6 +18,9 @@ macro_rules! option_enum {
         }
 
         impl $name {
+            /// Every value, in the order the help text lists them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
             #[doc = concat!("The name `", $flag, "` takes.")]
             #[must_use]
             pub const fn name(self) -> &'static str {
@@ -46,6 +50,8 @@ macro_rules! option_enum {
                 f.write_str(self.name())
             }
         }
+
+        $crate::named_value::named_value!($name);
     };
 }
 

@@ -59,6 +59,8 @@ macro_rules! named_enum {
                 f.write_str(self.name())
             }
         }
+
+        $crate::named_value::named_value!($name);
     };
 }
 

@@ -67,6 +67,8 @@ impl FromStr for SortRegime {
     }
 }
 
+crate::named_value::named_value!(SortRegime);
+
 impl fmt::Display for SortRegime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -30,16 +30,22 @@ use crate::input_error::input;
 use crate::testset::read_positions;
 
 /// The games measured when `--games` is absent.
-pub const DEFAULT_GAMES: &str = "tictactoe4,othello,checkers,chess";
+pub const DEFAULT_GAMES: &[&str] = &["tictactoe4", "othello", "checkers", "chess"];
 
-/// Parses a comma-separated list of `flag` (games, algorithms): at least one item, none twice.
-pub fn parse_list<T>(flag: &str, text: &str) -> Result<Vec<T>>
+/// Reads the items of a list flag (games, algorithms; clap splits it at the commas): at least
+/// one item, none twice.
+pub fn parse_list<T, S>(flag: &str, items: &[S]) -> Result<Vec<T>>
 where
     T: FromStr + PartialEq,
     T::Err: Display,
+    S: AsRef<str>,
 {
     let mut out = Vec::new();
-    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+    for item in items
+        .iter()
+        .map(|s| s.as_ref().trim())
+        .filter(|s| !s.is_empty())
+    {
         let value: T = item.parse().map_err(|e| input(flag, e))?;
         if out.contains(&value) {
             return Err(input(flag, format!("{item} is given twice")));
@@ -370,7 +376,10 @@ pub(crate) fn check_out(path: &Path) -> Result<()> {
 
 /// Runs `runner calibrate`.
 pub fn run(args: &CalibrateArgs) -> Result<()> {
-    let games: Vec<GameId> = parse_list("--games", args.games.as_deref().unwrap_or(DEFAULT_GAMES))?;
+    let games: Vec<GameId> = match &args.games {
+        Some(given) => parse_list("--games", given)?,
+        None => parse_list("--games", DEFAULT_GAMES)?,
+    };
     check_out(&args.out)?;
     let bar = crate::progress::bar(steps(games.len(), args.quick), "measurements", args.json);
     let cal = measure(&games, args.quick, &bar)?;
@@ -414,10 +423,10 @@ mod tests {
 
     #[test]
     fn lists_reject_repeats_and_emptiness() {
-        let games: Vec<GameId> = parse_list("--games", "othello, chess").expect("valid");
+        let games: Vec<GameId> = parse_list("--games", &["othello", " chess"]).expect("valid");
         assert_eq!(games.len(), 2);
-        assert!(parse_list::<GameId>("--games", "chess,chess").is_err());
-        assert!(parse_list::<GameId>("--games", " , ").is_err());
-        assert!(parse_list::<GameId>("--games", "go").is_err());
+        assert!(parse_list::<GameId, _>("--games", &["chess", "chess"]).is_err());
+        assert!(parse_list::<GameId, _>("--games", &[" ", ""]).is_err());
+        assert!(parse_list::<GameId, _>("--games", &["go"]).is_err());
     }
 }

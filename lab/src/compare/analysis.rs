@@ -285,7 +285,7 @@ pub const SHORT_CELL_SECONDS: f64 = 0.05;
 #[must_use]
 pub fn cores_warning(plan: &Plan, cores: usize) -> Option<String> {
     let most = plan.procs.iter().copied().max().unwrap_or(1);
-    (plan.backend == "threads" && most > cores).then(|| {
+    (plan.backend == crate::cli::BackendKind::Threads && most > cores).then(|| {
         format!(
             "--procs runs up to {most} threads on {cores} cores (std::thread::available_parallelism): \
              the cells with more threads than cores share them, so their wall-clock times measure \

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::cli::BackendKind;
 use crate::machine::{cpu_model, host, utc};
 
 /// The machine and build a comparison ran on.
@@ -30,7 +31,7 @@ pub struct Environment {
 impl Environment {
     /// This machine now, for a comparison on `backend` with simulator preset `preset`.
     #[must_use]
-    pub fn now(backend: &str, preset: Option<&str>) -> Environment {
+    pub fn now(backend: BackendKind, preset: Option<&str>) -> Environment {
         Environment {
             date: utc(crate::machine::now_secs()),
             host: host(),
@@ -39,8 +40,8 @@ impl Environment {
             commit: env!("RUNNER_COMMIT").to_string(),
             rustc: env!("RUNNER_RUSTC_VERSION").to_string(),
             preset: match (backend, preset) {
-                ("sim", Some(p)) => p.to_string(),
-                ("sim", None) => "shared-memory (the default)".into(),
+                (BackendKind::Sim, Some(p)) => p.to_string(),
+                (BackendKind::Sim, None) => "shared-memory (the default)".into(),
                 _ => "-".into(),
             },
         }
@@ -75,11 +76,14 @@ mod tests {
 
     #[test]
     fn the_environment_names_this_machine_and_build() {
-        let e = Environment::now("sim", None);
+        let e = Environment::now(BackendKind::Sim, None);
         assert_eq!(e.preset, "shared-memory (the default)");
         assert!(e.rustc.starts_with("rustc "), "{}", e.rustc);
         assert!(e.cores >= 1);
-        assert_eq!(Environment::now("threads", Some("x")).preset, "-");
+        assert_eq!(
+            Environment::now(BackendKind::Threads, Some("x")).preset,
+            "-"
+        );
         assert_eq!(e.fields().len(), 7);
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use control::parallel::ParallelAlgo;
-use control::parallel::aphid::{AphidOptions, TtSharing};
+use control::parallel::aphid::AphidOptions;
 use control::parallel::delaysplit::{YbwRule, YbwWindows};
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::er::ErEChildren;
@@ -19,9 +19,9 @@ use dib::{Backend, CostModel, SimConfig};
 use games::GameId;
 use serde_json::{Value, json};
 
-use crate::cli::{CompareArgs, DibArgs};
+use crate::cli::{BackendKind, CompareArgs, DibArgs};
 use crate::dib_flags::{self, MAX_PROCS};
-use crate::input_error::{input, named_or_default};
+use crate::input_error::input;
 use crate::parallel_search::read_aphid_config;
 use crate::search::{TableAndSorting, apply_table_and_sorting};
 use crate::testset::TestSet;
@@ -36,7 +36,7 @@ pub const DEFAULT_DEPTH: u32 = 7;
 pub const DEFAULT_WALL_CLOCK_REPEAT: usize = 5;
 
 /// The processor counts used when --procs is not given (off MPI).
-pub const DEFAULT_PROCS: &str = "1,2,4,8,16";
+pub const DEFAULT_PROCS: [usize; 5] = [1, 2, 4, 8, 16];
 
 /// One line of the comparison: an algorithm, optionally with its own sorting regime.
 #[derive(Clone, Debug)]
@@ -63,8 +63,8 @@ pub struct Plan {
     /// Processor counts, ascending, always with 1 (on MPI: 1 and the world size, once
     /// [`Plan::fit_world`] has run).
     pub procs: Vec<usize>,
-    /// `sim`, `threads` or `mpi`.
-    pub backend: String,
+    /// Where the processors run.
+    pub backend: BackendKind,
     /// The simulator preset (sim only).
     pub sim_preset: Option<String>,
     /// Cost-model keys set over the preset's values (`--sim-set`, sim only).
@@ -158,13 +158,13 @@ pub type SimSettings = (Vec<(String, u64)>, Option<CostModel>);
 /// Returns the items and the model with them applied.
 pub fn parse_sim_set(
     given: &[String],
-    backend: &str,
+    backend: BackendKind,
     model: Option<CostModel>,
 ) -> Result<SimSettings> {
     if given.is_empty() {
         return Ok((Vec::new(), model));
     }
-    if backend != "sim" {
+    if backend != BackendKind::Sim {
         return Err(input(
             "--sim-set",
             format!(
@@ -210,17 +210,9 @@ pub fn parse_sim_set(
     Ok((out, Some(model)))
 }
 
-/// Splits a comma-separated list, trimming, dropping empty items.
-fn items(text: &str) -> Vec<&str> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 /// Parses `--algos`; every registered algorithm when absent.
-fn parse_series(text: Option<&str>) -> Result<Vec<Series>> {
-    let Some(text) = text else {
+fn parse_series(given: Option<&[String]>) -> Result<Vec<Series>> {
+    let Some(given) = given else {
         return Ok(ParallelAlgo::ALL
             .iter()
             .map(|&algo| Series {
@@ -231,7 +223,7 @@ fn parse_series(text: Option<&str>) -> Result<Vec<Series>> {
             .collect());
     };
     let mut series: Vec<Series> = Vec::new();
-    for item in items(text) {
+    for item in given.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
         let (name, sort) = match item.split_once('@') {
             Some((n, s)) => (
                 n,
@@ -264,16 +256,10 @@ fn parse_series(text: Option<&str>) -> Result<Vec<Series>> {
     Ok(series)
 }
 
-/// Parses `--procs`: ascending, without duplicates, with 1 added.
-fn parse_procs(text: &str) -> Result<Vec<usize>> {
+/// Checks `--procs`: ascending, without duplicates, with 1 added.
+fn parse_procs(given: &[usize]) -> Result<Vec<usize>> {
     let mut procs = Vec::new();
-    for item in items(text) {
-        let n: usize = item.parse().map_err(|_| {
-            input(
-                "--procs",
-                format!("'{item}' is not a processor count; give a list such as 1,2,4,8"),
-            )
-        })?;
+    for &n in given {
         if n == 0 || n > MAX_PROCS {
             return Err(input(
                 "--procs",
@@ -302,7 +288,7 @@ pub const MAX_JOBS: usize = 4096;
 ///
 /// # Errors
 /// An input error for 0, too many, or more than one on a wall-clock backend.
-pub fn parse_jobs(given: Option<usize>, backend: &str) -> Result<usize> {
+pub fn parse_jobs(given: Option<usize>, backend: BackendKind) -> Result<usize> {
     match given {
         None => Ok(crate::machine::cores()),
         Some(0) => Err(input("--jobs 0", "give at least 1")),
@@ -310,7 +296,7 @@ pub fn parse_jobs(given: Option<usize>, backend: &str) -> Result<usize> {
             format!("--jobs {j}"),
             format!("is out of range; use 1 to {MAX_JOBS}"),
         )),
-        Some(j) if j > 1 && backend != "sim" => Err(input(
+        Some(j) if j > 1 && backend != BackendKind::Sim => Err(input(
             format!("--jobs {j}"),
             format!(
                 "runs simulated cells at the same time, and {backend} cells time themselves on the wall clock, one at a time; leave --jobs out or use --backend sim"
@@ -340,12 +326,12 @@ impl Plan {
     /// Checks every flag of `runner compare`.
     pub fn parse(args: &CompareArgs) -> Result<Plan> {
         let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
-        let on_mpi = args.backend == "mpi";
+        let on_mpi = args.backend == BackendKind::Mpi;
         let series = parse_series(args.algos.as_deref())?;
         // On MPI the world size is added by `fit_world` once MPI has started.
         let procs = match (&args.procs, on_mpi) {
             (Some(text), _) => parse_procs(text)?,
-            (None, false) => parse_procs(DEFAULT_PROCS)?,
+            (None, false) => parse_procs(&DEFAULT_PROCS)?,
             (None, true) => vec![1],
         };
         let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
@@ -380,7 +366,7 @@ impl Plan {
             (d, None) => Some(d.unwrap_or(DEFAULT_DEPTH)),
             (_, Some(_)) => None,
         };
-        let repeat = match (args.repeat, args.backend == "sim") {
+        let repeat = match (args.repeat, args.backend == BackendKind::Sim) {
             (Some(0), _) => return Err(input("--repeat", "give at least 1")),
             (Some(k), _) if k > 1000 => {
                 return Err(input(
@@ -481,50 +467,55 @@ impl Plan {
             ),
             (
                 "--mwf-wait",
-                args.mwf_wait.is_some(),
+                args.algo_options.mwf_wait.is_some(),
                 &mwf_only[..],
                 "mwf and dmwf",
             ),
             (
                 "--mwf-cutoffs",
-                args.mwf_cutoffs.is_some(),
+                args.algo_options.mwf_cutoffs.is_some(),
                 &mwf_only[..],
                 "mwf and dmwf",
             ),
             (
                 "--dmwf-promote",
-                args.dmwf_promote.is_some(),
+                args.algo_options.dmwf_promote.is_some(),
                 &dmwf_only[..],
                 "dmwf",
             ),
             (
                 "--ybw-rule",
-                args.ybw_rule.is_some(),
+                args.algo_options.ybw_rule.is_some(),
                 &ybw_only[..],
                 "delaysplit",
             ),
             (
                 "--ybw-windows",
-                args.ybw_windows.is_some(),
+                args.algo_options.ybw_windows.is_some(),
                 &ybw_only[..],
                 "delaysplit",
             ),
             (
                 "--er-e-children",
-                args.er_e_children.is_some(),
+                args.algo_options.er_e_children.is_some(),
                 &er_only[..],
                 "er",
             ),
             (
                 "--tree-root",
-                args.tree_root.is_some(),
+                args.algo_options.tree_root.is_some(),
                 &tree_only[..],
                 "treesplit and pvsplit",
             ),
-            ("--pv-form", args.pv_form.is_some(), &pv_only[..], "pvsplit"),
+            (
+                "--pv-form",
+                args.algo_options.pv_form.is_some(),
+                &pv_only[..],
+                "pvsplit",
+            ),
             (
                 "--split-width",
-                args.split_width.is_some(),
+                args.algo_options.split_width.is_some(),
                 &width_only[..],
                 "treesplit and pvsplit",
             ),
@@ -544,19 +535,16 @@ impl Plan {
                 ));
             }
         }
-        let mwf_wait = args.mwf_wait.unwrap_or(true);
-        let mwf_cutoffs: MwfCutoffs =
-            named_or_default("--mwf-cutoffs", args.mwf_cutoffs.as_deref())?;
-        let dmwf_promote: DmwfPromote =
-            named_or_default("--dmwf-promote", args.dmwf_promote.as_deref())?;
-        let ybw_rule: YbwRule = named_or_default("--ybw-rule", args.ybw_rule.as_deref())?;
-        let ybw_windows: YbwWindows =
-            named_or_default("--ybw-windows", args.ybw_windows.as_deref())?;
-        let er_e_children: ErEChildren =
-            named_or_default("--er-e-children", args.er_e_children.as_deref())?;
-        let tree_root: TreeRoot = named_or_default("--tree-root", args.tree_root.as_deref())?;
-        let pv_form: PvForm = named_or_default("--pv-form", args.pv_form.as_deref())?;
+        let mwf_wait = args.algo_options.mwf_wait.unwrap_or(true);
+        let mwf_cutoffs: MwfCutoffs = args.algo_options.mwf_cutoffs.unwrap_or_default();
+        let dmwf_promote: DmwfPromote = args.algo_options.dmwf_promote.unwrap_or_default();
+        let ybw_rule: YbwRule = args.algo_options.ybw_rule.unwrap_or_default();
+        let ybw_windows: YbwWindows = args.algo_options.ybw_windows.unwrap_or_default();
+        let er_e_children: ErEChildren = args.algo_options.er_e_children.unwrap_or_default();
+        let tree_root: TreeRoot = args.algo_options.tree_root.unwrap_or_default();
+        let pv_form: PvForm = args.algo_options.pv_form.unwrap_or_default();
         let split_width = args
+            .algo_options
             .split_width
             .map(crate::parallel_search::check_split_width)
             .transpose()?;
@@ -567,8 +555,8 @@ impl Plan {
             }
             None => (AphidOptions::default(), None),
         };
-        if let Some(t) = &args.aphid_tt {
-            aphid.tt = t.parse::<TtSharing>().map_err(|e| input("--aphid-tt", e))?;
+        if let Some(t) = args.aphid_tt {
+            aphid.tt = t;
         }
         let mut fingerprint = json!({
             "game": game.info().name,
@@ -582,7 +570,7 @@ impl Plan {
             "tt": config.tt_mode.name(),
             "tt_mb": config.tt_mib,
             "min_split_depth": args.min_split_depth,
-            "backend": args.backend,
+            "backend": args.backend.name(),
             "sim_preset": args.sim_preset,
             "baseline": baseline.name(),
             "mwf_wait": mwf_wait,
@@ -624,9 +612,8 @@ impl Plan {
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
         }
-        let split_tables = match &args.split_tables {
+        let split_tables = match args.split_tables {
             Some(t) => {
-                let t: SplitTables = t.parse().map_err(|e| input("--split-tables", e))?;
                 fingerprint["split_tables"] = json!(t.name());
                 t
             }
@@ -658,7 +645,7 @@ impl Plan {
             // fingerprint names).
             fingerprint["sim_cost"] = json!(format!("{:016x}", fnv(model.to_toml().as_bytes())));
         }
-        let (sim_set, cost) = parse_sim_set(&args.sim_set, &args.backend, preset_cost)?;
+        let (sim_set, cost) = parse_sim_set(&args.sim_set, args.backend, preset_cost)?;
         if !sim_set.is_empty() {
             fingerprint["sim_set"] = json!(
                 sim_set
@@ -677,7 +664,7 @@ impl Plan {
         if config.play_enhancements() && config.play_features != PlayFeatures::default() {
             fingerprint["play_features"] = json!(format!("{:?}", config.play_features));
         }
-        let jobs = parse_jobs(args.jobs, &args.backend)?;
+        let jobs = parse_jobs(args.jobs, args.backend)?;
         let shard = args
             .shard
             .as_deref()
@@ -699,7 +686,7 @@ impl Plan {
             positions: args.positions,
             series,
             procs,
-            backend: args.backend.clone(),
+            backend: args.backend,
             sim_preset: args.sim_preset.clone(),
             sim_set,
             cost,
@@ -733,7 +720,7 @@ impl Plan {
 
     /// Whether the runs are over MPI (`--backend mpi`).
     pub fn on_mpi(&self) -> bool {
-        self.backend == "mpi"
+        self.backend == BackendKind::Mpi
     }
 
     /// On MPI, with `world` ranks: the processor counts become 1 and `world` (an MPI cell uses
@@ -769,14 +756,14 @@ impl Plan {
         if let Some(cost) = &self.cost {
             return Ok(Backend::Sim(SimConfig::new(cost.clone(), seed)));
         }
-        let name = if self.on_mpi() && procs == 1 {
-            "threads"
+        let kind = if self.on_mpi() && procs == 1 {
+            BackendKind::Threads
         } else {
-            &self.backend
+            self.backend
         };
         let flags = DibArgs {
             procs: Some(procs),
-            backend: Some(name.to_string()),
+            backend: Some(kind),
             seed: Some(seed),
             sim_preset: None,
             faults: None,
@@ -788,7 +775,7 @@ impl Plan {
 
     /// Whether times are virtual (simulator).
     pub fn virtual_time(&self) -> bool {
-        self.backend == "sim"
+        self.backend == BackendKind::Sim
     }
 
     /// The cells of the position on `line`: its baseline, then every series on every
@@ -809,7 +796,7 @@ impl Plan {
 fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
     DibArgs {
         procs: Some(procs),
-        backend: Some(args.backend.clone()),
+        backend: Some(args.backend),
         seed: Some(seed),
         sim_preset: args.sim_preset.clone(),
         faults: None,
@@ -819,8 +806,7 @@ fn dib_args(args: &CompareArgs, procs: usize, seed: u64) -> DibArgs {
 /// The search configuration of `--setting` (research unless asked) with the comparison's
 /// table and sorting flags.
 fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
-    let setting: Setting = args.setting.parse().map_err(|e| input("--setting", e))?;
-    let mut config = SearchConfig::for_setting(setting);
+    let mut config = SearchConfig::for_setting(args.setting);
     if let Some(m) = args.tt_min_depth {
         if m > MAX_DEPTH {
             return Err(input(
@@ -833,7 +819,7 @@ fn search_config(args: &CompareArgs) -> Result<SearchConfig> {
     apply_table_and_sorting(
         &mut config,
         &TableAndSorting {
-            tt_mode: args.tt.as_deref(),
+            tt_mode: args.tt,
             tt_mode_flag: "--tt",
             flags: &args.table_sort,
         },
@@ -895,10 +881,10 @@ mod tests {
 
     #[test]
     fn processor_lists_are_sorted_deduplicated_and_start_at_one() {
-        assert_eq!(parse_procs("8, 2,4,2").unwrap(), vec![1, 2, 4, 8]);
-        assert!(parse_procs(" , ").is_err());
-        assert!(parse_procs("0").is_err());
-        assert!(parse_procs("two").is_err());
+        assert_eq!(parse_procs(&[8, 2, 4, 2]).unwrap(), vec![1, 2, 4, 8]);
+        assert!(parse_procs(&[]).is_err());
+        assert!(parse_procs(&[0]).is_err());
+        assert!(parse_procs(&[MAX_PROCS + 1]).is_err());
     }
 
     /// A table (an experiment's) may name both; clap refuses them together on the command line.
@@ -917,11 +903,12 @@ mod tests {
         let all = parse_series(None).unwrap();
         assert_eq!(all.len(), ParallelAlgo::ALL.len());
         let name = ParallelAlgo::ALL[0].name();
-        let s = parse_series(Some(&format!("{name},{name}@ec"))).unwrap();
+        let list = |items: &[&str]| items.iter().map(|s| (*s).to_string()).collect::<Vec<_>>();
+        let s = parse_series(Some(&list(&[name, &format!("{name}@ec")]))).unwrap();
         assert_eq!(s[1].label, format!("{name}@ec"));
-        assert!(parse_series(Some("no-such-algorithm")).is_err());
-        assert!(parse_series(Some(&format!("{name},{name}"))).is_err());
-        assert!(parse_series(Some(",")).is_err());
+        assert!(parse_series(Some(&list(&["no-such-algorithm"]))).is_err());
+        assert!(parse_series(Some(&list(&[name, name]))).is_err());
+        assert!(parse_series(Some(&list(&[" "]))).is_err());
     }
 
     #[test]
@@ -929,7 +916,7 @@ mod tests {
         let one = |items: &[&str]| {
             let items: Vec<String> = items.iter().map(|s| (*s).to_string()).collect();
             let model = CostModel::preset("origin2000").expect("a preset");
-            parse_sim_set(&items, "sim", Some(model)).map(|(items, _)| items)
+            parse_sim_set(&items, BackendKind::Sim, Some(model)).map(|(items, _)| items)
         };
         assert_eq!(
             one(&["shared_table_ports=8", "send_overhead_ns = 100_000"]).unwrap(),
@@ -948,10 +935,10 @@ mod tests {
         ] {
             assert!(one(bad).is_err(), "{bad:?}");
         }
-        assert!(parse_sim_set(&["node_ns=1".to_string()], "threads", None).is_err());
+        assert!(parse_sim_set(&["node_ns=1".to_string()], BackendKind::Threads, None).is_err());
         let (_, applied) = parse_sim_set(
             &["node_ns=1234".to_string()],
-            "sim",
+            BackendKind::Sim,
             Some(CostModel::preset("origin2000").expect("a preset")),
         )
         .expect("valid");

@@ -436,7 +436,7 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         .values()
         .filter(|r| r.kind == "run")
         .collect();
-    let environment = Environment::now(&plan.backend, plan.sim_preset.as_deref());
+    let environment = Environment::now(plan.backend, plan.sim_preset.as_deref());
     let json = json!({
         "command": inp.command,
         "version": env!("CARGO_PKG_VERSION"),

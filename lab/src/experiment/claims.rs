@@ -26,7 +26,7 @@ pub struct Claim {
 #[must_use]
 pub fn check(experiment: &str, ran: &[(&str, &Outcome)]) -> Vec<Claim> {
     match experiment {
-        "bs96-fig7-9" => seed_000(ran),
+        "bs96-fig7-9" => brockington_schaeffer_1996(ran),
         _ => Vec::new(),
     }
 }
@@ -48,7 +48,7 @@ fn share(flags: impl Iterator<Item = bool>) -> Option<f64> {
 }
 
 /// Brockington and Schaeffer (1996), section 4 (TheTurk on the Bratko-Kopec positions).
-fn seed_000(ran: &[(&str, &Outcome)]) -> Vec<Claim> {
+fn brockington_schaeffer_1996(ran: &[(&str, &Outcome)]) -> Vec<Claim> {
     let mut cells: Vec<(u32, Cell)> = ran.iter().flat_map(|(_, o)| parallel_cells(o)).collect();
     cells.sort_by_key(|(d, c)| (*d, c.procs, c.line));
     let mut depths: Vec<u32> = cells.iter().map(|(d, _)| *d).collect();

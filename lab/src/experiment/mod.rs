@@ -55,7 +55,7 @@ pub fn run(args: &ExperimentArgs) -> Result<()> {
         print!("{}", list(all));
         return Ok(());
     }
-    let jobs = parse_jobs(args.jobs, "sim")?;
+    let jobs = parse_jobs(args.jobs, crate::cli::BackendKind::Sim)?;
     let shard = args
         .shard
         .as_deref()
@@ -593,7 +593,7 @@ fn run_compare(
         );
         ran.push(Ran {
             variant: p.label.clone(),
-            preset: (plan.backend == "sim").then(|| {
+            preset: (plan.backend == crate::cli::BackendKind::Sim).then(|| {
                 plan.sim_preset
                     .clone()
                     .unwrap_or_else(|| "shared-memory".to_string())

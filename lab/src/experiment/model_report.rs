@@ -134,7 +134,7 @@ pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
         w = escape(&exp.what)
     );
     html.push_str(&crate::compare::report::environment_html(
-        &crate::compare::environment::Environment::now("sim", None),
+        &crate::compare::environment::Environment::now(crate::cli::BackendKind::Sim, None),
     ));
     let head = ["model", "b", "ours (speedup)", "thesis (speedup)"];
     let mut rows = Vec::new();

@@ -437,7 +437,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_000_overheads_add_up_by_hand() {
+    fn brockington_schaeffer_overheads_add_up_by_hand() {
         // Two positions: sequential 10 s and 1000 nodes, 30 s and 3000 nodes; on 4 processors
         // 5 s with 2000 nodes and 10 s with 6000 (a tenth on the master, a fifth speculative).
         let rows = vec![

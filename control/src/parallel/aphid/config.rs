@@ -30,6 +30,10 @@ pub enum TtSharing {
 }
 
 impl TtSharing {
+    /// Every arrangement, the default first.
+    pub const ALL: &'static [TtSharing] =
+        &[TtSharing::Local, TtSharing::Shared, TtSharing::Distributed];
+
     /// The command-line name.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -40,6 +44,8 @@ impl TtSharing {
         }
     }
 }
+
+crate::named_value::named_value!(clap: TtSharing);
 
 impl fmt::Display for TtSharing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

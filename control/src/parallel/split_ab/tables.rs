@@ -24,6 +24,9 @@ pub enum SplitTables {
 pub struct UnknownSplitTables(pub String);
 
 impl SplitTables {
+    /// Both arrangements, the default first.
+    pub const ALL: &'static [SplitTables] = &[SplitTables::Global, SplitTables::Local];
+
     /// Its name on the command line.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -65,6 +68,8 @@ impl FromStr for SplitTables {
         }
     }
 }
+
+crate::named_value::named_value!(SplitTables);
 
 impl fmt::Display for SplitTables {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

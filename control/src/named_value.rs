@@ -1,0 +1,99 @@
+//! `named_value!`: the option enums whose values have names (`--sort ec`, `aphid-tt = "shared"`)
+//! read the same way from a command line and from a TOML file. For each type that has an `ALL`
+//! list and a `name()` it implements serde's `Deserialize` (a string, read by the type's
+//! `FromStr`, so a misspelt value gets the same message as on the command line) and, with the
+//! `clap` feature, clap's `ValueEnum` (the names, which `--help` lists and clap checks).
+//!
+//! Either impl may be left out: `named_value!(clap: T)` for a type that derives its own
+//! `Deserialize`.
+
+macro_rules! named_value {
+    (clap: $($t:ty),* $(,)?) => {
+        $(
+            #[cfg(feature = "clap")]
+            impl clap::ValueEnum for $t {
+                fn value_variants<'a>() -> &'a [Self] {
+                    Self::ALL
+                }
+
+                fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                    Some(clap::builder::PossibleValue::new(self.name()))
+                }
+            }
+        )*
+    };
+    ($($t:ty),* $(,)?) => {
+        $crate::named_value::named_value!(clap: $($t),*);
+        $(
+            impl<'de> serde::Deserialize<'de> for $t {
+                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    let text = String::deserialize(d)?;
+                    text.parse().map_err(serde::de::Error::custom)
+                }
+            }
+        )*
+    };
+}
+
+pub(crate) use named_value;
+
+#[cfg(test)]
+mod tests {
+    use crate::parallel::aphid::TtSharing;
+    use crate::parallel::delaysplit::YbwRule;
+    use crate::parallel::split_ab::SplitTables;
+    use crate::search::{Setting, SortRegime, TtMode, TtReplace};
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    struct Flags {
+        sort: SortRegime,
+        tt: TtMode,
+        tt_replace: TtReplace,
+        setting: Setting,
+        split_tables: SplitTables,
+        aphid_tt: TtSharing,
+        ybw_rule: YbwRule,
+    }
+
+    /// A table reads each value by its command-line name, and a misspelt one gets the
+    /// type's own message.
+    #[test]
+    fn values_read_by_their_names() {
+        let f: Flags = toml::from_str(
+            "sort = \"ec\"\ntt = \"exact\"\ntt-replace = \"deeper\"\nsetting = \"play\"\n\
+             split-tables = \"local\"\naphid-tt = \"shared\"\nybw-rule = \"star\"",
+        )
+        .expect("every value is a name");
+        assert_eq!(f.sort, SortRegime::EldestChild);
+        assert_eq!(f.tt, TtMode::ExactDepth);
+        assert_eq!(f.tt_replace, TtReplace::Deeper);
+        assert_eq!(f.setting, Setting::Play);
+        assert_eq!(f.split_tables, SplitTables::Local);
+        assert_eq!(f.aphid_tt, TtSharing::Shared);
+        assert_eq!(f.ybw_rule, YbwRule::Star);
+        let err = toml::from_str::<Flags>("sort = \"ecc\"").expect_err("no such regime");
+        assert!(
+            err.message()
+                .contains("unknown sorting regime 'ecc'; use one of: none tn pvr ec tt"),
+            "{err}"
+        );
+    }
+
+    /// With the `clap` feature, every value's name is one clap accepts.
+    #[cfg(feature = "clap")]
+    #[test]
+    fn clap_takes_every_name() {
+        use clap::ValueEnum;
+        for r in SortRegime::ALL {
+            assert_eq!(SortRegime::from_str(r.name(), false), Ok(*r));
+        }
+        assert_eq!(
+            TtMode::value_variants()
+                .iter()
+                .map(|m| m.to_possible_value().expect("named").get_name().to_string())
+                .collect::<Vec<_>>(),
+            ["off", "exact", "normal"]
+        );
+    }
+}
