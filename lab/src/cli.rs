@@ -2,7 +2,9 @@
 //! the library runs, and the flags that several of them share. `runner compare`'s flags
 //! ([`CompareArgs`]) also read from a TOML table (serde), the form the experiments keep them in:
 //! each key is a flag's long name (`time-ms = 200000`, `unsorted = true`), and a missing key has
-//! the flag's default ([`defaults`]).
+//! the flag's default ([`defaults`]). A value with names is typed in both forms (clap's
+//! `ValueEnum`, serde by the same names: [`BackendKind`] and control's option enums), and a
+//! list is split at its commas ([`list`]).
 
 use clap::{Args, ValueEnum};
 use control::parallel::aphid::TtSharing;
@@ -48,9 +50,9 @@ impl std::fmt::Display for BackendKind {
     }
 }
 
-/// The defaults of `runner compare`'s flags that have one, shared by clap (`default_value`) and
-/// serde (`#[serde(default = ...)]`), so that a flag left out of a table and one left off the
-/// command line mean the same.
+/// The defaults of `runner compare`'s flags that have one, shared by clap (`default_value`,
+/// `default_value_t`) and serde (`#[serde(default = ...)]`), so that a flag left out of a table
+/// and one left off the command line mean the same.
 pub mod defaults {
     use super::BackendKind;
     use control::search::{Setting, SortRegime, TtReplace};
