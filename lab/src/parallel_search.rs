@@ -27,6 +27,21 @@ pub struct ParallelSearch {
     _session: Option<crate::mpi::Session>,
 }
 
+impl ParallelSearch {
+    /// The algorithm.
+    #[must_use]
+    pub fn algo(&self) -> ParallelAlgo {
+        self.algo
+    }
+
+    /// The checked options: depth, processors, backend and every algorithm's option, as
+    /// [`control::parallel::search`] takes them.
+    #[must_use]
+    pub fn options(&self) -> &ParallelOptions {
+        &self.options
+    }
+}
+
 /// Sets `field` from an algorithm's named option (`--ybw-rule star`) when the flag is given;
 /// an error naming the flag when it is given for an algorithm outside `family` or with a name
 /// the option does not know.

@@ -48,6 +48,9 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         ("--er-e-children", args.algo_options.er_e_children.is_some()),
         ("--tree-root", args.algo_options.tree_root.is_some()),
         ("--pv-form", args.algo_options.pv_form.is_some()),
+        ("--split-width", args.algo_options.split_width.is_some()),
+        ("--common-depth", args.common_depth.is_some()),
+        ("--cd-strategy", args.cd_strategy.is_some()),
         ("--verbose", args.verbose),
     ] {
         if given {
