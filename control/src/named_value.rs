@@ -4,8 +4,9 @@
 //! `FromStr`, so a misspelt value gets the same message as on the command line) and, with the
 //! `clap` feature, clap's `ValueEnum` (the names, which `--help` lists and clap checks).
 //!
-//! Either impl may be left out: `named_value!(clap: T)` for a type that derives its own
-//! `Deserialize`.
+//! `named_value!(clap: T)` gives only `ValueEnum` (for a type that derives its own
+//! `Deserialize`), `named_value!(serde: T)` only `Deserialize` (for a type whose `ValueEnum`
+//! also takes other spellings, written beside it: the algorithms' aliases).
 
 macro_rules! named_value {
     (clap: $($t:ty),* $(,)?) => {
@@ -22,8 +23,7 @@ macro_rules! named_value {
             }
         )*
     };
-    ($($t:ty),* $(,)?) => {
-        $crate::named_value::named_value!(clap: $($t),*);
+    (serde: $($t:ty),* $(,)?) => {
         $(
             impl<'de> serde::Deserialize<'de> for $t {
                 fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -32,6 +32,10 @@ macro_rules! named_value {
                 }
             }
         )*
+    };
+    ($($t:ty),* $(,)?) => {
+        $crate::named_value::named_value!(clap: $($t),*);
+        $crate::named_value::named_value!(serde: $($t),*);
     };
 }
 

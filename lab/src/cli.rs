@@ -7,7 +7,9 @@
 //! list is split at its commas ([`list`]).
 
 use clap::{Args, ValueEnum};
+use control::parallel::ParallelAlgo;
 use control::parallel::aphid::TtSharing;
+use control::parallel::cdsplit::CdStrategy;
 use control::parallel::delaysplit::{YbwRule, YbwWindows};
 use control::parallel::dmwf::DmwfPromote;
 use control::parallel::er::ErEChildren;
@@ -55,6 +57,7 @@ impl std::fmt::Display for BackendKind {
 /// and one left off the command line mean the same.
 pub mod defaults {
     use super::BackendKind;
+    use control::parallel::ParallelAlgo;
     use control::search::{Setting, SortRegime, TtReplace};
 
     /// `--game`.
@@ -64,7 +67,7 @@ pub mod defaults {
     /// `--seeds`.
     pub const SEEDS: u64 = 1;
     /// `--baseline`.
-    pub const BASELINE: &str = "alphabeta";
+    pub const BASELINE: ParallelAlgo = ParallelAlgo::AlphaBeta;
     /// `--setting`.
     pub const SETTING: Setting = Setting::Research;
     /// `--tt-mb`.
@@ -85,8 +88,8 @@ pub mod defaults {
     pub(crate) fn seeds() -> u64 {
         SEEDS
     }
-    pub(crate) fn baseline() -> String {
-        BASELINE.into()
+    pub(crate) fn baseline() -> ParallelAlgo {
+        BASELINE
     }
     pub(crate) fn setting() -> Setting {
         SETTING
@@ -202,7 +205,7 @@ pub struct SearchArgs {
     pub common_depth: Option<u32>,
     /// Common-depth splitting: strategy a (variable common depth, the default) or b (fixed).
     #[arg(long, value_name = "a|b")]
-    pub cd_strategy: Option<String>,
+    pub cd_strategy: Option<CdStrategy>,
     /// Quiescence plies below the horizon, statically evaluated there (the two-PDP-11 thesis: 2);
     /// default: no limit.
     #[arg(long, value_name = "K")]
@@ -493,9 +496,9 @@ pub struct CompareArgs {
     #[arg(long)]
     pub repeat: Option<usize>,
     /// The sequential baseline: a parallel algorithm run on one processor.
-    #[arg(long, default_value = defaults::BASELINE)]
+    #[arg(long, default_value_t = defaults::BASELINE)]
     #[serde(default = "defaults::baseline")]
-    pub baseline: String,
+    pub baseline: ParallelAlgo,
     /// Output folder (results.csv, results.json, SVG plots, report.html, and cells.jsonl for
     /// resuming); default target/compare/<hash of the settings>.
     #[arg(long)]
@@ -756,6 +759,18 @@ mod tests {
         assert_eq!(read.algos, Some(vec!["mwf".to_string(), "er".to_string()]));
         assert_eq!(read.backend, BackendKind::Sim);
         assert_eq!(read.setting, Setting::Research);
+        // An algorithm by an alias, in both forms.
+        assert_eq!(
+            clap(&["--baseline", "ybw"]).baseline,
+            ParallelAlgo::DelaySplit
+        );
+        let read = table("baseline = \"ybw\"").expect("an alias");
+        assert_eq!(read.baseline, ParallelAlgo::DelaySplit);
+        let err = table("baseline = \"ybww\"").expect_err("no such algorithm");
+        assert!(
+            err.message().contains("unknown parallel algorithm 'ybww'"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -189,8 +189,8 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         if let Some(cd) = args.common_depth {
             options.common_depth = cd;
         }
-        if let Some(s) = &args.cd_strategy {
-            options.cd_strategy = s.parse().map_err(|e| input("--cd-strategy", e))?;
+        if let Some(s) = args.cd_strategy {
+            options.cd_strategy = s;
         }
     }
     if args.aphid_config.is_some() || args.aphid_tt.is_some() {

@@ -310,3 +310,47 @@ fn misplaced_or_misspelt_options_are_refused_in_one_line() {
         refused(&["--algo", "alphabeta", flag, value], "needs --procs");
     }
 }
+
+/// The two-PDP-11 thesis's common-depth strategy by its letter, either case, or its word.
+#[test]
+fn the_common_depth_strategy_takes_its_letter_or_its_word() {
+    use control::parallel::cdsplit::CdStrategy;
+    let strategy = |given: &str| {
+        args(&[
+            "--game",
+            "tictactoe4",
+            "--depth",
+            "3",
+            "--cd-strategy",
+            given,
+        ])
+        .map(|a| a.cd_strategy)
+        .map_err(|e| e.to_string())
+    };
+    for (given, expected) in [
+        ("a", CdStrategy::Variable),
+        ("A", CdStrategy::Variable),
+        ("variable", CdStrategy::Variable),
+        ("b", CdStrategy::Fixed),
+        ("fixed", CdStrategy::Fixed),
+    ] {
+        assert_eq!(strategy(given), Ok(Some(expected)), "{given}");
+    }
+    let err = strategy("c").expect_err("no such strategy");
+    assert!(err.contains("[possible values: a, b]"), "{err}");
+    let par = checked(&[
+        "--game",
+        "tictactoe4",
+        "--depth",
+        "3",
+        "--procs",
+        "2",
+        "--backend",
+        "sim",
+        "--algo",
+        "cdsplit",
+        "--cd-strategy",
+        "B",
+    ]);
+    assert_eq!(par.options().cd_strategy, CdStrategy::Fixed);
+}

@@ -45,6 +45,25 @@ impl CdStrategy {
     }
 }
 
+/// Each strategy by its letter, lower case (`a`, `b`); the thesis's upper-case letter and the
+/// strategy's word (`variable`, `fixed`) also accepted, as by `FromStr`.
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for CdStrategy {
+    fn value_variants<'a>() -> &'a [Self] {
+        &CdStrategy::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let value = match self {
+            CdStrategy::Variable => {
+                clap::builder::PossibleValue::new("a").aliases(["A", "variable"])
+            }
+            CdStrategy::Fixed => clap::builder::PossibleValue::new("b").aliases(["B", "fixed"]),
+        };
+        Some(value)
+    }
+}
+
 impl FromStr for CdStrategy {
     type Err = UnknownName;
 

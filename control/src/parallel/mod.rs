@@ -528,6 +528,20 @@ impl FromStr for ParallelAlgo {
     }
 }
 
+crate::named_value::named_value!(serde: ParallelAlgo);
+
+/// Each algorithm by its name, its aliases (`ybw`) also accepted.
+#[cfg(feature = "clap")]
+impl clap::ValueEnum for ParallelAlgo {
+    fn value_variants<'a>() -> &'a [Self] {
+        ParallelAlgo::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).aliases(self.info().aliases))
+    }
+}
+
 impl fmt::Display for ParallelAlgo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

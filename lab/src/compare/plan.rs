@@ -334,7 +334,7 @@ impl Plan {
             (None, false) => parse_procs(&DEFAULT_PROCS)?,
             (None, true) => vec![1],
         };
-        let baseline: ParallelAlgo = args.baseline.parse().map_err(|e| input("--baseline", e))?;
+        let baseline = args.baseline;
         // The DIB flags are checked once, at the largest count; a cost-model file is read
         // there, and only there.
         let checked = dib_flags::parse(&dib_args(args, procs[procs.len() - 1], 1))?;
