@@ -342,6 +342,48 @@ pub struct AlgoOptionArgs {
     pub split_width: Option<usize>,
 }
 
+impl AlgoOptionArgs {
+    /// The flags given, in declaration order, each with the algorithms it applies to.
+    #[must_use]
+    pub fn given(&self) -> Vec<(&'static str, &'static [ParallelAlgo])> {
+        use ParallelAlgo::{DelaySplit, Dmwf, Er, Mwf, PvSplit, TreeSplit};
+        [
+            ("--mwf-wait", self.mwf_wait.is_some(), &[Mwf, Dmwf][..]),
+            ("--mwf-cutoffs", self.mwf_cutoffs.is_some(), &[Mwf, Dmwf]),
+            ("--dmwf-promote", self.dmwf_promote.is_some(), &[Dmwf]),
+            ("--ybw-rule", self.ybw_rule.is_some(), &[DelaySplit]),
+            ("--ybw-windows", self.ybw_windows.is_some(), &[DelaySplit]),
+            ("--er-e-children", self.er_e_children.is_some(), &[Er]),
+            (
+                "--tree-root",
+                self.tree_root.is_some(),
+                &[TreeSplit, PvSplit],
+            ),
+            ("--pv-form", self.pv_form.is_some(), &[PvSplit]),
+            (
+                "--split-width",
+                self.split_width.is_some(),
+                &[TreeSplit, PvSplit],
+            ),
+        ]
+        .into_iter()
+        .filter(|&(_, given, _)| given)
+        .map(|(flag, _, family)| (flag, family))
+        .collect()
+    }
+}
+
+/// The names of `family`, joined by "and" (`mwf and dmwf`), for the messages of a flag that
+/// applies to those algorithms only.
+#[must_use]
+pub fn family_names(family: &[ParallelAlgo]) -> String {
+    family
+        .iter()
+        .map(|a| a.name())
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
 /// Arguments of `runner solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {

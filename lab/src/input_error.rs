@@ -20,16 +20,3 @@ impl std::error::Error for InputError {}
 pub fn input(context: impl fmt::Display, err: impl fmt::Display) -> anyhow::Error {
     anyhow::Error::new(InputError(format!("{context}: {err}")))
 }
-
-/// The value of an optional named flag (`--mwf-cutoffs deep`), or `T`'s default when the flag
-/// is absent; a name `T` does not know is an [`InputError`] naming the flag.
-pub fn named_or_default<T>(flag: &str, text: Option<&str>) -> anyhow::Result<T>
-where
-    T: std::str::FromStr + Default,
-    T::Err: fmt::Display,
-{
-    text.map_or_else(
-        || Ok(T::default()),
-        |t| t.parse().map_err(|e| input(flag, e)),
-    )
-}

@@ -14,6 +14,7 @@ use games::{Game, GameId, GameInfo, GameVisitor};
 use serde_json::json;
 
 use crate::cli::SearchArgs;
+use crate::cli::family_names;
 use crate::dib_flags::{self, Parallel};
 use crate::input_error::input;
 use crate::search::{describe_value, format_line, parse_config};
@@ -40,30 +41,6 @@ impl ParallelSearch {
     pub fn options(&self) -> &ParallelOptions {
         &self.options
     }
-}
-
-/// Sets `field` from an algorithm's named option (`--ybw-rule star`) when the flag is given;
-/// an error naming the flag when it is given for an algorithm outside `family` or with a name
-/// the option does not know.
-fn set_algo_option<T: Copy>(
-    field: &mut T,
-    flag: &str,
-    given: Option<T>,
-    algo: ParallelAlgo,
-    family: &[ParallelAlgo],
-) -> Result<()> {
-    let Some(value) = given else {
-        return Ok(());
-    };
-    if !family.contains(&algo) {
-        let names: Vec<&str> = family.iter().map(|a| a.name()).collect();
-        return Err(input(
-            flag,
-            format!("applies to --algo {} only", names.join(" and ")),
-        ));
-    }
-    *field = value;
-    Ok(())
 }
 
 /// Checks the flags of a parallel search; `None` without --procs. On `--backend mpi` (every
@@ -112,69 +89,22 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         }
         options.min_split_depth = m;
     }
-    if let Some(wait) = args.algo_options.mwf_wait {
-        if !matches!(algo, ParallelAlgo::Mwf | ParallelAlgo::Dmwf) {
-            return Err(input("--mwf-wait", "applies to --algo mwf and dmwf only"));
-        }
-        options.mwf_wait = wait;
+    let given = &args.algo_options;
+    if let Some((flag, family)) = given.given().into_iter().find(|(_, f)| !f.contains(&algo)) {
+        return Err(input(
+            flag,
+            format!("applies to --algo {} only", family_names(family)),
+        ));
     }
-    use ParallelAlgo::{DelaySplit, Dmwf, Er, Mwf, PvSplit, TreeSplit};
-    set_algo_option(
-        &mut options.mwf_cutoffs,
-        "--mwf-cutoffs",
-        args.algo_options.mwf_cutoffs,
-        algo,
-        &[Mwf, Dmwf],
-    )?;
-    set_algo_option(
-        &mut options.dmwf_promote,
-        "--dmwf-promote",
-        args.algo_options.dmwf_promote,
-        algo,
-        &[Dmwf],
-    )?;
-    set_algo_option(
-        &mut options.ybw_rule,
-        "--ybw-rule",
-        args.algo_options.ybw_rule,
-        algo,
-        &[DelaySplit],
-    )?;
-    set_algo_option(
-        &mut options.ybw_windows,
-        "--ybw-windows",
-        args.algo_options.ybw_windows,
-        algo,
-        &[DelaySplit],
-    )?;
-    set_algo_option(
-        &mut options.er_e_children,
-        "--er-e-children",
-        args.algo_options.er_e_children,
-        algo,
-        &[Er],
-    )?;
-    set_algo_option(
-        &mut options.tree_root,
-        "--tree-root",
-        args.algo_options.tree_root,
-        algo,
-        &[TreeSplit, PvSplit],
-    )?;
-    set_algo_option(
-        &mut options.pv_form,
-        "--pv-form",
-        args.algo_options.pv_form,
-        algo,
-        &[PvSplit],
-    )?;
-    if let Some(w) = args.algo_options.split_width {
-        if !matches!(algo, ParallelAlgo::TreeSplit | ParallelAlgo::PvSplit) {
-            return Err(input(
-                "--split-width",
-                "applies to --algo treesplit and pvsplit only",
-            ));
-        }
+    options.mwf_wait = given.mwf_wait.unwrap_or(options.mwf_wait);
+    options.mwf_cutoffs = given.mwf_cutoffs.unwrap_or(options.mwf_cutoffs);
+    options.dmwf_promote = given.dmwf_promote.unwrap_or(options.dmwf_promote);
+    options.ybw_rule = given.ybw_rule.unwrap_or(options.ybw_rule);
+    options.ybw_windows = given.ybw_windows.unwrap_or(options.ybw_windows);
+    options.er_e_children = given.er_e_children.unwrap_or(options.er_e_children);
+    options.tree_root = given.tree_root.unwrap_or(options.tree_root);
+    options.pv_form = given.pv_form.unwrap_or(options.pv_form);
+    if let Some(w) = given.split_width {
         options.split_width = check_split_width(w)?;
     }
     if args.common_depth.is_some() || args.cd_strategy.is_some() {

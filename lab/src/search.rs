@@ -38,21 +38,19 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         };
         return Err(input(flag, "needs --procs N and --algo aphid"));
     }
-    for (flag, given) in [
-        ("--min-split-depth", args.min_split_depth.is_some()),
-        ("--mwf-wait", args.algo_options.mwf_wait.is_some()),
-        ("--mwf-cutoffs", args.algo_options.mwf_cutoffs.is_some()),
-        ("--dmwf-promote", args.algo_options.dmwf_promote.is_some()),
-        ("--ybw-rule", args.algo_options.ybw_rule.is_some()),
-        ("--ybw-windows", args.algo_options.ybw_windows.is_some()),
-        ("--er-e-children", args.algo_options.er_e_children.is_some()),
-        ("--tree-root", args.algo_options.tree_root.is_some()),
-        ("--pv-form", args.algo_options.pv_form.is_some()),
-        ("--split-width", args.algo_options.split_width.is_some()),
-        ("--common-depth", args.common_depth.is_some()),
-        ("--cd-strategy", args.cd_strategy.is_some()),
-        ("--verbose", args.verbose),
-    ] {
+    let algo_options = args
+        .algo_options
+        .given()
+        .into_iter()
+        .map(|(flag, _)| (flag, true));
+    for (flag, given) in std::iter::once(("--min-split-depth", args.min_split_depth.is_some()))
+        .chain(algo_options)
+        .chain([
+            ("--common-depth", args.common_depth.is_some()),
+            ("--cd-strategy", args.cd_strategy.is_some()),
+            ("--verbose", args.verbose),
+        ])
+    {
         if given {
             return Err(input(flag, "needs --procs N (a parallel run)"));
         }

@@ -19,7 +19,7 @@ use dib::{Backend, CostModel, SimConfig};
 use games::GameId;
 use serde_json::{Value, json};
 
-use crate::cli::{BackendKind, CompareArgs, DibArgs};
+use crate::cli::{BackendKind, CompareArgs, DibArgs, family_names};
 use crate::dib_flags::{self, MAX_PROCS};
 use crate::input_error::input;
 use crate::parallel_search::read_aphid_config;
@@ -432,13 +432,6 @@ impl Plan {
             family.contains(&baseline) || series.iter().any(|s| family.contains(&s.algo))
         };
         let aphid_only = [ParallelAlgo::Aphid];
-        let mwf_only = [ParallelAlgo::Mwf, ParallelAlgo::Dmwf];
-        let width_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
-        let dmwf_only = [ParallelAlgo::Dmwf];
-        let ybw_only = [ParallelAlgo::DelaySplit];
-        let er_only = [ParallelAlgo::Er];
-        let tree_only = [ParallelAlgo::TreeSplit, ParallelAlgo::PvSplit];
-        let pv_only = [ParallelAlgo::PvSplit];
         let split_engine: Vec<ParallelAlgo> = ParallelAlgo::ALL
             .iter()
             .copied()
@@ -452,80 +445,25 @@ impl Plan {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        for (flag, given, family, names) in [
-            (
-                "--aphid-config",
-                args.aphid_config.is_some(),
-                &aphid_only[..],
-                "aphid",
-            ),
-            (
-                "--aphid-tt",
-                args.aphid_tt.is_some(),
-                &aphid_only[..],
-                "aphid",
-            ),
-            (
-                "--mwf-wait",
-                args.algo_options.mwf_wait.is_some(),
-                &mwf_only[..],
-                "mwf and dmwf",
-            ),
-            (
-                "--mwf-cutoffs",
-                args.algo_options.mwf_cutoffs.is_some(),
-                &mwf_only[..],
-                "mwf and dmwf",
-            ),
-            (
-                "--dmwf-promote",
-                args.algo_options.dmwf_promote.is_some(),
-                &dmwf_only[..],
-                "dmwf",
-            ),
-            (
-                "--ybw-rule",
-                args.algo_options.ybw_rule.is_some(),
-                &ybw_only[..],
-                "delaysplit",
-            ),
-            (
-                "--ybw-windows",
-                args.algo_options.ybw_windows.is_some(),
-                &ybw_only[..],
-                "delaysplit",
-            ),
-            (
-                "--er-e-children",
-                args.algo_options.er_e_children.is_some(),
-                &er_only[..],
-                "er",
-            ),
-            (
-                "--tree-root",
-                args.algo_options.tree_root.is_some(),
-                &tree_only[..],
-                "treesplit and pvsplit",
-            ),
-            (
-                "--pv-form",
-                args.algo_options.pv_form.is_some(),
-                &pv_only[..],
-                "pvsplit",
-            ),
-            (
-                "--split-width",
-                args.algo_options.split_width.is_some(),
-                &width_only[..],
-                "treesplit and pvsplit",
-            ),
-            (
-                "--split-tables",
-                args.split_tables.is_some(),
-                &split_engine[..],
-                &split_engine_names,
-            ),
-        ] {
+        let aphid_rows = [
+            ("--aphid-config", args.aphid_config.is_some()),
+            ("--aphid-tt", args.aphid_tt.is_some()),
+        ]
+        .map(|(flag, given)| (flag, given, &aphid_only[..], "aphid".to_string()));
+        let algo_options = args
+            .algo_options
+            .given()
+            .into_iter()
+            .map(|(flag, family)| (flag, true, family, family_names(family)));
+        let tables = (
+            "--split-tables",
+            args.split_tables.is_some(),
+            &split_engine[..],
+            split_engine_names,
+        );
+        for (flag, given, family, names) in
+            aphid_rows.into_iter().chain(algo_options).chain([tables])
+        {
             if given && !runs(family) {
                 return Err(input(
                     flag,
