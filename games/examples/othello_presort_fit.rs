@@ -15,7 +15,6 @@
 mod common;
 
 use games::othello::Othello8;
-use games::othello::endgame::scored_positions;
 use games::othello::endgame::training::fit_presort;
 
 const USAGE: &str = "othello_presort_fit [FILE]";
@@ -26,17 +25,16 @@ fn main() {
         .positional(1)
         .first()
         .map_or("othello_presort_fit.txt", String::as_str);
-    let path = common::testset_path(file);
-    let positions: Result<Vec<(Othello8, i32)>, String> = std::fs::read_to_string(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|text| scored_positions::<8>(&text).map_err(|e| e.to_string()))
-        .and_then(|set| {
-            set.into_iter()
-                .map(|(pos, score)| score.map(|s| (pos, s)).ok_or(format!("{pos} has no score")))
-                .collect()
-        });
+    let positions: Result<Vec<(Othello8, i32)>, String> =
+        common::read_scored("othello_presort_fit", file)
+            .into_iter()
+            .map(|(pos, score)| score.map(|s| (pos, s)).ok_or(format!("{pos} has no score")))
+            .collect();
     let positions = positions.unwrap_or_else(|e| {
-        eprintln!("othello_presort_fit: {}: {e}", path.display());
+        eprintln!(
+            "othello_presort_fit: {}: {e}",
+            common::testset_path(file).display()
+        );
         std::process::exit(1);
     });
     let fit = fit_presort(&positions);

@@ -28,7 +28,7 @@
 
 mod common;
 
-use games::othello::endgame::{Options, Solver, scored_positions};
+use games::othello::endgame::{Options, Solver};
 
 const USAGE: &str = "othello_solve_speed [FILE...] [--skip N] [--take N] [--bits B] [--off stability,etc,aspiration] [--presort FROM,STEP,MAX] [--pv-extra PLIES] [--mobility M] [--presearch FROM,MARGIN] [--presearch-passes P] [--presearch-leaf EMPTIES] [--from FASTEST,TABLE,ETC] [--window LO,HI]";
 
@@ -114,14 +114,7 @@ fn main() {
         args.fail(format!("--window {lo},{hi}: need LO < HI"));
     }
     for file in files {
-        let path = common::testset_path(&file);
-        let positions = std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| scored_positions::<8>(&text).map_err(|e| e.to_string()))
-            .unwrap_or_else(|e| {
-                eprintln!("othello_solve_speed: {}: {e}", path.display());
-                std::process::exit(1);
-            });
+        let positions = common::read_scored("othello_solve_speed", &file);
         let (mut nodes, mut secs, mut cpu_secs) = (0u64, 0f64, 0f64);
         for (i, (pos, known)) in positions.into_iter().enumerate().skip(skip).take(take) {
             let started = std::time::Instant::now();

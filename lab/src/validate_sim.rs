@@ -19,7 +19,7 @@ use crate::cli::ValidateSimArgs;
 use crate::input_error::input;
 
 /// The games when `--games` is absent.
-const DEFAULT_GAMES: &[&str] = &["tictactoe4", "othello", "checkers"];
+const DEFAULT_GAMES: &[GameId] = &[GameId::TicTacToe4, GameId::Othello8, GameId::Checkers];
 
 /// What each speedup is measured against.
 const BASELINE: &str = "the same algorithm's one-processor run on the same backend";
@@ -169,7 +169,7 @@ fn cost_model(given: Option<&str>, games: &[GameId], json: bool) -> Result<(Stri
 pub fn run(args: &ValidateSimArgs) -> Result<()> {
     let games: Vec<GameId> = match &args.games {
         Some(given) => parse_list("--games", given)?,
-        None => parse_list("--games", DEFAULT_GAMES)?,
+        None => DEFAULT_GAMES.to_vec(),
     };
     let algos: Vec<ParallelAlgo> = match &args.algos {
         Some(text) => parse_list("--algos", text)?,
@@ -201,7 +201,9 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
     let steps = games.len() * algos.len() * procs.len() * (repeat + 2);
     let bar = crate::progress::bar(steps as u64, "runs", args.json);
     let mut rows = Vec::new();
-    let (mut depths, mut capacity) = (serde_json::Map::new(), serde_json::Map::new());
+    // Game by game, in name order (as the JSON object and the page list them).
+    let mut depths = serde_json::Map::new();
+    let mut capacity = std::collections::BTreeMap::new();
     for &game in &games {
         let depth = args.depth.unwrap_or(default_depth(game, args.quick));
         depths.insert(game.name().to_string(), json!(depth));
@@ -216,7 +218,7 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
             bar: &bar,
         })?;
         rows.extend(game_rows);
-        capacity.insert(game.name().to_string(), json!(cap));
+        capacity.insert(game.name(), cap);
     }
     bar.finish_and_clear();
     let capacity_lines: Vec<String> = capacity
@@ -224,9 +226,7 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
         .map(|(game, cap)| {
             format!(
                 "{game}: {cores} independent sequential searches at once ran {:.2}x the throughput of one (min {:.2}, max {:.2}): the capacity for parallel search after the runs",
-                cap["median"].as_f64().unwrap_or(f64::NAN),
-                cap["min"].as_f64().unwrap_or(f64::NAN),
-                cap["max"].as_f64().unwrap_or(f64::NAN),
+                cap.median, cap.min, cap.max,
             )
         })
         .collect();

@@ -30,15 +30,16 @@ mod wall_clock;
 pub use stop::Stop;
 pub use wall_clock::WallClock;
 
-/// Why a [`Player`] could not think.
+/// Why a [`Player`] could not think. Each message names its cause itself, so no variant marks
+/// one as its `source` (a chain printed in full would name it twice).
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The sequential searcher could not be built (its table, for one).
     #[error("building the search: {0}")]
-    Search(#[from] SearchError),
+    Search(SearchError),
     /// The thread of a parallel depth could not start.
     #[error("starting a parallel search thread: {0}")]
-    Thread(#[source] std::io::Error),
+    Thread(std::io::Error),
     /// The thread of a parallel depth ended without a result.
     #[error("the parallel search thread of depth {depth} died")]
     ThreadDied {
@@ -46,15 +47,14 @@ pub enum EngineError {
         depth: u32,
     },
     /// A parallel depth failed.
-    #[error("parallel {algo} search at depth {depth}: {source}")]
+    #[error("parallel {algo} search at depth {depth}: {cause}")]
     Parallel {
         /// The algorithm's name.
         algo: &'static str,
         /// The depth.
         depth: u32,
         /// What went wrong.
-        #[source]
-        source: ParallelError,
+        cause: ParallelError,
     },
 }
 
@@ -170,7 +170,6 @@ pub struct Thought<M> {
 /// An engine: a method, a search configuration and, for the sequential core, a searcher whose
 /// table and history persist from move to move.
 pub struct Player<G: Game> {
-    method: Method,
     config: SearchConfig,
     core: Core<G>,
 }
@@ -202,7 +201,9 @@ impl<G: Game> Player<G> {
         let core = match method {
             Method::Sequential(algorithm) => {
                 config.algorithm = algorithm;
-                Core::Sequential(Box::new(Searcher::new(config)?))
+                Core::Sequential(Box::new(
+                    Searcher::new(config).map_err(EngineError::Search)?,
+                ))
             }
             Method::Parallel {
                 algo,
@@ -214,16 +215,23 @@ impl<G: Game> Player<G> {
                 simulated,
             },
         };
-        Ok(Player {
-            method,
-            config,
-            core,
-        })
+        Ok(Player { config, core })
     }
 
     /// The method.
     pub fn method(&self) -> Method {
-        self.method
+        match self.core {
+            Core::Sequential(_) => Method::Sequential(self.config.algorithm),
+            Core::Parallel {
+                algo,
+                procs,
+                simulated,
+            } => Method::Parallel {
+                algo,
+                procs,
+                simulated,
+            },
+        }
     }
 
     /// Forgets what earlier searches learnt (a new game).
@@ -443,10 +451,10 @@ fn parallel_deepening<G: Game>(
             thought.abandoned = true;
             break;
         };
-        let result = result.map_err(|source| EngineError::Parallel {
+        let result = result.map_err(|cause| EngineError::Parallel {
             algo: algo.name(),
             depth,
-            source,
+            cause,
         })?;
         let took = clock.elapsed().saturating_sub(start);
         times = (times.1, Some(took));

@@ -109,3 +109,19 @@ pub fn testset_path(name: &str) -> PathBuf {
         .join("../testsets/search")
         .join(name)
 }
+
+/// The scored 8x8 Othello positions of the test-set file `name` ([`testset_path`]); a file that
+/// cannot be read or parsed ends the example `example` with its path and the reason, exit
+/// status 1.
+pub fn read_scored(example: &str, name: &str) -> Vec<(games::othello::Othello8, Option<i32>)> {
+    let path = testset_path(name);
+    std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| {
+            games::othello::endgame::scored_positions::<8>(&text).map_err(|e| e.to_string())
+        })
+        .unwrap_or_else(|e| {
+            eprintln!("{example}: {}: {e}", path.display());
+            std::process::exit(1);
+        })
+}

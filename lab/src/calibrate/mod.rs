@@ -30,22 +30,22 @@ use crate::input_error::input;
 use crate::testset::read_positions;
 
 /// The games measured when `--games` is absent.
-pub const DEFAULT_GAMES: &[&str] = &["tictactoe4", "othello", "checkers", "chess"];
+pub const DEFAULT_GAMES: &[GameId] = &[
+    GameId::TicTacToe4,
+    GameId::Othello8,
+    GameId::Checkers,
+    GameId::Chess,
+];
 
 /// Reads the items of a list flag (games, algorithms; clap splits it at the commas): at least
 /// one item, none twice.
-pub fn parse_list<T, S>(flag: &str, items: &[S]) -> Result<Vec<T>>
+pub fn parse_list<T>(flag: &str, items: &[String]) -> Result<Vec<T>>
 where
     T: FromStr + PartialEq,
     T::Err: Display,
-    S: AsRef<str>,
 {
     let mut out = Vec::new();
-    for item in items
-        .iter()
-        .map(|s| s.as_ref().trim())
-        .filter(|s| !s.is_empty())
-    {
+    for item in items.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
         let value: T = item.parse().map_err(|e| input(flag, e))?;
         if out.contains(&value) {
             return Err(input(flag, format!("{item} is given twice")));
@@ -378,7 +378,7 @@ pub(crate) fn check_out(path: &Path) -> Result<()> {
 pub fn run(args: &CalibrateArgs) -> Result<()> {
     let games: Vec<GameId> = match &args.games {
         Some(given) => parse_list("--games", given)?,
-        None => parse_list("--games", DEFAULT_GAMES)?,
+        None => DEFAULT_GAMES.to_vec(),
     };
     check_out(&args.out)?;
     let bar = crate::progress::bar(steps(games.len(), args.quick), "measurements", args.json);
@@ -423,10 +423,12 @@ mod tests {
 
     #[test]
     fn lists_reject_repeats_and_emptiness() {
-        let games: Vec<GameId> = parse_list("--games", &["othello", " chess"]).expect("valid");
+        let list = |items: &[&str]| -> Vec<String> { items.iter().map(|s| (*s).into()).collect() };
+        let games: Vec<GameId> =
+            parse_list("--games", &list(&["othello", " chess"])).expect("valid");
         assert_eq!(games.len(), 2);
-        assert!(parse_list::<GameId, _>("--games", &["chess", "chess"]).is_err());
-        assert!(parse_list::<GameId, _>("--games", &[" ", ""]).is_err());
-        assert!(parse_list::<GameId, _>("--games", &["go"]).is_err());
+        assert!(parse_list::<GameId>("--games", &list(&["chess", "chess"])).is_err());
+        assert!(parse_list::<GameId>("--games", &list(&[" ", ""])).is_err());
+        assert!(parse_list::<GameId>("--games", &list(&["go"])).is_err());
     }
 }

@@ -87,8 +87,7 @@ pub struct Metrics {
 }
 
 /// One figure of [`Metrics`], in the order of the tables and of `results.csv`'s columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Metric {
     /// Baseline time / parallel time.
     Speedup,
@@ -162,6 +161,14 @@ impl Metric {
             Metric::SynchronizationOverhead => "synchronization_overhead",
             Metric::ParallelizationOverhead => "parallelization_overhead",
         }
+    }
+}
+
+/// A metric serialises as its [`Metric::name`], so `results.json`'s keys are `results.csv`'s
+/// columns.
+impl Serialize for Metric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 

@@ -248,6 +248,7 @@ fn report_on(
         positions,
         rows: &rows,
         summaries: &summaries,
+        shown: &shown,
         command,
         addendum,
         warnings: &warnings,

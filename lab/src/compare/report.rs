@@ -43,6 +43,8 @@ pub struct Inputs<'a> {
     pub rows: &'a [Row],
     /// Summaries.
     pub summaries: &'a [Summary],
+    /// The summaries the tables and plots show ([`super::table::shown`] of `summaries`).
+    pub shown: &'a [Summary],
     /// The command line.
     pub command: &'a str,
     /// Experiment additions.
@@ -457,13 +459,12 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         "environment": environment,
     });
     write(&out.join("results.json"), &format!("{json:#}\n"))?;
-    let shown = table::shown(plan, inp.summaries);
-    let plots = plots(plan, &shown, &inp.addendum.published);
+    let plots = plots(plan, inp.shown, &inp.addendum.published);
     for (name, _, svg) in &plots {
         write(&out.join(name), svg)?;
     }
     let report = out.join("report.html");
-    write(&report, &html(inp, &shown, &plots, &environment))?;
+    write(&report, &html(inp, inp.shown, &plots, &environment))?;
     Ok(report)
 }
 

@@ -83,7 +83,7 @@ pub enum Kind {
 
 /// An experiment's `runner compare` flags: the full run's, and those laid over them under
 /// `--quick`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Settings {
     /// The full run's flags (`[compare]`, then the shared files' `[compare]`).
     pub base: Flags,
@@ -380,10 +380,6 @@ fn pairs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Er
         .collect()
 }
 
-/// The keys a table of flags may not set: the folder of each comparison is the experiment's
-/// `--out` (and its variant's subfolder).
-const NOT_IN_A_TABLE: &[&str] = &["out"];
-
 /// Appends `extra`'s keys to `flags`; a key both set is an error (one place for each).
 fn append(flags: &mut Flags, extra: &Flags, table: &str, shared: &str) -> Result<(), String> {
     for (k, v) in extra {
@@ -509,9 +505,11 @@ fn check_flags(settings: &Settings, variants: &[Variant]) -> Result<(), String> 
                 .map(|v| (format!("variants.{}", v.name), &v.flags)),
         );
     for (table, flags) in tables {
-        if let Some(k) = NOT_IN_A_TABLE.iter().find(|k| flags.contains_key(**k)) {
+        // The folder of each comparison is the experiment's `--out` (and its variant's
+        // subfolder).
+        if flags.contains_key("out") {
             return Err(format!(
-                "[{table}] `{k}`: the folder is runner experiment's --out; leave it out"
+                "[{table}] `out`: the folder is runner experiment's --out; leave it out"
             ));
         }
     }

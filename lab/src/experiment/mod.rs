@@ -347,7 +347,7 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
         ));
     }
     let provenance = match &exp.kind {
-        Kind::Model { .. } => model_report::run(exp, out, scope)?,
+        Kind::Model { settings } => model_report::run(exp, settings, out, scope)?,
         Kind::CommonDepth => {
             if scope.positions.is_some() {
                 return Err(input(
@@ -375,7 +375,7 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
             let mut curves = Vec::new();
             for a in against {
                 if let Some(r) = ran.iter().find(|r| r.variant == a.variant) {
-                    curves.extend(verdict::curves(&points, a, &r.outcome));
+                    curves.extend(verdict::curves(points, a, &r.outcome));
                 }
             }
             record.comparisons = verdict::comparisons(&curves);
@@ -389,8 +389,8 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
             record.svgs = overlay::write(out, &curves)?;
             provenance
         }
-        Kind::Sweep { swept, .. } => {
-            let provenance = sweep::run(exp, swept, out, scope)?;
+        Kind::Sweep { settings, swept } => {
+            let provenance = sweep::run(exp, settings, swept, out, scope)?;
             if scope.shard.is_some() {
                 return Ok(provenance.computed);
             }
@@ -428,11 +428,11 @@ struct Ran {
     outcome: Outcome,
 }
 
-/// The published speedups `against` maps for `variant`, as star points of the speedup plot.
-fn published_speedups(against: &[Against], variant: &str) -> Result<Vec<Line>> {
+/// The published speedups the mappings `mine` select, as star points of the speedup plot.
+fn published_speedups(mine: &[&Against]) -> Result<Vec<Line>> {
     let points = published::all().context("reading the built-in published numbers")?;
     let mut lines: Vec<Line> = Vec::new();
-    for a in against.iter().filter(|a| a.shows_published_in(variant)) {
+    for a in mine {
         for p in points
             .iter()
             .filter(|p| p.quantity == Quantity::Speedup && a.selects(p))
@@ -569,7 +569,7 @@ fn run_compare(
                 against_html(&mine)?,
             ),
             json: json!({"name": exp.name, "variant": label, "reproduces": exp.reproduces, "finding": exp.finding, "quick": is_quick}),
-            published: published_speedups(against, label)?,
+            published: published_speedups(&mine)?,
         };
         let outcome = compare::execute(&plan, &p.command, &addendum)?;
         provenance.add(&outcome);

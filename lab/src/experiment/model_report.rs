@@ -76,7 +76,7 @@ fn line(label: String, points: &[Point]) -> Line {
 }
 
 /// Runs the experiment into `out`; returns where its simulated comparison's numbers come from.
-pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
+pub fn run(exp: &Experiment, settings: &Settings, out: &Path, scope: &Scope) -> Result<Provenance> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let max = 1e9;
     let mut figures = Vec::new();
@@ -179,15 +179,12 @@ pub fn run(exp: &Experiment, out: &Path, scope: &Scope) -> Result<Provenance> {
     std::fs::write(&trees, TREES).with_context(|| format!("writing {}", trees.display()))?;
     let mut provenance = Provenance::default();
     let _ = write!(html, "<h2>Simulated runs on synthetic trees</h2>");
-    let Some(Planned {
+    let Planned {
         flags,
         dir,
         command,
         ..
-    }) = super::planned(exp, scope, out).pop()
-    else {
-        anyhow::bail!("{} has no simulated comparison", exp.name);
-    };
+    } = planned(settings, scope, out);
     println!("\n$ {command}");
     let mut plan = flags::plan(&flags, &dir)?;
     scope.fit(&mut plan);

@@ -399,10 +399,10 @@ pub fn run(exp: &Experiment, out: &Path, quick: bool, record: &mut Record) -> Re
     let points = published::all().context("reading the built-in published numbers")?;
     record.preset = Some(PRESET.to_string());
     record.seeds = vec![SEED];
-    record.comparisons = comparisons(&rows, &measured, &points);
+    record.comparisons = comparisons(&rows, &measured, points);
     record.verdicts = verdicts(&record.comparisons);
-    record.not_compared = not_compared(&rows, &points);
-    record.claims = findings(&rows, &measured, &record.comparisons, &points);
+    record.not_compared = not_compared(&rows, points);
+    record.claims = findings(&rows, &measured, &record.comparisons, points);
     record.details = details(exp, &rows, &measured);
     record.svgs = plots(out, &rows, &measured)?;
     let runs: usize = measured.iter().map(|m| 2 + m.runs.len()).sum();

@@ -624,13 +624,21 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     }
 }
 
-/// Every published point of every embedded file.
-pub fn all() -> Result<Vec<Point>, ParseError> {
-    let mut out = Vec::new();
-    for (name, text) in FILES {
-        out.extend(parse(name, text)?);
-    }
-    Ok(out)
+/// Every published point of every embedded file, read once per process.
+///
+/// # Errors
+/// The first line of the files that does not read.
+pub fn all() -> Result<&'static [Point], ParseError> {
+    static ALL: std::sync::OnceLock<Result<Vec<Point>, ParseError>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for (name, text) in FILES {
+            out.extend(parse(name, text)?);
+        }
+        Ok(out)
+    })
+    .as_deref()
+    .map_err(Clone::clone)
 }
 
 #[cfg(test)]
@@ -638,7 +646,7 @@ mod tests {
     use super::*;
 
     fn points() -> Vec<Point> {
-        all().expect("the published files parse")
+        all().expect("the published files parse").to_vec()
     }
 
     fn count(points: &[Point], item: &str) -> usize {

@@ -111,13 +111,14 @@ pub fn planned(settings: &Settings, swept: &[Swept], scope: &Scope, out: &Path) 
 /// A comparison that fails, or a file that cannot be written.
 pub fn run(
     exp: &'static Experiment,
+    settings: &Settings,
     swept: &'static [Swept],
     out: &Path,
     scope: &Scope,
 ) -> Result<Provenance> {
     let mut rows: Vec<Row> = Vec::new();
     let mut index = String::new();
-    let planned = super::planned(exp, scope, out);
+    let planned = planned(settings, swept, scope, out);
     let total = planned.len();
     let mut provenance = Provenance::default();
     for (done, ((sweep, value), p)) in points(swept, scope.quick).zip(&planned).enumerate() {
