@@ -1,6 +1,7 @@
-//! The DIB alpha-beta engine (`alphabeta`, `delaysplit`) and `lazysmp` in the research setting
-//! as the runner uses it: PVS with null windows and re-searches at the frames, the exact-depth
-//! table shared by frames and leaf searches (and, for `lazysmp`, by all processors), iterative
+//! The DIB alpha-beta engine (`alphabeta`, `delaysplit`), `lazysmp` and `abdada` in the research
+//! setting as the runner uses it: PVS with null windows and re-searches at the frames, the
+//! exact-depth table shared by frames and leaf searches (and, for `lazysmp` and `abdada`, by all
+//! processors, ABDADA's busy counts beside it), iterative
 //! deepening, and the sorting regimes EC and TT at the frames. Every run must return the value
 //! of sequential PVS at the same depth, which must equal plain minimax. (The matrix of
 //! `parallel_agreement.rs` covers every algorithm with alpha-beta and no sorting.)
@@ -14,10 +15,11 @@ use dib::{Backend, CostModel, SimConfig};
 use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
 
-const ALGOS: [ParallelAlgo; 3] = [
+const ALGOS: [ParallelAlgo; 4] = [
     ParallelAlgo::AlphaBeta,
     ParallelAlgo::DelaySplit,
     ParallelAlgo::LazySmp,
+    ParallelAlgo::Abdada,
 ];
 
 fn config(regime: SortRegime) -> SearchConfig {

@@ -88,7 +88,7 @@ fn paper_algorithms() -> Vec<ParallelAlgo> {
     ParallelAlgo::ALL
         .iter()
         .copied()
-        .filter(|a| !matches!(a, ParallelAlgo::LazySmp | ParallelAlgo::Aphid))
+        .filter(|a| a.on_split_engine())
         .collect()
 }
 

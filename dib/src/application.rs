@@ -16,6 +16,7 @@ use std::fmt::Debug;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::context::Nanos;
 use crate::work::Work;
 
 /// Names a node of a search's implicit stack. Pieces split off the same node share its slot;
@@ -51,19 +52,36 @@ pub struct Effects<U> {
     pub(crate) work: Work,
     pub(crate) updates: Vec<(Slot, U)>,
     pub(crate) aborts: Vec<Slot>,
+    /// The processor's time when the runtime handed these effects to the search.
+    pub(crate) now: Nanos,
 }
 
 impl<U> Default for Effects<U> {
     fn default() -> Self {
-        Effects {
-            work: Work::default(),
-            updates: Vec::new(),
-            aborts: Vec::new(),
-        }
+        Effects::at(0)
     }
 }
 
 impl<U> Effects<U> {
+    /// No effects yet, handed to a search at time `now` of its processor.
+    #[must_use]
+    pub fn at(now: Nanos) -> Self {
+        Effects {
+            work: Work::default(),
+            updates: Vec::new(),
+            aborts: Vec::new(),
+            now,
+        }
+    }
+
+    /// The processor's time when the step began ([`Search::step`]; 0 in the other calls): the
+    /// wall clock on threads, virtual time on the simulator. Work charged during the step is
+    /// not yet in it.
+    #[must_use]
+    pub fn now(&self) -> Nanos {
+        self.now
+    }
+
     /// Records `nodes` full search nodes really searched (the simulator charges their cost).
     pub fn charge(&mut self, nodes: u64) {
         self.work.search += nodes;

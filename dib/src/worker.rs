@@ -430,7 +430,7 @@ impl<A: Application> DibProcessor<A> {
             self.next_request_at = 0;
         }
         let quantum = ctx.slice_nodes().unwrap_or(self.config.quantum);
-        let mut fx = Effects::default();
+        let mut fx = Effects::at(ctx.now());
         let step = match self.table().get_mut(id).map(|t| &mut t.state) {
             Some(State::Active { search, .. }) => search.step(quantum, &mut fx),
             _ => {

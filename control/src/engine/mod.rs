@@ -16,6 +16,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::parallel::play::{PlayEngine, PlayLimits};
 use crate::parallel::{self, ParallelAlgo, ParallelError, ParallelOptions};
 use crate::search::{
     Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, SearchError, Searcher, Signal,
@@ -178,6 +179,12 @@ pub struct Player<G: Game> {
 enum Core<G: Game> {
     /// The sequential core, its table and history kept from move to move.
     Sequential(Box<Searcher<G>>),
+    /// A parallel algorithm in the play engine: deepening inside one run, its threads and
+    /// tables kept from move to move.
+    Play {
+        engine: Box<PlayEngine<G>>,
+        simulated: bool,
+    },
     /// A parallel algorithm, depth after depth.
     Parallel {
         /// The algorithm.
@@ -209,35 +216,57 @@ impl<G: Game> Player<G> {
                 algo,
                 procs,
                 simulated,
-            } => Core::Parallel {
-                algo,
-                procs,
-                simulated,
-            },
+            } => {
+                let backend = if simulated {
+                    Backend::Sim(dib::SimConfig::new(dib::CostModel::shared_memory(), 1))
+                } else {
+                    Backend::Threads { seed: 1 }
+                };
+                let mut options = ParallelOptions::for_algo(algo, 1, procs, backend);
+                options.search = config;
+                match PlayEngine::new(algo, &options) {
+                    Ok(engine) => Core::Play {
+                        engine: Box::new(engine),
+                        simulated,
+                    },
+                    Err(_) => Core::Parallel {
+                        algo,
+                        procs,
+                        simulated,
+                    },
+                }
+            }
         };
         Ok(Player { config, core })
     }
 
     /// The method.
     pub fn method(&self) -> Method {
-        match self.core {
+        match &self.core {
             Core::Sequential(_) => Method::Sequential(self.config.algorithm),
+            Core::Play { engine, simulated } => Method::Parallel {
+                algo: engine.algo(),
+                procs: engine.options().procs,
+                simulated: *simulated,
+            },
             Core::Parallel {
                 algo,
                 procs,
                 simulated,
             } => Method::Parallel {
-                algo,
-                procs,
-                simulated,
+                algo: *algo,
+                procs: *procs,
+                simulated: *simulated,
             },
         }
     }
 
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
-        if let Core::Sequential(s) = &mut self.core {
-            s.clear();
+        match &mut self.core {
+            Core::Sequential(s) => s.clear(),
+            Core::Play { engine, .. } => engine.clear(),
+            Core::Parallel { .. } => {}
         }
     }
 
@@ -298,6 +327,9 @@ impl<G: Game> Player<G> {
                     abandoned: false,
                 })
             }
+            Core::Play { engine, simulated } => {
+                play_deepening(engine, *simulated, root, budget, &clock, stop, report)
+            }
             Core::Parallel {
                 algo,
                 procs,
@@ -354,6 +386,75 @@ impl<M: Copy, C: SearchContext> SearchContext for Watch<'_, '_, M, C> {
             (self.report.borrow_mut())(Event::CurrMove { mv, number });
         }
     }
+}
+
+/// A parallel search in the play engine: the budget becomes the run's limits (on threads
+/// measured from the clock already running; on the simulator in virtual time from the run's
+/// start), each completed iteration is reported, and the answer is the last one (the first
+/// legal move when none completed).
+#[allow(clippy::too_many_arguments)]
+fn play_deepening<G: Game>(
+    engine: &mut PlayEngine<G>,
+    simulated: bool,
+    root: &G,
+    budget: &Budget,
+    clock: &dyn SearchContext,
+    stop: &Stop,
+    report: &mut dyn FnMut(Event<G::Move>),
+) -> Result<Thought<G::Move>, EngineError> {
+    let mut thought = Thought {
+        best_move: first_move(root),
+        pv: Vec::new(),
+        value: 0,
+        depth: 0,
+        nodes: 0,
+        abandoned: false,
+    };
+    if root.outcome().is_some() {
+        thought.best_move = None;
+        return Ok(thought);
+    }
+    // On threads the run's clock starts now: the time already gone comes off the budget.
+    let (wall, spent) = if simulated {
+        (None, Duration::ZERO)
+    } else {
+        (Some(WallClock::start()), clock.elapsed())
+    };
+    let left = |t: Duration| t.saturating_sub(spent);
+    let limits = PlayLimits {
+        depth: budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH),
+        soft: budget
+            .time
+            .filter(|_| !budget.fixed_time)
+            .map(|t| left(t / 2)),
+        hard: budget.time.map(left),
+        nodes: budget.nodes,
+    };
+    let out = engine
+        .search(root, &limits, wall, stop, &mut |it| {
+            report(Event::Depth(Report {
+                depth: it.depth,
+                value: it.value,
+                pv: it.pv.clone(),
+                nodes: it.nodes,
+                elapsed: it.elapsed + spent,
+                hashfull: None,
+                seldepth: it.depth.max(u32::try_from(it.pv.len()).unwrap_or(u32::MAX)),
+            }));
+        })
+        .map_err(|cause| EngineError::Parallel {
+            algo: engine.algo().name(),
+            depth: 0,
+            cause,
+        })?;
+    thought.nodes = out.nodes;
+    if let Some(last) = out.last {
+        thought.depth = last.depth;
+        thought.value = last.value;
+        thought.best_move = last.pv.first().copied().or(thought.best_move);
+        thought.pv = last.pv;
+    }
+    Ok(thought)
 }
 
 /// The first legal move (the answer when no depth completed).

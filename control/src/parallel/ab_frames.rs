@@ -228,14 +228,15 @@ pub(super) fn sorted_by_expansion<G: Game>(
 /// `first` names, then by the sequential search's key (the game's hint, the killers of `ply`
 /// and the history of `searcher`, whose leaf searches keep their killers by ply from the
 /// run's root too), picked as the sequential search picks them (repeated selection of the
-/// largest key, ties to the earliest). Generation indices.
+/// largest key, ties to the earliest). Generation indices, each with its key (the play setting
+/// reduces moves by their key, as the sequential search does).
 pub(super) fn keyed_order<G: Game>(
     searcher: &Searcher<G>,
     pos: &G,
     moves: &[G::Move],
     first: First<'_>,
     ply: u32,
-) -> Vec<u32> {
+) -> Vec<(u32, i64)> {
     let mut order: Vec<(i64, u16)> = moves
         .iter()
         .enumerate()
@@ -250,7 +251,10 @@ pub(super) fn keyed_order<G: Game>(
     for i in 0..order.len() {
         select_next(&mut order, i);
     }
-    order.into_iter().map(|(_, i)| u32::from(i)).collect()
+    order
+        .into_iter()
+        .map(|(key, i)| (u32::from(i), key))
+        .collect()
 }
 
 /// The leaf searchers of a run, kept between the searches of one run and between the runs of
@@ -296,6 +300,18 @@ impl<G: Game> SearcherPool<G> {
         PooledSearcher {
             searcher: Some(searcher),
             pool: Arc::clone(self),
+        }
+    }
+
+    /// Forgets the killers and history of every free searcher (a new game).
+    pub(super) fn clear(&self) {
+        for (_, s) in self
+            .free
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter_mut()
+        {
+            s.clear_ordering();
         }
     }
 
@@ -348,6 +364,35 @@ impl<G: Game> Drop for PooledSearcher<G> {
                 .push((me, s));
         }
     }
+}
+
+/// The principal variation from `root`: the move with generation index `first`, then the
+/// table's moves, at most `depth` moves (a cycle or a missing entry ends it).
+pub(super) fn table_pv<G: Game>(
+    table: &TranspositionTable,
+    root: &G,
+    first: Option<u32>,
+    depth: u32,
+) -> Vec<G::Move> {
+    let mut pv = Vec::new();
+    let mut pos = root.clone();
+    let mut moves = Vec::with_capacity(G::MAX_MOVES);
+    let mut next = first;
+    while pv.len() < depth as usize && pos.outcome().is_none() {
+        let Some(index) = next else {
+            break;
+        };
+        pos.generate_moves(&mut moves);
+        let Some(&mv) = moves.get(index as usize) else {
+            break;
+        };
+        pv.push(mv);
+        let _ = pos.make_move(mv);
+        next = table
+            .probe(pos.hash())
+            .and_then(|e| e.move_index.map(u32::from));
+    }
+    pv
 }
 
 /// Whether a frame with `depth` plies left probes and stores the table.

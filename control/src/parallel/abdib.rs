@@ -12,6 +12,16 @@ use games::Game;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// Never: every option value is accepted.
+#[allow(clippy::unnecessary_wraps)]
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    let _ = options;
+    Ok(SplitPolicy::AbDib)
+}
+
 /// Runs DIB alpha-beta on `root` to `options.depth` plies.
 ///
 /// # Errors
@@ -20,5 +30,5 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(SplitPolicy::AbDib, root, options)
+    run(policy(options)?, root, options)
 }

@@ -8,6 +8,16 @@ use games::Game;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// Never: every option value is accepted.
+#[allow(clippy::unnecessary_wraps)]
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    let _ = options;
+    Ok(SplitPolicy::Never)
+}
+
 /// Searches `root` to `options.depth` plies on processor 0 alone.
 ///
 /// # Errors
@@ -16,5 +26,5 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(SplitPolicy::Never, root, options)
+    run(policy(options)?, root, options)
 }

@@ -86,6 +86,18 @@ impl fmt::Display for CdStrategy {
     }
 }
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// Never: every option value is accepted.
+#[allow(clippy::unnecessary_wraps)]
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    Ok(SplitPolicy::CommonDepth {
+        cd: options.common_depth,
+        variable: options.cd_strategy == CdStrategy::Variable,
+    })
+}
+
 /// Runs common-depth splitting on `root` to `options.depth` plies.
 ///
 /// # Errors
@@ -103,9 +115,5 @@ pub fn search<G: Game>(
             .max(1),
         ..options.clone()
     };
-    let policy = SplitPolicy::CommonDepth {
-        cd,
-        variable: options.cd_strategy == CdStrategy::Variable,
-    };
-    run(policy, root, &framed)
+    run(policy(options)?, root, &framed)
 }

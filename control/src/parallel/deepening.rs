@@ -27,30 +27,16 @@ pub(super) fn deepen<M>(
     let mut sum: Option<ParallelResult<M>> = None;
     let mut previous: Option<i32> = None;
     for depth in first..=options.depth {
-        let delta = options.search.aspiration.filter(|&d| d > 0);
-        let (mut window, mut step) = match (delta, previous) {
-            (Some(d), Some(p)) if deepening && !is_decisive(p) => (
-                Window {
-                    alpha: widen(p - d),
-                    beta: widen(p + d),
-                },
-                d,
-            ),
-            _ => (Window::FULL, 0),
-        };
+        let mut aspiration =
+            Aspiration::around(options.search.aspiration, previous.filter(|_| deepening));
         loop {
-            let r = search_at(depth, window)?;
+            let r = search_at(depth, aspiration.window)?;
             let v = r.value;
             sum = Some(match sum {
                 None => r,
                 Some(before) => add_iteration(before, r),
             });
-            step = step.saturating_mul(4);
-            if v <= window.alpha && window.alpha > -INFINITY {
-                window.alpha = widen(v.saturating_sub(step).max(-INFINITY));
-            } else if v >= window.beta && window.beta < INFINITY {
-                window.beta = widen(v.saturating_add(step).min(INFINITY));
-            } else {
+            if aspiration.after(v).is_none() {
                 previous = Some(v);
                 break;
             }
@@ -59,6 +45,55 @@ pub(super) fn deepen<M>(
     let mut r = sum.ok_or(dib::DibError::NoValue { seed: None })?;
     r.figures.iterations = Some(u64::from(options.depth + 1 - first));
     Ok(r)
+}
+
+/// An aspiration window and how far its failing side moves when a value falls outside it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Aspiration {
+    /// The window to search.
+    pub(crate) window: Window,
+    step: i32,
+}
+
+impl Aspiration {
+    /// The infinite window.
+    pub(crate) fn full() -> Self {
+        Aspiration {
+            window: Window::FULL,
+            step: 0,
+        }
+    }
+
+    /// `delta` on each side of `previous` (a value that is not decisive), else the infinite
+    /// window.
+    pub(crate) fn around(delta: Option<i32>, previous: Option<i32>) -> Self {
+        match (delta.filter(|&d| d > 0), previous) {
+            (Some(d), Some(p)) if !is_decisive(p) => Aspiration {
+                window: Window {
+                    alpha: widen(p - d),
+                    beta: widen(p + d),
+                },
+                step: d,
+            },
+            _ => Aspiration::full(),
+        }
+    }
+
+    /// After a search of the window gave `v`: `None` when `v` lies inside it (the value is
+    /// exact), else the window to search again, its failing side moved out by four times the
+    /// last step.
+    pub(crate) fn after(&mut self, v: i32) -> Option<Window> {
+        self.step = self.step.saturating_mul(4);
+        let w = &mut self.window;
+        if v <= w.alpha && w.alpha > -INFINITY {
+            w.alpha = widen(v.saturating_sub(self.step).max(-INFINITY));
+        } else if v >= w.beta && w.beta < INFINITY {
+            w.beta = widen(v.saturating_add(self.step).min(INFINITY));
+        } else {
+            return None;
+        }
+        Some(*w)
+    }
 }
 
 /// Nodes a search runs between two looks at its inbox on real threads (the runtime's default

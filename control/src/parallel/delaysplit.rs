@@ -64,6 +64,15 @@ option_enum! {
     }
 }
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// Never: every option value is accepted.
+#[allow(clippy::unnecessary_wraps)]
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    Ok(SplitPolicy::Ybw(options.ybw_rule))
+}
+
 /// Searches `root` to `options.depth` plies with delay splitting under `options.ybw_rule`.
 ///
 /// # Errors
@@ -72,7 +81,7 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(SplitPolicy::Ybw(options.ybw_rule), root, options)
+    run(policy(options)?, root, options)
 }
 
 #[cfg(test)]

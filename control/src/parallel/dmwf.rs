@@ -31,15 +31,11 @@ option_enum! {
     }
 }
 
-/// Runs DMWF on `root` to `options.depth` plies.
+/// The split engine's policy of this module for `options`.
 ///
 /// # Errors
-/// [`ParallelError::BadOption`] for a percentile above 100; otherwise when the runtime or the
-/// table fails.
-pub fn search<G: Game>(
-    root: &G,
-    options: &ParallelOptions,
-) -> Result<ParallelResult<G::Move>, ParallelError> {
+/// [`ParallelError::BadOption`] for a percentile above 100.
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
     if options.dmwf_percentile > 100 {
         return Err(ParallelError::BadOption {
             algo: "dmwf",
@@ -49,12 +45,20 @@ pub fn search<G: Game>(
             ),
         });
     }
-    run(
-        SplitPolicy::Dmwf {
-            percentile: options.dmwf_percentile,
-            replace: options.dmwf_promote == DmwfPromote::Replace,
-        },
-        root,
-        options,
-    )
+    Ok(SplitPolicy::Dmwf {
+        percentile: options.dmwf_percentile,
+        replace: options.dmwf_promote == DmwfPromote::Replace,
+    })
+}
+
+/// Runs DMWF on `root` to `options.depth` plies.
+///
+/// # Errors
+/// [`ParallelError::BadOption`] for a percentile above 100; otherwise when the runtime or the
+/// table fails.
+pub fn search<G: Game>(
+    root: &G,
+    options: &ParallelOptions,
+) -> Result<ParallelResult<G::Move>, ParallelError> {
+    run(policy(options)?, root, options)
 }

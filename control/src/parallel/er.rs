@@ -79,6 +79,16 @@ option_enum! {
     }
 }
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// Never: every option value is accepted.
+#[allow(clippy::unnecessary_wraps)]
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    let _ = options;
+    Ok(SplitPolicy::Er)
+}
+
 /// Runs ER on `root` to `options.depth` plies.
 ///
 /// # Errors
@@ -87,7 +97,7 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(SplitPolicy::Er, root, options)
+    run(policy(options)?, root, options)
 }
 
 #[cfg(test)]

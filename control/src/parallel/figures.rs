@@ -12,7 +12,8 @@
 //! | tree splitting | `widest_split`, `root_children_here` |
 //! | ER | `elder_grandchildren`, `refuted_by_grandchild`, `extra_e_children`, `later_e_children` |
 //! | delay splitting (YBW) | `splits_type2_early`, `splits_type3_unstarted`, `window_updates` |
-//! | lazy SMP | `main_nodes`, `helper_nodes`, `main_tt_cutoffs`, `entries_received` |
+//! | lazy SMP, ABDADA | `main_nodes`, `helper_nodes`, `main_tt_cutoffs`, `entries_received` |
+//! | ABDADA | `main_deferred` |
 //! | an algorithm with a table its processors share (split family, lazy SMP, APHID's engines) | `hashfull` |
 //!
 //! Serialized (the `extra` object of a comparison's `cells.jsonl` and of `runner search --json`),
@@ -44,7 +45,7 @@ pub struct Figures {
     /// its own, hence fractional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hashfull: Option<f64>,
-    /// Lazy SMP: nodes of the helper processors.
+    /// Lazy SMP and ABDADA: nodes of the helper processors.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "count")]
     pub helper_nodes: Option<u64>,
     /// The split engine: depths searched by iterative deepening (1 without deepening).
@@ -53,10 +54,14 @@ pub struct Figures {
     /// ER: e-children started after an extra e-child of the same e-node was done.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "count")]
     pub later_e_children: Option<u64>,
-    /// Lazy SMP: nodes of the main processor (processor 0).
+    /// ABDADA: younger children the main processor put off to a second pass because another
+    /// processor was searching them.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "count")]
+    pub main_deferred: Option<u64>,
+    /// Lazy SMP and ABDADA: nodes of the main processor (processor 0).
     #[serde(default, skip_serializing_if = "Option::is_none", with = "count")]
     pub main_nodes: Option<u64>,
-    /// Lazy SMP: the main processor's cutoffs by a table entry.
+    /// Lazy SMP and ABDADA: the main processor's cutoffs by a table entry.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "count")]
     pub main_tt_cutoffs: Option<u64>,
     /// PV splitting: children started with a minimal window.
@@ -151,6 +156,7 @@ impl Figures {
             count("main_nodes", self.main_nodes),
             count("helper_nodes", self.helper_nodes),
             count("main_tt_cutoffs", self.main_tt_cutoffs),
+            count("main_deferred", self.main_deferred),
             count("entries_received", self.entries_received),
             real("hashfull", self.hashfull),
         ]
@@ -225,6 +231,7 @@ mod tests {
             helper_nodes: Some(5),
             iterations: Some(6),
             later_e_children: Some(7),
+            main_deferred: Some(24),
             main_nodes: Some(8),
             main_tt_cutoffs: Some(9),
             minimal_windows: Some(10),

@@ -44,84 +44,14 @@
 //! on threads since an entry is as correct on another machine as on the one that made it.
 //! See `lazysmp.md`.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use dib::backend::RunOutcome;
-use dib::{Activity, Backend, Context, DibCounters, ProcAccounts, ProcId, Processor};
 use games::Game;
 use games::score::INFINITY;
-use serde::{Deserialize, Serialize};
 
-use super::sliced::{Job, JobCtx, Mailbox, Mode, Progress, Sliced};
-use super::{Figures, ParallelError, ParallelOptions, ParallelResult};
-use crate::search::tt::{TtEntry, value_to_tt};
-use crate::search::{
-    Limits, SearchConfig, SearchResult, Searcher, TranspositionTable, TtMode, shift_decisive,
-};
-
-/// What Lazy SMP processors tell each other.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum LazyMsg {
-    /// The main search is done: stop searching.
-    Stop,
-    /// Table entries (position hash, entry) the sender stored since its last poll (over MPI,
-    /// where ranks share no table).
-    Entries(Vec<(u64, TtEntry)>),
-}
-
-/// Over MPI, a rank sends the entries its table stored with at least this many plies left
-/// (shallower ones are cheaper to search again than to send; the research setting does not
-/// store below 2 plies anyway).
-pub(crate) const SHARE_MIN_DEPTH: u8 = 3;
-
-/// Over MPI, at most this many entries are collected per poll interval (1,024 nodes); a
-/// search stores far fewer deep entries than that.
-const SHARE_CAPACITY: usize = 1024;
-
-/// The mailbox of a rank over MPI: takes in other ranks' entries, sends its own.
-struct Exchange {
-    table: Arc<TranspositionTable>,
-    /// Entries taken in so far (read by the processor's summary).
-    imported: Arc<AtomicU64>,
-    /// This rank's deep stores since the last send (at most [`SHARE_CAPACITY`]).
-    outbox: Vec<(u64, TtEntry)>,
-}
-
-impl Mailbox<LazyMsg> for Exchange {
-    fn receive(&mut self, msg: LazyMsg) -> bool {
-        match msg {
-            LazyMsg::Stop => true,
-            LazyMsg::Entries(entries) => {
-                self.imported
-                    .fetch_add(entries.len() as u64, Ordering::Relaxed);
-                // Written to the table directly, not through a search: the hook does not see
-                // them, so they are not sent on again (no echo).
-                for (hash, entry) in entries {
-                    self.table.store(hash, entry);
-                }
-                false
-            }
-        }
-    }
-
-    fn send(&mut self, ctx: &mut dyn Context<LazyMsg>) {
-        if self.outbox.is_empty() {
-            return;
-        }
-        let entries = std::mem::take(&mut self.outbox);
-        let me = ctx.id();
-        for peer in (0..ctx.procs()).filter(|&p| p != me) {
-            ctx.send(peer, LazyMsg::Entries(entries.clone()));
-        }
-    }
-
-    fn stored(&mut self, hash: u64, entry: &TtEntry) {
-        if entry.depth >= SHARE_MIN_DEPTH && self.outbox.len() < SHARE_CAPACITY {
-            self.outbox.push((hash, *entry));
-        }
-    }
-}
+use super::shared_table::{self, Scheme};
+use super::sliced::JobContext;
+use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::search::tt::value_to_tt;
+use crate::search::{Searcher, shift_decisive};
 
 /// Skip sizes and phases of the helpers' iteration schedules (helper `h` uses entry
 /// `(h - 1) % 20`): helper 1 and 2 run every other depth, helpers 3 to 6 two depths in four,
@@ -135,135 +65,52 @@ fn helper_searches(h: usize, depth: u32) -> bool {
     ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 0
 }
 
-/// What processor 0 returns.
-type MainOutput<M> = SearchResult<M>;
-
-/// What the run reports of one processor (the main search's answer on processor 0); it
-/// crosses ranks over MPI.
-#[derive(Serialize, Deserialize)]
-#[serde(bound = "")]
-struct Summary<G: Game> {
-    /// The main search's answer (processor 0 only).
-    main: Option<MainAnswer<G::Move>>,
-    /// Table entries received from other ranks (MPI only).
-    imported: u64,
-}
-
-/// What the result takes from the main search.
-#[derive(Serialize, Deserialize)]
-struct MainAnswer<M> {
-    value: i32,
-    best_move: Option<M>,
-    pv: Vec<M>,
-    tt_cutoffs: u64,
-}
-
-struct Setup<G: Game> {
-    root: G,
+/// Helper `h`'s searches up to `depth`: its own schedule of depths, each a root search in its
+/// own move rotation. Ends early when a search is stopped.
+pub(crate) fn helper_search<G: Game>(
+    s: &mut Searcher<G>,
+    root: &G,
+    h: usize,
     depth: u32,
-    config: SearchConfig,
-    table: Arc<TranspositionTable>,
-    mode: Mode,
-    /// Whether every processor of the run probes `table` (not over MPI, where each rank has
-    /// its own): probes are then charged as shared-table probes.
-    shared: bool,
-}
-
-impl<G: Game> Setup<G> {
-    /// What a job owns: the root, the depth, and a searcher on the shared table.
-    fn parts(&self) -> (G, u32, Searcher<G>) {
-        let searcher = Searcher::with_table(self.config, Arc::clone(&self.table));
-        (self.root.clone(), self.depth, searcher)
+    ctx: &mut dyn JobContext,
+) {
+    let mut moves = Vec::with_capacity(G::MAX_MOVES);
+    root.generate_moves(&mut moves);
+    if root.outcome().is_some() || moves.is_empty() {
+        return;
     }
-}
-
-/// The main search: sequential iterative deepening to the depth.
-fn main_job<G: Game>(setup: &Setup<G>) -> Job<Option<MainOutput<G::Move>>> {
-    let (root, depth, mut s) = setup.parts();
-    let shared = setup.shared;
-    Box::new(move |ctx: &mut JobCtx<'_>| {
-        ctx.set_shared_table(shared);
-        let r = s.search(&root, &Limits::depth(depth), ctx);
-        ctx.settle(r.stats.nodes());
-        Some(r)
-    })
-}
-
-/// Helper `h`: its own schedule of depths, each a root search in its own move rotation.
-fn helper_job<G: Game>(setup: &Setup<G>, h: usize) -> Job<Option<MainOutput<G::Move>>> {
-    let (root, depth, mut s) = setup.parts();
-    let shared = setup.shared;
-    Box::new(move |ctx: &mut JobCtx<'_>| {
-        ctx.set_shared_table(shared);
-        let mut moves = Vec::with_capacity(G::MAX_MOVES);
-        root.generate_moves(&mut moves);
-        if root.outcome().is_some() || moves.is_empty() {
-            return None;
+    let n = moves.len();
+    for d in 1..=depth {
+        if !helper_searches(h, d) {
+            continue;
         }
-        let n = moves.len();
-        for d in 1..=depth {
-            if !helper_searches(h, d) {
-                continue;
+        let mut alpha = -INFINITY;
+        for j in 0..n {
+            let mut child = root.clone();
+            let _ = child.make_move(moves[(h + j) % n]);
+            let before = s.stats().nodes();
+            // The child's beta for the root's alpha (decisive scores one ply further).
+            let cb = if alpha <= -INFINITY {
+                INFINITY
+            } else {
+                value_to_tt(-alpha, 1)
+            };
+            // As PVS: the first child with the full window, later ones with a null window
+            // and again with the full window when they beat alpha.
+            let first = j == 0 || alpha <= -INFINITY;
+            let mut r = if first {
+                s.search_window(&child, d - 1, -INFINITY, cb, ctx)
+            } else {
+                s.search_window(&child, d - 1, cb - 1, cb, ctx)
+            };
+            if !first && r.completed && r.value < cb {
+                r = s.search_window(&child, d - 1, -INFINITY, cb, ctx);
             }
-            let mut alpha = -INFINITY;
-            for j in 0..n {
-                let mut child = root.clone();
-                let _ = child.make_move(moves[(h + j) % n]);
-                let before = s.stats().nodes();
-                // The child's beta for the root's alpha (decisive scores one ply further).
-                let cb = if alpha <= -INFINITY {
-                    INFINITY
-                } else {
-                    value_to_tt(-alpha, 1)
-                };
-                // As PVS: the first child with the full window, later ones with a null window
-                // and again with the full window when they beat alpha.
-                let first = j == 0 || alpha <= -INFINITY;
-                let mut r = if first {
-                    s.search_window(&child, d - 1, -INFINITY, cb, ctx)
-                } else {
-                    s.search_window(&child, d - 1, cb - 1, cb, ctx)
-                };
-                if !first && r.completed && r.value < cb {
-                    r = s.search_window(&child, d - 1, -INFINITY, cb, ctx);
-                }
-                ctx.settle(s.stats().nodes() - before);
-                if !r.completed || ctx.stop_requested() {
-                    return None;
-                }
-                alpha = alpha.max(-shift_decisive(r.value, 1));
+            ctx.settle(s.stats().nodes() - before);
+            if !r.completed || ctx.stop_requested() {
+                return;
             }
-        }
-        None
-    })
-}
-
-/// One Lazy SMP processor.
-pub(crate) struct LazyProcessor<G: Game> {
-    id: ProcId,
-    job: Sliced<Option<MainOutput<G::Move>>, LazyMsg>,
-    result: Option<MainOutput<G::Move>>,
-    /// Table entries received from other ranks (MPI only).
-    imported: Arc<AtomicU64>,
-}
-
-impl<G: Game> Processor for LazyProcessor<G> {
-    type Msg = LazyMsg;
-
-    fn run(&mut self, ctx: &mut dyn Context<LazyMsg>) -> Activity {
-        match self.job.step(ctx) {
-            Progress::Running => Activity::Busy,
-            Progress::Done(out) => {
-                if self.id == 0 {
-                    self.result = out;
-                    for p in 1..ctx.procs() {
-                        ctx.send(p, LazyMsg::Stop);
-                    }
-                    ctx.finish();
-                }
-                Activity::Idle { wake_at: None }
-            }
-            Progress::Over => Activity::Idle { wake_at: None },
+            alpha = alpha.max(-shift_decisive(r.value, 1));
         }
     }
 }
@@ -278,145 +125,33 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    let bad = |message: &str| ParallelError::BadOption {
-        algo: "lazysmp",
-        message: message.to_string(),
-    };
-    if options.search.tt_mode == TtMode::Off {
-        return Err(bad(
-            "the processors share a transposition table; use --tt-mode exact (or normal)",
-        ));
-    }
-    if options.procs == 0 {
-        return Err(dib::DibError::NoProcessors.into());
-    }
-    let mode = match options.backend {
-        Backend::Threads { .. } | Backend::Mpi { .. } => Mode::Inline,
-        Backend::Sim(_) => Mode::Stepped,
-    };
-    // Over MPI this process's table is its rank's alone; its mailbox collects what the others
-    // need (inline, so it sees the searches' stores).
-    let exchange = matches!(options.backend, Backend::Mpi { .. });
-    let table = TranspositionTable::for_config(&options.search)
-        .map_err(crate::search::SearchError::from)?;
-    table.new_generation();
-    let setup = Setup {
-        root: root.clone(),
-        depth: options.depth,
-        config: options.search,
-        table: Arc::new(table),
-        mode,
-        shared: !exchange && options.procs > 1,
-    };
-    let factory = |id: ProcId| {
-        let job = if id == 0 {
-            main_job(&setup)
-        } else {
-            helper_job(&setup, id)
-        };
-        let imported = Arc::new(AtomicU64::new(0));
-        let job = if exchange {
-            let mailbox = Exchange {
-                table: Arc::clone(&setup.table),
-                imported: Arc::clone(&imported),
-                outbox: Vec::new(),
-            };
-            Sliced::with_mailbox(setup.mode, job, Box::new(mailbox))
-        } else {
-            Sliced::new(setup.mode, job, |m| *m == LazyMsg::Stop)
-        };
-        LazyProcessor::<G> {
-            id,
-            job,
-            result: None,
-            imported,
-        }
-    };
-    // Helpers still blocked in their searches stop and are joined as they are summarized.
-    let summarize = |p: LazyProcessor<G>| Summary::<G> {
-        main: p.result.map(|r| MainAnswer {
-            value: r.value,
-            best_move: r.best_move,
-            pv: r.pv,
-            tt_cutoffs: r.stats.tt_cutoffs,
-        }),
-        imported: p.imported.load(Ordering::Relaxed),
-    };
-    let outcome = dib::run_processors(options.procs, &options.backend, &factory, &summarize)?;
-    let mut result = finish(outcome, options)?;
-    result.figures.hashfull = Some(f64::from(setup.table.hashfull()));
-    Ok(result)
-}
-
-fn finish<G: Game>(
-    mut outcome: RunOutcome<Summary<G>>,
-    options: &ParallelOptions,
-) -> Result<ParallelResult<G::Move>, ParallelError> {
-    let seed = outcome.sim.map(|s| s.seed);
-    let MainAnswer {
-        value,
-        best_move,
-        pv,
-        tt_cutoffs,
-    } = outcome
-        .processors
-        .get_mut(0)
-        .and_then(|p| p.main.take())
-        .ok_or(dib::DibError::NoValue { seed })?;
-    let accounts: Vec<ProcAccounts> = outcome
-        .counters
-        .iter()
-        .map(|c| ProcAccounts {
-            backend: *c,
-            dib: DibCounters::default(),
-        })
-        .collect();
-    let total = ProcAccounts::total(&accounts);
-    let main_nodes = accounts.first().map_or(0, |a| a.backend.nodes);
-    let figures = Figures {
-        main_nodes: Some(main_nodes),
-        helper_nodes: Some(total.backend.nodes - main_nodes),
-        main_tt_cutoffs: Some(tt_cutoffs),
-        entries_received: Some(outcome.processors.iter().map(|p| p.imported).sum()),
-        ..Figures::default()
-    };
-    Ok(ParallelResult {
-        value,
-        best_move,
-        pv,
-        nodes: total.backend.nodes,
-        horizon_leaves: None,
-        seconds: outcome.elapsed_ns as f64 / 1e9,
-        backend: options.backend.name(),
-        procs: options.procs,
-        accounts,
-        total,
-        sim: outcome.sim,
-        figures,
-        aphid: None,
-        rank: outcome.rank,
-    })
+    shared_table::search(Scheme::Lazy, root, options)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::VecDeque;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
 
-    use dib::Envelope;
+    use dib::{Context, Envelope, ProcId};
     use games::tictactoe::TicTacToe3;
 
-    use crate::search::{Bound, SearchContext};
+    use super::super::shared_table::{Exchange, SHARE_MIN_DEPTH, TableMsg};
+    use super::super::sliced::{Job, JobCtx, Mode, Progress, Sliced};
+    use crate::search::tt::TtEntry;
+    use crate::search::{Bound, Limits, SearchConfig, SearchContext, TranspositionTable};
 
     /// Rank 1 of 2: delivers the queued messages and keeps what is sent.
     struct Wire {
         rng: dib::Rng,
-        inbox: VecDeque<Envelope<LazyMsg>>,
-        sent: Vec<(ProcId, LazyMsg)>,
+        inbox: VecDeque<Envelope<TableMsg>>,
+        sent: Vec<(ProcId, TableMsg)>,
     }
 
-    impl Context<LazyMsg> for Wire {
+    impl Context<TableMsg> for Wire {
         fn id(&self) -> ProcId {
             1
         }
@@ -429,10 +164,10 @@ mod tests {
         fn rng(&mut self) -> &mut dib::Rng {
             &mut self.rng
         }
-        fn send(&mut self, to: ProcId, msg: LazyMsg) {
+        fn send(&mut self, to: ProcId, msg: TableMsg) {
             self.sent.push((to, msg));
         }
-        fn poll(&mut self) -> Option<Envelope<LazyMsg>> {
+        fn poll(&mut self) -> Option<Envelope<TableMsg>> {
             self.inbox.pop_front()
         }
         fn charge(&mut self, _: u64) {}
@@ -470,8 +205,10 @@ mod tests {
         let imported = Arc::new(AtomicU64::new(0));
         let mailbox = Exchange {
             table: Arc::clone(&table),
+            busy: None,
             imported: Arc::clone(&imported),
             outbox: Vec::new(),
+            marks: Vec::new(),
         };
         let mut s = Searcher::<TicTacToe3>::with_table(config, Arc::clone(&table));
         let job: Job<()> = Box::new(move |ctx: &mut JobCtx<'_>| {
@@ -490,7 +227,7 @@ mod tests {
             rng: dib::Rng::new(1),
             inbox: VecDeque::from([Envelope {
                 from: 0,
-                msg: LazyMsg::Entries(vec![received]),
+                msg: TableMsg::Entries(vec![received]),
             }]),
             sent: Vec::new(),
         };
@@ -500,7 +237,7 @@ mod tests {
         let mut sent = Vec::new();
         for (to, msg) in wire.sent {
             assert_eq!(to, 0);
-            let LazyMsg::Entries(entries) = msg else {
+            let TableMsg::Entries(entries) = msg else {
                 panic!("only entries are sent")
             };
             sent.extend(entries);

@@ -223,6 +223,19 @@ impl ParallelOptions {
     }
 }
 
+/// The engines the algorithms run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The split engine (`split_ab`): alpha-beta over frames that hand children to other
+    /// processors, each algorithm a split policy.
+    Split,
+    /// Processors that share a transposition table and nothing else (`shared_table`): Lazy
+    /// SMP and ABDADA.
+    SharedTable,
+    /// APHID's master and slaves (`aphid`).
+    Aphid,
+}
+
 /// What a parallel search returns.
 #[derive(Clone, Debug, Serialize)]
 pub struct ParallelResult<M> {
@@ -405,6 +418,12 @@ algorithms! {
         description: "Lazy SMP: independent iterative deepening on every processor sharing one transposition table (exact-depth); the main processor's iteration is the answer",
         paper: "the modern reference (Stockfish and others, since about 2013); shared tables after Marsland and Popowich",
     };
+    Abdada => abdada, AlgoInfo {
+        name: "abdada",
+        aliases: &[],
+        description: "ABDADA: every processor deepens from the root on one shared table; a younger child another processor is searching waits for a second pass",
+        paper: "Weill, The ABDADA distributed minimax search algorithm, ACM CSC 1996",
+    };
     PvSplit => pvsplit, AlgoInfo {
         name: "pvsplit",
         aliases: &[],
@@ -432,6 +451,7 @@ algorithms! {
 }
 
 pub(crate) mod ab_frames;
+pub mod abdada;
 pub mod abdib;
 pub mod alphabeta;
 pub mod aphid;
@@ -444,7 +464,9 @@ mod figures;
 pub mod lazysmp;
 pub mod mwf;
 mod option_enum;
+pub mod play;
 pub mod pvsplit;
+pub(crate) mod shared_table;
 pub(crate) mod sliced;
 pub mod split_ab;
 pub mod treesplit;
@@ -493,7 +515,7 @@ impl ParallelAlgo {
             | ParallelAlgo::Er => 4,
             // Its frames are the nodes within the common depth, whatever this says.
             ParallelAlgo::CdSplit => 2,
-            ParallelAlgo::LazySmp | ParallelAlgo::Aphid => 2,
+            ParallelAlgo::LazySmp | ParallelAlgo::Abdada | ParallelAlgo::Aphid => 2,
         }
     }
 
@@ -505,11 +527,29 @@ impl ParallelAlgo {
         matches!(self, ParallelAlgo::AlphaBeta)
     }
 
+    /// The engine that runs the algorithm.
+    #[must_use]
+    pub fn engine(self) -> Engine {
+        match self {
+            ParallelAlgo::AlphaBeta
+            | ParallelAlgo::AbDib
+            | ParallelAlgo::DelaySplit
+            | ParallelAlgo::Mwf
+            | ParallelAlgo::Dmwf
+            | ParallelAlgo::TreeSplit
+            | ParallelAlgo::PvSplit
+            | ParallelAlgo::Er
+            | ParallelAlgo::CdSplit => Engine::Split,
+            ParallelAlgo::LazySmp | ParallelAlgo::Abdada => Engine::SharedTable,
+            ParallelAlgo::Aphid => Engine::Aphid,
+        }
+    }
+
     /// Whether the algorithm runs on the split engine (`split_ab`), so that the engine's
-    /// options (such as `split_tables`) apply to it: all but Lazy SMP and APHID.
+    /// options (such as `split_tables`) apply to it.
     #[must_use]
     pub fn on_split_engine(self) -> bool {
-        !matches!(self, ParallelAlgo::LazySmp | ParallelAlgo::Aphid)
+        self.engine() == Engine::Split
     }
 }
 

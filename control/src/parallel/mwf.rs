@@ -39,6 +39,16 @@ option_enum! {
     }
 }
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// Never: every option value is accepted.
+#[allow(clippy::unnecessary_wraps)]
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    let _ = options;
+    Ok(SplitPolicy::Mwf)
+}
+
 /// Runs MWF on `root` to `options.depth` plies.
 ///
 /// # Errors
@@ -47,5 +57,5 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    run(SplitPolicy::Mwf, root, options)
+    run(policy(options)?, root, options)
 }

@@ -64,6 +64,21 @@ option_enum! {
     }
 }
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// [`ParallelError::BadOption`] for a processor-tree width of 0.
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    options.checked_width("pvsplit")?;
+    Ok(match options.pv_form {
+        PvForm::Mp => SplitPolicy::PvSplit,
+        PvForm::Rf => SplitPolicy::PvSplitRf {
+            split_depth: options.split_depth,
+            master_root: options.tree_root == super::treesplit::TreeRoot::Master,
+        },
+    })
+}
+
 /// Runs PV splitting on `root` to `options.depth` plies.
 ///
 /// # Errors
@@ -72,15 +87,7 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    options.checked_width("pvsplit")?;
-    let policy = match options.pv_form {
-        PvForm::Mp => SplitPolicy::PvSplit,
-        PvForm::Rf => SplitPolicy::PvSplitRf {
-            split_depth: options.split_depth,
-            master_root: options.tree_root == super::treesplit::TreeRoot::Master,
-        },
-    };
-    run(policy, root, options)
+    run(policy(options)?, root, options)
 }
 
 #[cfg(test)]

@@ -103,6 +103,29 @@ impl SearchContext for JobCtx<'_> {
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         self.link.stored(hash, entry);
     }
+
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool) {
+        self.link.searching(hash, depth, entering);
+    }
+}
+
+/// What a job's search context gives beside a [`SearchContext`]: the end of one search's
+/// accounting and the processor's stop.
+pub(crate) trait JobContext: SearchContext {
+    /// Ends one search that visited `nodes` nodes in all ([`JobCtx::settle`]).
+    fn settle(&mut self, nodes: u64);
+    /// Whether the processor was asked to stop ([`JobCtx::stop_requested`]).
+    fn stop_requested(&mut self) -> bool;
+}
+
+impl JobContext for JobCtx<'_> {
+    fn settle(&mut self, nodes: u64) {
+        JobCtx::settle(self, nodes);
+    }
+
+    fn stop_requested(&mut self) -> bool {
+        JobCtx::stop_requested(self)
+    }
 }
 
 /// The processor side of a running job.
@@ -118,6 +141,8 @@ trait Link {
     fn now(&self) -> Nanos;
     /// The job's search stored `entry` for the position with `hash`.
     fn stored(&mut self, hash: u64, entry: &TtEntry);
+    /// The job's search started or ended searching a node (ABDADA's busy counts).
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool);
 }
 
 /// A job: the whole search a processor does.
@@ -173,6 +198,13 @@ pub trait Mailbox<M>: Send {
     /// run on another thread than the mailbox, and their stores are not passed on.
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         let _ = (hash, entry);
+    }
+
+    /// The job's search started (`entering`) or ended searching the node with `hash` and
+    /// `depth` plies left (ABDADA's [`SearchContext::searching`] hook). Called inline only, as
+    /// [`Mailbox::stored`].
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool) {
+        let _ = (hash, depth, entering);
     }
 }
 
@@ -377,6 +409,10 @@ impl<M> Link for InlineLink<'_, M> {
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         self.mailbox.stored(hash, entry);
     }
+
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool) {
+        self.mailbox.searching(hash, depth, entering);
+    }
 }
 
 struct WorkerLink<T> {
@@ -426,5 +462,9 @@ impl<T> Link for WorkerLink<T> {
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         // The mailbox lives on the processor's thread (see `Mailbox::stored`).
         let _ = (hash, entry);
+    }
+
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool) {
+        let _ = (hash, depth, entering);
     }
 }

@@ -49,6 +49,18 @@ option_enum! {
     }
 }
 
+/// The split engine's policy of this module for `options`.
+///
+/// # Errors
+/// [`ParallelError::BadOption`] for a processor-tree width of 0.
+pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
+    options.checked_width("treesplit")?;
+    Ok(SplitPolicy::TreeSplit {
+        split_depth: options.split_depth,
+        master_root: options.tree_root == TreeRoot::Master,
+    })
+}
+
 /// Runs tree splitting on `root` to `options.depth` plies.
 ///
 /// # Errors
@@ -57,15 +69,7 @@ pub fn search<G: Game>(
     root: &G,
     options: &ParallelOptions,
 ) -> Result<ParallelResult<G::Move>, ParallelError> {
-    options.checked_width("treesplit")?;
-    run(
-        SplitPolicy::TreeSplit {
-            split_depth: options.split_depth,
-            master_root: options.tree_root == TreeRoot::Master,
-        },
-        root,
-        options,
-    )
+    run(policy(options)?, root, options)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use games::score::{INFINITY, is_decisive};
 
 use super::context::SearchContext;
 use super::limits::MAX_PLY;
-use super::ordering::select_next;
+use super::ordering::{QUIET_BELOW, select_next};
 use super::refutation::First;
 use super::searcher::{NodeInfo, Searcher};
 use super::settings::{Algorithm, TtMode};
@@ -28,7 +28,7 @@ impl<G: Game> Searcher<G> {
         &mut self,
         pos: &mut G,
         mut depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         node: NodeInfo,
@@ -82,8 +82,6 @@ impl<G: Game> Searcher<G> {
                 as i32;
         }
         self.stats.interior += 1;
-        let play = self.config.play_enhancements();
-        let features = self.config.play_features;
 
         // Transposition table.
         let hash = pos.hash();
@@ -97,6 +95,41 @@ impl<G: Game> Searcher<G> {
             tt_move = hint;
         }
 
+        // ABDADA (Weill 1996): a younger child that another processor is searching is put
+        // off to its parent's second pass; otherwise this processor counts itself in. A table
+        // cutoff above returned before the count was raised.
+        let mut counted = false;
+        if self.busy.is_some() && use_tt && depth >= self.busy_min_depth as i32 {
+            if node.exclusive && self.busy_count(hash) > 0 {
+                self.deferred = true;
+                return 0;
+            }
+            counted = self.busy_enter(hash, depth, ctx);
+        }
+        let v = self.expand(pos, depth, (alpha, beta), ply, node, (hash, tt_move), ctx);
+        if counted {
+            self.busy_leave(hash, depth, ctx);
+        }
+        v
+    }
+
+    /// The node search below the table probe: null move, ProbCut, the moves (in two passes
+    /// under ABDADA), the table store.
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+        node: NodeInfo,
+        (hash, tt_move): (u64, Option<u16>),
+        ctx: &mut dyn SearchContext,
+    ) -> i32 {
+        let play = self.config.play_enhancements();
+        let features = self.config.play_features;
+        let refute = self.config.refutation_table;
+        let use_tt = self.config.tt_mode != TtMode::Off && depth >= self.config.tt_min_depth as i32;
         let in_check = play && pos.in_check();
 
         // ProbCut (play setting): a shallow search predicts that this node leaves the window.
@@ -123,6 +156,7 @@ impl<G: Game> Searcher<G> {
                         kind: NodeType::Three,
                         eldest: false,
                         null_ok: false,
+                        exclusive: false,
                     };
                     let v =
                         -self.alphabeta(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, child, ctx);
@@ -190,8 +224,28 @@ impl<G: Game> Searcher<G> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_index = None;
-        for i in 0..n {
-            if !sorted {
+        // The first pass over the moves in order, then (ABDADA) a second over the moves put off.
+        let abdada = self.busy.is_some() && use_tt && depth >= self.busy_min_depth as i32;
+        buf.deferred.clear();
+        let mut k = 0;
+        let mut second_pass = false;
+        loop {
+            let i = if second_pass {
+                match buf.deferred.get(k) {
+                    Some(&i) => usize::from(i),
+                    None => break,
+                }
+            } else if k < n {
+                k
+            } else if buf.deferred.is_empty() {
+                break;
+            } else {
+                second_pass = true;
+                k = 0;
+                continue;
+            };
+            k += 1;
+            if !sorted && !second_pass {
                 select_next(&mut buf.order, i);
             }
             let index = buf.order[i].1;
@@ -203,6 +257,11 @@ impl<G: Game> Searcher<G> {
                 kind: node.kind.child(i),
                 eldest: i == 0,
                 null_ok: true,
+                exclusive: abdada && !second_pass && i > 0,
+            };
+            let again = NodeInfo {
+                exclusive: false,
+                ..child
             };
             if refute {
                 self.follow_into(ply, index);
@@ -212,7 +271,7 @@ impl<G: Game> Searcher<G> {
             let mut reduction = 0;
             if play {
                 let gives_check = pos.in_check();
-                if features.check_extensions && gives_check && (ply as i32) < 2 * self.root_depth {
+                if features.check_extensions && gives_check && (ply as i32) < self.extension_limit {
                     new_depth += 1;
                 }
                 // Late move reductions: quiet-looking late moves at non-PV nodes.
@@ -223,7 +282,7 @@ impl<G: Game> Searcher<G> {
                     && !gives_check
                     && node.kind != NodeType::One
                     && tt_move != Some(index)
-                    && buf.order[i].0 < (1 << 26)
+                    && buf.order[i].0 < QUIET_BELOW
                 {
                     reduction = if i >= 8 { 2 } else { 1 };
                 }
@@ -240,15 +299,24 @@ impl<G: Game> Searcher<G> {
                 };
                 let mut v =
                     -self.alphabeta(pos, new_depth - reduction, lo, hi, ply + 1, child, ctx);
-                if v > alpha && reduction > 0 && !self.stopped {
-                    v = -self.alphabeta(pos, new_depth, lo, hi, ply + 1, child, ctx);
-                }
-                if pvs && v > alpha && v < beta && !self.stopped {
-                    v = -self.alphabeta(pos, new_depth, -beta, -alpha, ply + 1, child, ctx);
+                if !self.deferred {
+                    if v > alpha && reduction > 0 && !self.stopped {
+                        v = -self.alphabeta(pos, new_depth, lo, hi, ply + 1, again, ctx);
+                    }
+                    if pvs && v > alpha && v < beta && !self.stopped {
+                        v = -self.alphabeta(pos, new_depth, -beta, -alpha, ply + 1, again, ctx);
+                    }
                 }
                 v
             };
             pos.unmake_move(mv, undo);
+            if self.deferred {
+                // Another processor is searching this child: the second pass takes it.
+                self.deferred = false;
+                self.stats.deferred += 1;
+                buf.deferred.push(i as u16);
+                continue;
+            }
             if self.stopped {
                 self.plies[ply] = buf;
                 return 0;
@@ -352,6 +420,32 @@ impl<G: Game> Searcher<G> {
 }
 
 impl<G: Game> Searcher<G> {
+    /// ABDADA: how many processors search the position with `hash` now.
+    fn busy_count(&mut self, hash: u64) -> u32 {
+        self.stats.busy_probes += 1;
+        self.busy.as_ref().map_or(0, |b| b.count(hash))
+    }
+
+    /// ABDADA: counts this processor in at the node with `hash` and `depth` plies left;
+    /// whether it was counted (then [`Searcher::busy_leave`] must follow).
+    fn busy_enter(&mut self, hash: u64, depth: i32, ctx: &mut dyn SearchContext) -> bool {
+        self.stats.busy_probes += 1;
+        let entered = self.busy.as_ref().is_some_and(|b| b.enter(hash));
+        if entered {
+            ctx.searching(hash, depth as u32, true);
+        }
+        entered
+    }
+
+    /// ABDADA: counts this processor out of the node with `hash`.
+    fn busy_leave(&mut self, hash: u64, depth: i32, ctx: &mut dyn SearchContext) {
+        self.stats.busy_probes += 1;
+        if let Some(b) = &self.busy {
+            b.leave(hash);
+        }
+        ctx.searching(hash, depth as u32, false);
+    }
+
     /// ProbCut at a node of `depth` plies left (Buro 1995; `games::probcut`): where the game's
     /// model checks this height, a null-window search of the model's shallow depth around the
     /// bound that predicts a fail high (then a fail low) decides the node without the deep
@@ -380,6 +474,7 @@ impl<G: Game> Searcher<G> {
             kind: NodeType::Three,
             eldest: false,
             null_ok: false,
+            exclusive: false,
         };
         let high = model.high_bound(beta);
         if !is_decisive(high) {

@@ -55,6 +55,20 @@ pub trait SearchContext {
         let _ = (hash, entry);
     }
 
+    /// ABDADA: the search starts (`entering`) or ends searching the node with `hash` and
+    /// `depth` plies left, counted in its busy table. A runtime whose processors have tables of
+    /// their own (MPI) may tell the others; the default does nothing.
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool) {
+        let _ = (hash, depth, entering);
+    }
+
+    /// Whether iterative deepening should start no new iteration: the caller's own soft
+    /// deadline (a parallel engine's, in the run's time), beside the search's time limit. The
+    /// default never says so.
+    fn past_soft_deadline(&self) -> bool {
+        false
+    }
+
     /// Called when the search starts on a move at its root: the `number`-th move searched
     /// (from 1) in this iteration, `index` its place in the root's `generate_moves` list. An
     /// engine may report it (UCI `currmove`); the default does nothing.
@@ -78,6 +92,14 @@ impl<C: SearchContext + ?Sized> SearchContext for &mut C {
 
     fn stored(&mut self, hash: u64, entry: &TtEntry) {
         (**self).stored(hash, entry);
+    }
+
+    fn past_soft_deadline(&self) -> bool {
+        (**self).past_soft_deadline()
+    }
+
+    fn searching(&mut self, hash: u64, depth: u32, entering: bool) {
+        (**self).searching(hash, depth, entering);
     }
 
     fn root_move(&mut self, number: usize, index: usize) {

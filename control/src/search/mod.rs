@@ -7,6 +7,7 @@
 //! design, the settings and the sorting regimes.
 
 mod alphabeta;
+pub mod busy;
 pub mod context;
 pub mod iterative;
 pub mod limits;
@@ -21,6 +22,7 @@ pub mod sorting;
 pub mod stats;
 pub mod tt;
 
+pub use busy::BusyTable;
 pub use context::{Abortable, NodeClock, POLL_INTERVAL, SearchContext, Signal, Unlimited};
 pub use iterative::{Progress, SearchResult};
 pub use limits::{Limits, MAX_DEPTH, MAX_PLY};

@@ -8,6 +8,10 @@ use games::Game;
 
 use super::limits::MAX_PLY;
 
+/// A move whose ordering key is below this is quiet-looking: not the table's move, not hinted
+/// by the game, not a killer (only its history orders it); the play setting reduces such moves.
+pub(crate) const QUIET_BELOW: i64 = 1 << 26;
+
 /// History slots per side (a power of two); moves are hashed into them.
 const HISTORY_SLOTS: usize = 4096;
 /// History scores stay below this (all are halved when one reaches it).

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use games::Game;
 
+use super::busy::BusyTable;
 use super::context::{POLL_INTERVAL, SearchContext, Signal};
 use super::limits::{Limits, MAX_DEPTH, MAX_PLY};
 use super::ordering::OrderingTables;
@@ -35,10 +36,12 @@ pub struct WindowResult<M> {
     pub completed: bool,
 }
 
-/// Per-ply buffers: the legal moves and their ordering keys.
+/// Per-ply buffers: the legal moves, their ordering keys, and (ABDADA) the search positions
+/// put off to the second pass.
 pub(crate) struct PlyBuffers<M> {
     pub(crate) moves: Vec<M>,
     pub(crate) order: Vec<(i64, u16)>,
+    pub(crate) deferred: Vec<u16>,
 }
 
 impl<M> Default for PlyBuffers<M> {
@@ -46,6 +49,7 @@ impl<M> Default for PlyBuffers<M> {
         PlyBuffers {
             moves: Vec::new(),
             order: Vec::new(),
+            deferred: Vec::new(),
         }
     }
 }
@@ -59,6 +63,9 @@ pub(crate) struct NodeInfo {
     pub(crate) eldest: bool,
     /// A null move may be tried here (not right after another one).
     pub(crate) null_ok: bool,
+    /// ABDADA: a younger child in the first pass, searched only if no other processor is
+    /// searching it (else put off: [`Searcher::deferred`]).
+    pub(crate) exclusive: bool,
 }
 
 impl NodeInfo {
@@ -66,6 +73,7 @@ impl NodeInfo {
         kind: NodeType::One,
         eldest: true,
         null_ok: false,
+        exclusive: false,
     };
 }
 
@@ -78,6 +86,11 @@ pub(crate) struct TreePlace {
     pub(crate) ply: usize,
     pub(crate) kind: NodeType,
     pub(crate) eldest: bool,
+    /// A null move may be tried at the root (play setting: not right after another one).
+    pub(crate) null_ok: bool,
+    /// The nominal depth of the whole tree's iteration (play setting: check extensions reach
+    /// at most twice it from the tree's root); `None`: this search's own depth from its root.
+    pub(crate) tree_depth: Option<u32>,
 }
 
 /// A sequential search engine for game `G`.
@@ -101,12 +114,22 @@ pub struct Searcher<G: Game> {
     node_limit: u64,
     deadline: Option<Duration>,
     pub(crate) stopped: bool,
-    /// The nominal depth of the running iteration (bounds check extensions).
-    pub(crate) root_depth: i32,
+    /// Check extensions happen only at nodes fewer plies than this below the search's root:
+    /// twice the nominal depth of the running iteration (counted from the whole tree's root
+    /// for a search placed in a larger tree).
+    pub(crate) extension_limit: i32,
     /// The root's place in a larger tree (sorting regimes); `None`: the root is the tree's root.
     pub(crate) place: Option<TreePlace>,
     /// The refutation table's state (`SearchConfig::refutation_table`).
     pub(crate) refute: RefuteState,
+    /// ABDADA: the count of processors searching each node, shared by the processors (`None`:
+    /// every other search).
+    pub(crate) busy: Option<Arc<BusyTable>>,
+    /// ABDADA: nodes with fewer plies left than this are not counted in `busy` (nor put off).
+    pub(crate) busy_min_depth: u32,
+    /// ABDADA: the node just searched was put off because another processor is searching it
+    /// (its value is meaningless); the parent reads and clears it.
+    pub(crate) deferred: bool,
 }
 
 /// What the refutation table needs while searching (see `refutation`).
@@ -174,6 +197,7 @@ impl<G: Game> Searcher<G> {
             plies.push(PlyBuffers {
                 moves: Vec::with_capacity(G::MAX_MOVES),
                 order: Vec::with_capacity(G::MAX_MOVES),
+                deferred: Vec::new(),
             });
             sort_moves.push(Vec::with_capacity(G::MAX_MOVES));
         }
@@ -192,10 +216,23 @@ impl<G: Game> Searcher<G> {
             node_limit: u64::MAX,
             deadline: None,
             stopped: false,
-            root_depth: 0,
+            extension_limit: 0,
             place: None,
             refute: RefuteState::new(),
+            busy: None,
+            busy_min_depth: 0,
+            deferred: false,
         }
+    }
+
+    /// This searcher as one of ABDADA's processors: it counts itself into `busy` at the
+    /// nodes with at least `min_depth` plies left and puts off the younger children another
+    /// processor is searching (Weill 1996; `alphabeta`).
+    #[must_use]
+    pub fn with_busy(mut self, busy: Arc<BusyTable>, min_depth: u32) -> Self {
+        self.busy = Some(busy);
+        self.busy_min_depth = min_depth;
+        self
     }
 
     /// The configuration.
@@ -227,8 +264,14 @@ impl<G: Game> Searcher<G> {
         self.tables.clear();
     }
 
+    /// Forgets the killers and history (not the table, which may be shared).
+    pub(crate) fn clear_ordering(&mut self) {
+        self.tables.clear();
+    }
+
     /// Prepares the per-search state for `limits` (the counters are not touched).
     pub(crate) fn arm(&mut self, limits: &Limits) {
+        self.deferred = false;
         self.visited = 0;
         self.next_poll = 0;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -262,7 +305,7 @@ impl<G: Game> Searcher<G> {
 
     /// Whether iterative deepening should start no new iteration (half the time is used).
     pub(crate) fn past_soft_deadline(&self, ctx: &dyn SearchContext) -> bool {
-        self.deadline.is_some_and(|d| ctx.elapsed() >= d / 2)
+        self.deadline.is_some_and(|d| ctx.elapsed() >= d / 2) || ctx.past_soft_deadline()
     }
 
     pub(crate) fn pv_clear(&mut self, ply: usize) {
@@ -421,14 +464,22 @@ impl<G: Game> Searcher<G> {
         beta: i32,
         ctx: &mut dyn SearchContext,
     ) -> i32 {
-        self.root_depth = depth as i32;
+        self.extension_limit = match self.place {
+            Some(TreePlace {
+                ply,
+                tree_depth: Some(d),
+                ..
+            }) => 2 * d as i32 - ply as i32,
+            _ => 2 * depth as i32,
+        };
         match self.config.algorithm {
             Algorithm::Minimax => self.minimax_node(root, depth as i32, 0, ctx),
             Algorithm::AlphaBeta | Algorithm::Pvs => {
                 let node = self.place.map_or(NodeInfo::ROOT, |p| NodeInfo {
                     kind: p.kind,
                     eldest: p.eldest,
-                    null_ok: false,
+                    null_ok: p.null_ok,
+                    exclusive: false,
                 });
                 self.alphabeta(root, depth as i32, alpha, beta, 0, node, ctx)
             }

@@ -40,6 +40,12 @@ pub struct SearchStats {
     pub tt_hits: u64,
     /// Hits whose value ended the node without searching it.
     pub tt_cutoffs: u64,
+    /// ABDADA: reads and updates of the count of processors searching a node (charged as
+    /// table probes).
+    pub busy_probes: u64,
+    /// ABDADA: younger children put off to the second pass because another processor was
+    /// searching them.
+    pub deferred: u64,
     /// ProbCut checks made (play setting with ProbCut; each costs one or two shallow searches,
     /// whose nodes are counted as any other).
     pub probcut_checks: u64,
@@ -100,7 +106,7 @@ impl SearchStats {
             horizon: self.horizon,
             quiescence: self.quiescence,
             sort_nodes: self.sort_nodes,
-            tt_probes: self.tt_probes,
+            tt_probes: self.tt_probes + self.busy_probes,
         }
     }
 
@@ -120,6 +126,8 @@ impl SearchStats {
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
+        self.busy_probes += other.busy_probes;
+        self.deferred += other.deferred;
         self.probcut_checks += other.probcut_checks;
         self.probcut_cuts += other.probcut_cuts;
         self.sort_nodes += other.sort_nodes;

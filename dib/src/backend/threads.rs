@@ -172,57 +172,114 @@ impl<M> Context<M> for ThreadCtx<M> {
     }
 }
 
+/// The shared state of one threads run: every processor's channel, the stop flag, the start
+/// time and when the run finished.
+struct Shared<M> {
+    procs: usize,
+    seed: u64,
+    peers: Arc<Vec<Sender<Packet<M>>>>,
+    stop: Arc<AtomicBool>,
+    start: Instant,
+    finished_at: Arc<AtomicU64>,
+    spin: bool,
+}
+
+impl<M> Clone for Shared<M> {
+    fn clone(&self) -> Self {
+        Shared {
+            procs: self.procs,
+            seed: self.seed,
+            peers: Arc::clone(&self.peers),
+            stop: Arc::clone(&self.stop),
+            start: self.start,
+            finished_at: Arc::clone(&self.finished_at),
+            spin: self.spin,
+        }
+    }
+}
+
+impl<M> Shared<M> {
+    /// The state of a run of `procs` processors, and each processor's inbox.
+    fn new(procs: usize, seed: u64) -> (Self, Vec<Receiver<Packet<M>>>) {
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..procs).map(|_| unbounded()).unzip();
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let shared = Shared {
+            procs,
+            seed,
+            peers: Arc::new(senders),
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+            finished_at: Arc::new(AtomicU64::new(0)),
+            spin: procs <= cores,
+        };
+        (shared, receivers)
+    }
+
+    /// Runs `processor` as number `id` on this thread until the run stops.
+    fn drive<P: Processor<Msg = M>>(
+        self,
+        id: ProcId,
+        inbox: Receiver<Packet<M>>,
+        mut processor: P,
+    ) -> (P, BackendCounters) {
+        let stop = Arc::clone(&self.stop);
+        let mut ctx = ThreadCtx {
+            id,
+            procs: self.procs,
+            start: self.start,
+            rng: Rng::new(sub_seed(self.seed, STREAM_PROCESSOR, id as u64)),
+            peers: self.peers,
+            inbox,
+            held: None,
+            stop: self.stop,
+            finished_at: self.finished_at,
+            stopped: false,
+            spin: self.spin,
+            counters: BackendCounters::default(),
+        };
+        while !ctx.stopped && !stop.load(Ordering::Relaxed) {
+            match processor.run(&mut ctx) {
+                Activity::Busy => {}
+                Activity::Idle { wake_at } => {
+                    if ctx.held.is_none() && !ctx.stopped {
+                        ctx.wait(wake_at);
+                    }
+                }
+            }
+        }
+        let total = ctx.elapsed();
+        let c = &mut ctx.counters;
+        c.busy_ns = total.saturating_sub(c.idle_ns + c.messaging_ns);
+        (processor, ctx.counters)
+    }
+
+    /// The outcome once every processor is back.
+    fn outcome<P>(&self, results: Vec<(P, BackendCounters)>) -> RunOutcome<P> {
+        let elapsed_ns = self.finished_at.load(Ordering::SeqCst);
+        let (processors, counters) = results.into_iter().unzip();
+        RunOutcome {
+            processors,
+            counters,
+            elapsed_ns,
+            sim: None,
+            rank: None,
+        }
+    }
+}
+
 /// Runs `procs` processors built by `factory`, one OS thread each, until one of them calls
 /// [`Context::finish`]. `seed` seeds the processors' RNGs (the run itself is not
 /// deterministic: thread scheduling decides the interleaving).
 pub fn run<P: Processor>(procs: usize, seed: u64, factory: &dyn Factory<P>) -> RunOutcome<P> {
     let procs = procs.max(1);
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..procs).map(|_| unbounded()).unzip();
-    let peers = Arc::new(senders);
-    let stop = Arc::new(AtomicBool::new(false));
-    let start = Instant::now();
-    let finished_at = Arc::new(AtomicU64::new(0));
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let spin = procs <= cores;
+    let (shared, receivers) = Shared::new(procs, seed);
     let results: Vec<(P, BackendCounters)> = std::thread::scope(|scope| {
         let handles: Vec<_> = receivers
             .into_iter()
             .enumerate()
             .map(|(id, inbox)| {
-                let peers = Arc::clone(&peers);
-                let stop = Arc::clone(&stop);
-                let finished_at = Arc::clone(&finished_at);
-                scope.spawn(move || {
-                    let mut processor = factory.build(id);
-                    let mut ctx = ThreadCtx {
-                        id,
-                        procs,
-                        start,
-                        rng: Rng::new(sub_seed(seed, STREAM_PROCESSOR, id as u64)),
-                        peers,
-                        inbox,
-                        held: None,
-                        stop: Arc::clone(&stop),
-                        finished_at,
-                        stopped: false,
-                        spin,
-                        counters: BackendCounters::default(),
-                    };
-                    while !ctx.stopped && !stop.load(Ordering::Relaxed) {
-                        match processor.run(&mut ctx) {
-                            Activity::Busy => {}
-                            Activity::Idle { wake_at } => {
-                                if ctx.held.is_none() && !ctx.stopped {
-                                    ctx.wait(wake_at);
-                                }
-                            }
-                        }
-                    }
-                    let total = ctx.elapsed();
-                    let c = &mut ctx.counters;
-                    c.busy_ns = total.saturating_sub(c.idle_ns + c.messaging_ns);
-                    (processor, ctx.counters)
-                })
+                let shared = shared.clone();
+                scope.spawn(move || shared.drive(id, inbox, factory.build(id)))
             })
             .collect();
         handles
@@ -233,13 +290,155 @@ pub fn run<P: Processor>(procs: usize, seed: u64, factory: &dyn Factory<P>) -> R
             })
             .collect()
     });
-    let elapsed_ns = finished_at.load(Ordering::SeqCst);
-    let (processors, counters) = results.into_iter().unzip();
-    RunOutcome {
-        processors,
-        counters,
-        elapsed_ns,
-        sim: None,
-        rank: None,
+    shared.outcome(results)
+}
+
+/// A job for a thread of a [`Pool`].
+type PoolJob = Box<dyn FnOnce() + Send + 'static>;
+
+/// OS threads kept from run to run: processor `i` of every run on the pool runs on the pool's
+/// thread `i`, so that what a processor leaves in its thread's caches (and whatever the
+/// application keys by thread) is still there at the next run, and no thread is started per run.
+/// The threads end when the pool is dropped.
+pub struct Pool {
+    threads: Vec<(Sender<PoolJob>, Option<std::thread::JoinHandle<()>>)>,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("threads", &self.threads.len())
+            .finish()
+    }
+}
+
+impl Pool {
+    /// A pool of `threads` threads (at least one).
+    ///
+    /// # Errors
+    /// When the operating system cannot start a thread.
+    pub fn new(threads: usize) -> std::io::Result<Pool> {
+        let threads = (0..threads.max(1))
+            .map(|i| {
+                let (tx, rx) = unbounded::<PoolJob>();
+                let handle = std::thread::Builder::new()
+                    .name(format!("dib processor {i}"))
+                    .spawn(move || {
+                        for job in rx {
+                            job();
+                        }
+                    })?;
+                Ok((tx, Some(handle)))
+            })
+            .collect::<std::io::Result<Vec<_>>>()?;
+        Ok(Pool { threads })
+    }
+
+    /// How many threads the pool has.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Runs `processors` (processor `i` on thread `i`; at most [`Pool::size`] of them) until
+    /// one of them calls [`Context::finish`], as [`run`] does with threads of its own.
+    ///
+    /// # Panics
+    /// When there are more processors than threads; a processor's panic is passed on.
+    pub fn run<P: Processor>(&self, seed: u64, processors: Vec<P>) -> RunOutcome<P> {
+        assert!(
+            processors.len() <= self.threads.len(),
+            "{} processors on a pool of {} threads",
+            processors.len(),
+            self.threads.len()
+        );
+        let (shared, receivers) = Shared::new(processors.len().max(1), seed);
+        let (done_tx, done_rx) = unbounded();
+        for (id, (processor, inbox)) in processors.into_iter().zip(receivers).enumerate() {
+            let shared = shared.clone();
+            let done = done_tx.clone();
+            let job: PoolJob = Box::new(move || {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    shared.drive(id, inbox, processor)
+                }));
+                let _ = done.send((id, result));
+            });
+            if self.threads[id].0.send(job).is_err() {
+                panic!("the pool's thread {id} has ended");
+            }
+        }
+        drop(done_tx);
+        let mut results: Vec<Option<(P, BackendCounters)>> = Vec::new();
+        results.resize_with(shared.procs, || None);
+        for (id, result) in done_rx {
+            match result {
+                Ok(r) => results[id] = Some(r),
+                Err(panic) => {
+                    // Stop the others before passing the panic on.
+                    shared.stop.store(true, Ordering::SeqCst);
+                    for p in shared.peers.iter() {
+                        let _ = p.send(Packet::Stop);
+                    }
+                    std::panic::resume_unwind(panic)
+                }
+            }
+        }
+        shared.outcome(results.into_iter().flatten().collect())
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for (tx, handle) in &mut self.threads {
+            // Closing the channel ends the thread's loop.
+            let (dead, _) = unbounded();
+            *tx = dead;
+            if let Some(h) = handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts its runs; processor 0 ends the run after a message from every peer.
+    struct Echo {
+        heard: usize,
+    }
+
+    impl Processor for Echo {
+        type Msg = ();
+
+        fn run(&mut self, ctx: &mut dyn Context<()>) -> Activity {
+            if ctx.id() != 0 {
+                if self.heard == 0 {
+                    ctx.send(0, ());
+                    self.heard = 1;
+                }
+                return Activity::Idle { wake_at: None };
+            }
+            while ctx.poll().is_some() {
+                self.heard += 1;
+            }
+            if self.heard + 1 == ctx.procs() {
+                ctx.finish();
+            }
+            Activity::Idle { wake_at: None }
+        }
+    }
+
+    #[test]
+    fn a_pool_runs_one_run_after_another_on_the_same_threads() {
+        let pool = Pool::new(3).expect("threads start");
+        assert_eq!(pool.size(), 3);
+        for procs in [3, 2, 3, 1] {
+            let out = pool.run(1, (0..procs).map(|_| Echo { heard: 0 }).collect());
+            assert_eq!(out.processors.len(), procs);
+            assert_eq!(out.processors[0].heard, procs - 1);
+            assert_eq!(out.counters.len(), procs);
+        }
     }
 }

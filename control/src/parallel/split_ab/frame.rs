@@ -3,13 +3,13 @@
 
 use dib::Slot;
 use games::Game;
-use games::score::INFINITY;
+use games::score::{INFINITY, is_decisive};
 
 use crate::parallel::ab_frames::Bounds;
 use crate::search::RefutationTable;
 use crate::search::sorting::NodeType;
 
-use super::{AbValue, Role, Window};
+use super::{AbValue, PlayNode, Role, Window};
 
 /// What a task of a frame does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +24,10 @@ pub(super) enum What {
     /// PVS: test again, with a minimal window at the frame's current alpha, a child whose
     /// minimal-window search failed high against an alpha that has risen since.
     Retest,
+    /// The play setting's null move: the position with the move passed, searched to
+    /// `depth - 1 - R` with the window `(beta - 1, beta)`; a value at or above beta cuts the
+    /// frame off (null-move pruning).
+    Null,
 }
 
 /// One thing a frame does for one of its children.
@@ -40,6 +44,11 @@ pub(super) struct Task {
     /// re-search, the bound its minimal window failed against (it searches up to that bound,
     /// as sequential PVS re-searches with the alpha it tested).
     pub(super) null_hi: Option<i32>,
+    /// The play setting: plies the child's search is reduced by (late move reductions).
+    pub(super) reduction: u32,
+    /// The play setting: the frame's effective alpha when the task started (a reduced child
+    /// whose value beats it is searched again unreduced).
+    pub(super) alpha0: i32,
 }
 
 impl Task {
@@ -50,6 +59,8 @@ impl Task {
             role,
             launched: false,
             null_hi: None,
+            reduction: 0,
+            alpha0: -INFINITY,
         }
     }
 }
@@ -115,6 +126,18 @@ pub(super) struct Frame<G: Game> {
     pub(super) cd: u32,
     /// Strategy A: `cd` drops to this node's ply once a child is done (never at the root).
     pub(super) variable_cd: bool,
+    /// The play setting's fields of this node (`None` in the research setting).
+    pub(super) play: Option<PlayNode>,
+    /// The play setting: the side to move is in check.
+    pub(super) in_check: bool,
+    /// The play setting: the table's move (generation index).
+    pub(super) tt_move: Option<u32>,
+    /// The play setting: each move's ordering key, by search position (late move reductions
+    /// reduce quiet-looking moves only).
+    pub(super) order_keys: Vec<i64>,
+    /// The play setting: search positions whose reduced search beat the frame's alpha,
+    /// waiting for their search at full depth.
+    pub(super) unreduce: Vec<u32>,
 }
 
 impl<G: Game> Frame<G> {
@@ -122,6 +145,10 @@ impl<G: Game> Frame<G> {
     /// for an elder grandchild).
     pub(super) fn window_for(&self, t: &Task) -> Window {
         match (t.what, t.null_hi) {
+            (What::Null, _) => Window {
+                alpha: -self.bounds.beta,
+                beta: -self.bounds.beta + 1,
+            },
             (What::Grand, _) => Window {
                 alpha: self.bounds.alpha_eff(),
                 beta: self.bounds.beta,
@@ -185,6 +212,21 @@ impl<G: Game> Frame<G> {
         let at = t.at as usize;
         if t.what == What::Grand {
             self.keys[at] = Some(v);
+            return;
+        }
+        if t.what == What::Null {
+            // Passing still reaches beta: so would a real move (a decisive value is not
+            // trusted beyond beta, as the sequential search returns it).
+            let c = -v;
+            if c >= self.bounds.beta {
+                let cut = if is_decisive(c) { self.bounds.beta } else { c };
+                self.bounds.best = self.bounds.best.max(cut);
+            }
+            return;
+        }
+        if t.reduction > 0 && -v > t.alpha0 {
+            // A reduced search beat alpha: only the full depth may say by how much.
+            self.unreduce.push(t.at);
             return;
         }
         if lines {
@@ -259,4 +301,6 @@ pub(super) fn slot_of(frame: usize, task: u32) -> Slot {
 pub(super) enum Opened<G: Game> {
     Solved(AbValue),
     Frame(Box<Frame<G>>),
+    /// A leaf search stopped by the play setting's halt or clock: no value.
+    Halted,
 }

@@ -34,8 +34,8 @@ pub use tables::{SplitTables, UnknownSplitTables};
 
 pub(crate) use search::AbSearch;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use dib::{Application, Backend};
 use games::Game;
@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 pub(crate) use super::ab_frames::Window;
 use super::ab_frames::{self, SearcherPool};
 use super::delaysplit::YbwRule;
+use super::play::watch::Watch;
 use super::{
     Figures, ParallelError, ParallelOptions, ParallelResult, deepening, result_from_report,
 };
@@ -166,7 +167,7 @@ impl SplitPolicy {
     }
 
     /// The common depth a run's root starts with (0 for the policies without one).
-    fn common_depth(self) -> u32 {
+    pub(crate) fn common_depth(self) -> u32 {
         match self {
             SplitPolicy::CommonDepth { cd, .. } => cd,
             _ => 0,
@@ -193,6 +194,29 @@ impl SplitPolicy {
     }
 }
 
+/// The policy of `algo` on the split engine, for `options` (`None`: another engine runs it).
+///
+/// # Errors
+/// [`ParallelError::BadOption`] for an option value the algorithm refuses.
+pub(crate) fn policy_of(
+    algo: super::ParallelAlgo,
+    options: &ParallelOptions,
+) -> Result<Option<SplitPolicy>, ParallelError> {
+    use super::{ParallelAlgo as A, *};
+    Ok(Some(match algo {
+        A::AlphaBeta => alphabeta::policy(options)?,
+        A::AbDib => abdib::policy(options)?,
+        A::DelaySplit => delaysplit::policy(options)?,
+        A::Mwf => mwf::policy(options)?,
+        A::Dmwf => dmwf::policy(options)?,
+        A::TreeSplit => treesplit::policy(options)?,
+        A::PvSplit => pvsplit::policy(options)?,
+        A::Er => er::policy(options)?,
+        A::CdSplit => cdsplit::policy(options)?,
+        A::LazySmp | A::Abdada | A::Aphid => return Ok(None),
+    }))
+}
+
 /// What a problem is asked to do: ER's two node roles, plain for every other policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Role {
@@ -215,11 +239,37 @@ pub(crate) struct Known {
     pub value: i32,
 }
 
+/// What a problem of the play setting carries beyond a research problem (`None` in the
+/// research setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct PlayNode {
+    /// A null move may be tried at it (not right after another one).
+    pub null_ok: bool,
+    /// The nominal depth of the iteration it belongs to (check extensions reach at most twice
+    /// it from the root).
+    pub root_depth: u32,
+}
+
+impl PlayNode {
+    /// The fields of a child reached by a real move.
+    pub(crate) fn child(self) -> PlayNode {
+        PlayNode {
+            null_ok: true,
+            ..self
+        }
+    }
+}
+
 /// A problem: a position, its plies to go, its distance from the real root, its window, its
 /// node type (1, 2 or 3), whether it is searched first among its siblings, its ER role and a
 /// child already searched.
+///
+/// On the wire (MPI, and the simulator's sized or checksummed messages) a research problem
+/// encodes exactly as it did before the play setting existed: the play fields travel inside
+/// the role ([`ProblemWire`]), so message sizes, and with them every simulated figure, do not
+/// depend on them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "")]
+#[serde(bound = "", into = "ProblemWire<G>", from = "ProblemWire<G>")]
 pub(crate) struct AbProblem<G: Game> {
     /// The position.
     pub position: G,
@@ -244,8 +294,85 @@ pub(crate) struct AbProblem<G: Game> {
     pub refute: Option<RefutationTable>,
     /// The common depth it was reached with ([`SplitPolicy::CommonDepth`]; 0 otherwise): the
     /// node and the nodes below it at most this many plies from the real root are shared.
-    #[serde(default)]
     pub cd: u32,
+    /// The play setting's fields (`None` in the research setting).
+    pub play: Option<PlayNode>,
+}
+
+/// A problem as it travels: the role and the play fields in one field, [`RoleWire`].
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+pub(crate) struct ProblemWire<G: Game> {
+    position: G,
+    depth: u32,
+    ply: u32,
+    window: Window,
+    kind: NodeType,
+    eldest: bool,
+    role: RoleWire,
+    known: Option<Known>,
+    line: Vec<u16>,
+    refute: Option<RefutationTable>,
+    cd: u32,
+}
+
+/// A role as it travels: the research setting's three roles encode as [`Role`] itself (the
+/// variant's index), a play problem's role and play fields as a fourth variant.
+#[derive(Serialize, Deserialize)]
+enum RoleWire {
+    Plain,
+    Evaluate,
+    Refute,
+    Play(Role, PlayNode),
+}
+
+impl<G: Game> From<AbProblem<G>> for ProblemWire<G> {
+    fn from(p: AbProblem<G>) -> Self {
+        let role = match (p.play, p.role) {
+            (Some(play), role) => RoleWire::Play(role, play),
+            (None, Role::Plain) => RoleWire::Plain,
+            (None, Role::Evaluate) => RoleWire::Evaluate,
+            (None, Role::Refute) => RoleWire::Refute,
+        };
+        ProblemWire {
+            position: p.position,
+            depth: p.depth,
+            ply: p.ply,
+            window: p.window,
+            kind: p.kind,
+            eldest: p.eldest,
+            role,
+            known: p.known,
+            line: p.line,
+            refute: p.refute,
+            cd: p.cd,
+        }
+    }
+}
+
+impl<G: Game> From<ProblemWire<G>> for AbProblem<G> {
+    fn from(w: ProblemWire<G>) -> Self {
+        let (role, play) = match w.role {
+            RoleWire::Plain => (Role::Plain, None),
+            RoleWire::Evaluate => (Role::Evaluate, None),
+            RoleWire::Refute => (Role::Refute, None),
+            RoleWire::Play(role, play) => (role, Some(play)),
+        };
+        AbProblem {
+            position: w.position,
+            depth: w.depth,
+            ply: w.ply,
+            window: w.window,
+            kind: w.kind,
+            eldest: w.eldest,
+            role,
+            known: w.known,
+            line: w.line,
+            refute: w.refute,
+            cd: w.cd,
+            play,
+        }
+    }
 }
 
 impl<G: Game> AbProblem<G> {
@@ -264,6 +391,7 @@ impl<G: Game> AbProblem<G> {
             line: Vec::new(),
             refute: None,
             cd: 0,
+            play: None,
         }
     }
 }
@@ -466,6 +594,11 @@ pub(crate) struct SplitAb<G: Game> {
     counters: Arc<Counters>,
     /// The leaf searchers (kept between searches with engine frames), one pool per table.
     searchers: Vec<Arc<SearcherPool<G>>>,
+    /// The play setting: the running run's clock, stop and halt (`None` in the research
+    /// setting).
+    watch: Mutex<Option<Arc<Watch<G::Move>>>>,
+    /// Nanoseconds a search node costs on the simulated machine (0 off the simulator).
+    pub(super) node_ns: u64,
 }
 
 impl<G: Game> std::fmt::Debug for SplitAb<G> {
@@ -535,7 +668,35 @@ impl<G: Game> SplitAb<G> {
             },
             counters: Arc::new(Counters::default()),
             searchers,
+            watch: Mutex::new(None),
+            node_ns: match &options.backend {
+                Backend::Sim(c) => c.cost.node_ns,
+                _ => 0,
+            },
         })
+    }
+
+    /// The watch of the running run (play setting).
+    pub(super) fn watch(&self) -> Option<Arc<Watch<G::Move>>> {
+        self.watch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Sets the watch of the next run (`None`: the research setting).
+    pub(crate) fn set_watch(&self, watch: Option<Arc<Watch<G::Move>>>) {
+        *self.watch.lock().unwrap_or_else(PoisonError::into_inner) = watch;
+    }
+
+    /// The transposition tables.
+    pub(crate) fn tables(&self) -> &[Arc<TranspositionTable>] {
+        &self.tables
+    }
+
+    /// The searcher pools (one per table).
+    pub(in crate::parallel) fn pools(&self) -> &[Arc<SearcherPool<G>>] {
+        &self.searchers
     }
 
     /// The index of processor `proc`'s table and searchers.

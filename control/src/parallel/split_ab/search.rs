@@ -4,20 +4,26 @@
 use std::cmp::Reverse;
 use std::sync::Arc;
 
-use dib::{Effects, Piece, Search, Slot, Step};
+use dib::{Effects, Nanos, Piece, Search, Slot, Step};
 use games::Game;
-use games::score::INFINITY;
+use games::score::{INFINITY, is_decisive, plies_to_end};
 
 use crate::parallel::ab_frames::{self, Bounds, PooledSearcher, hinted_moves};
+use crate::parallel::deepening::Aspiration;
+use crate::parallel::play::watch::Watch;
+use crate::search::ordering::QUIET_BELOW;
 use crate::search::refutation::First;
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
 use crate::search::{
-    Algorithm, KindTally, RefutationTable, SearchConfig, TranspositionTable, Unlimited,
+    Algorithm, KindTally, RefutationTable, SearchConfig, SearchContext, Signal, TranspositionTable,
+    Unlimited,
 };
 
 use super::frame::{Frame, Opened, Task, What, slot_of};
-use super::{AbProblem, AbValue, Counters, Counts, Known, Role, SplitAb, SplitPolicy, Window};
+use super::{
+    AbProblem, AbValue, Counters, Counts, Known, PlayNode, Role, SplitAb, SplitPolicy, Window,
+};
 
 /// A running search.
 pub struct AbSearch<G: Game> {
@@ -66,6 +72,39 @@ pub struct AbSearch<G: Game> {
     /// instead of one per leaf or frame, whose cache line the processors would otherwise pass
     /// back and forth (8% of the two-thread time on tic-tac-toe).
     counts: Counts,
+    /// The play setting: the run's clock, stop and halt (`None` in the research setting).
+    watch: Option<Arc<Watch<G::Move>>>,
+    /// This search runs on processor 0 (which alone reads the clock and the stop).
+    on_root_processor: bool,
+    /// The play setting, the run's root on processor 0: iterative deepening inside the run.
+    deepening: Option<RootDeepening<G>>,
+    /// The play setting: a root iteration that has just ended, for `deepening` to take.
+    ended: Option<AbValue>,
+    /// The play setting: a leaf search was stopped by the halt (or, on processor 0, by the
+    /// clock): the search takes no more values and never finishes.
+    halted: bool,
+    /// The processor's time when the current step began.
+    step_now: Nanos,
+    /// Nanoseconds a node costs on the simulated machine (0 on threads): the leaf searches of
+    /// processor 0 read the time as the step's start plus their nodes at this cost.
+    node_ns: u64,
+    /// The frames prune, reduce and extend as the sequential play search does (the play
+    /// setting with engine frames; not ER, whose frames keep their own order and windows).
+    play_frames: bool,
+    /// The ordering keys of the frame being opened (play frames), by search position.
+    order_keys: Vec<i64>,
+}
+
+/// Iterative deepening inside one run (the play setting): the run root's search on processor
+/// 0 searches depth after depth with aspiration windows, each iteration a new root frame, until
+/// the clock, the depth limit or a proven result ends it.
+struct RootDeepening<G: Game> {
+    position: G,
+    role: Role,
+    depth: u32,
+    aspiration: Aspiration,
+    /// The last completed iteration's value.
+    previous: Option<i32>,
 }
 
 impl<G: Game> Drop for AbSearch<G> {
@@ -114,7 +153,27 @@ impl<G: Game> AbSearch<G> {
             shared_probes: 0,
             frames: 0,
             counts: Counts::default(),
+            watch: app.watch(),
+            on_root_processor: proc == 0,
+            deepening: None,
+            ended: None,
+            halted: false,
+            step_now: 0,
+            node_ns: app.node_ns,
+            order_keys: Vec::new(),
+            play_frames: app.config.move_ordering
+                && app.config.play_enhancements()
+                && app.policy != SplitPolicy::Er,
         };
+        if search.watch.is_some() && proc == 0 && problem.ply == 0 {
+            search.deepening = Some(RootDeepening {
+                position: problem.position.clone(),
+                role: problem.role,
+                depth: problem.depth,
+                aspiration: Aspiration::full(),
+                previous: None,
+            });
+        }
         search.tally = search.searcher.stats().tally();
         search
     }
@@ -160,31 +219,44 @@ impl<G: Game> AbSearch<G> {
     /// (at the root only), with the refutation table on its line (and at the run root its
     /// table, as the sequential root keeps it), and the nodes it took (sorting look-ahead
     /// included).
-    fn leaf(&mut self, p: &AbProblem<G>) -> (AbValue, u64) {
+    fn leaf(&mut self, p: &AbProblem<G>) -> Option<(AbValue, u64)> {
         let (alpha, beta) = ab_frames::leaf_window(p.window, p.ply);
         let sorted_before = self.searcher.stats().sort_nodes;
         let refute = self.config.refutation_table;
         let root = p.ply == 0 && refute;
+        let mut halt;
+        let mut unlimited = Unlimited;
+        let ctx: &mut dyn SearchContext = match &self.watch {
+            Some(w) => {
+                halt = LeafWatch {
+                    watch: w,
+                    clock: self.on_root_processor,
+                    start: self.step_now,
+                    node_ns: self.node_ns,
+                };
+                &mut halt
+            }
+            None => &mut unlimited,
+        };
         let r = if root {
             // The run root: searched as the sequential search's root, with its table.
             self.searcher.refute.table = p.refute.clone();
             self.searcher
-                .search_window(&p.position, p.depth, alpha, beta, &mut Unlimited)
+                .search_window(&p.position, p.depth, alpha, beta, ctx)
         } else {
             let place = TreePlace {
                 ply: p.ply as usize,
                 kind: p.kind,
                 eldest: p.eldest,
+                null_ok: p.play.is_some_and(|n| n.null_ok),
+                tree_depth: p.play.map(|n| n.root_depth),
             };
-            self.searcher.search_window_at(
-                &p.position,
-                p.depth,
-                (alpha, beta),
-                place,
-                &p.line,
-                &mut Unlimited,
-            )
+            self.searcher
+                .search_window_at(&p.position, p.depth, (alpha, beta), place, &p.line, ctx)
         };
+        if !r.completed {
+            return None;
+        }
         let sorted = self.searcher.stats().sort_nodes - sorted_before;
         self.counts.sort_nodes += sorted;
         let best = if p.ply == 0 {
@@ -205,7 +277,7 @@ impl<G: Game> AbSearch<G> {
                 RefutationTable::from_children(std::mem::take(&mut self.searcher.refute.children))
             }),
         };
-        (solved, self.searcher.visited.max(1) + sorted)
+        Some((solved, self.searcher.visited.max(1) + sorted))
     }
 
     /// YBWC*'s reasonable moves of `pos` (at `ply`, its moves `generated` in search order
@@ -280,10 +352,14 @@ impl<G: Game> AbSearch<G> {
                 table,
                 line_move,
             };
-            let order =
+            let keyed =
                 ab_frames::keyed_order(&self.searcher, &p.position, &generated, first, p.ply);
+            let order: Vec<u32> = keyed.iter().map(|&(i, _)| i).collect();
             if matches!(self.policy, SplitPolicy::Ybw(_)) {
                 reasonable = self.reasonable(&p.position, &generated, &order, first, p.ply);
+            }
+            if self.play_frames {
+                self.order_keys = keyed.iter().map(|&(_, k)| k).collect();
             }
             order
                 .into_iter()
@@ -361,14 +437,18 @@ impl<G: Game> AbSearch<G> {
             return (Opened::Solved(AbValue::value(value, None)), 1);
         }
         if self.is_leaf(&p.position, p.depth) {
-            let (solved, n) = self.leaf(&p);
-            return (Opened::Solved(solved), n);
+            return match self.leaf(&p) {
+                Some((solved, n)) => (Opened::Solved(solved), n),
+                None => (Opened::Halted, self.searcher.visited),
+            };
         }
         let (moves, sorted, reasonable) = self.order(&p, tt_move);
         if moves.is_empty() {
             // A position with no moves and no outcome: let the sequential search decide.
-            let (solved, n) = self.leaf(&p);
-            return (Opened::Solved(solved), n + sorted);
+            return match self.leaf(&p) {
+                Some((solved, n)) => (Opened::Solved(solved), n + sorted),
+                None => (Opened::Halted, self.searcher.visited + sorted),
+            };
         }
         let n = moves.len();
         let mut moves = moves;
@@ -415,6 +495,11 @@ impl<G: Game> AbSearch<G> {
             children: Vec::new(),
             cd: p.cd,
             variable_cd: matches!(self.policy, SplitPolicy::CommonDepth { variable: true, .. }),
+            play: p.play,
+            in_check: false,
+            tt_move,
+            order_keys: std::mem::take(&mut self.order_keys),
+            unreduce: Vec::new(),
         };
         let first = usize::from(p.known.is_some());
         if let Some(k) = p.known {
@@ -430,6 +515,12 @@ impl<G: Game> AbSearch<G> {
                 );
             }
         }
+        if self.play_frames && f.play.is_some() {
+            f.in_check = f.position.in_check();
+            if self.null_move_tried(&f) {
+                f.tasks.push(Task::new(0, What::Null, Role::Plain));
+            }
+        }
         match p.role {
             Role::Plain => f
                 .tasks
@@ -440,6 +531,44 @@ impl<G: Game> AbSearch<G> {
             Role::Evaluate => self.elder_grandchildren(&mut f, first),
         }
         (Opened::Frame(Box::new(f)), 1 + sorted)
+    }
+
+    /// The play setting: whether frame `f` tries a null move first, where the sequential
+    /// search would (not at type-1 nodes, not after a null move, not in check, three plies or
+    /// more left, a beta that is not decisive, the game offers a null move, and the static
+    /// evaluation reaches beta).
+    fn null_move_tried(&self, f: &Frame<G>) -> bool {
+        self.config.play_features.null_move
+            && f.play.is_some_and(|p| p.null_ok)
+            && f.kind != NodeType::One
+            && f.depth >= 3
+            && !f.in_check
+            && !is_decisive(f.bounds.beta)
+            && f.position.null_move().is_some()
+            && f.position.evaluate() >= f.bounds.beta
+    }
+
+    /// The play setting: the late move reduction of the child at search position `at` of
+    /// frame `f`, as the sequential search reduces (from the fourth move one ply, from the
+    /// ninth two; not at type-1 nodes, not in check or giving check, not the table's move, and
+    /// only quiet-looking moves; three plies or more left).
+    fn reduction_of(&self, f: &Frame<G>, at: usize) -> u32 {
+        if !self.config.play_features.late_move_reductions
+            || at < 3
+            || f.depth < 3
+            || f.in_check
+            || f.kind == NodeType::One
+            || f.tt_move == Some(f.moves[at].1)
+            || f.order_keys.get(at).is_none_or(|&k| k >= QUIET_BELOW)
+        {
+            return 0;
+        }
+        let mut child = f.position.clone();
+        let _ = child.make_move(f.moves[at].0);
+        if child.in_check() {
+            return 0;
+        }
+        if at >= 8 { 2 } else { 1 }
     }
 
     /// ER, first phase of e-node `f`: a task for the eldest child of every child from `first`
@@ -501,9 +630,25 @@ impl<G: Game> AbSearch<G> {
     fn child_problem(&self, i: usize, task: usize) -> AbProblem<G> {
         let f = &self.stack[i];
         let t = f.tasks[task];
+        if t.what == What::Null {
+            return self.null_problem(f);
+        }
         let at = t.at as usize;
         let mut position = f.position.clone();
         let _ = position.make_move(f.moves[at].0);
+        // The play setting: one ply more for a move that gives check (within twice the
+        // iteration's depth from the root), `reduction` less for a late quiet move.
+        let extension = match f.play {
+            Some(play)
+                if self.play_frames
+                    && self.config.play_features.check_extensions
+                    && f.ply < 2 * play.root_depth
+                    && position.in_check() =>
+            {
+                1
+            }
+            _ => 0,
+        };
         let window = f.window_for(&t);
         let kind = if matches!(t.what, What::Research | What::Retest) && f.kind == NodeType::One {
             // A new principal-variation candidate (or one tested again).
@@ -530,6 +675,7 @@ impl<G: Game> AbSearch<G> {
                 line: Vec::new(),
                 refute: None,
                 cd: f.cd,
+                play: f.play.map(PlayNode::child),
             };
         }
         let known = match (f.grand_moves.get(at), f.keys.get(at)) {
@@ -540,7 +686,7 @@ impl<G: Game> AbSearch<G> {
         };
         AbProblem {
             position,
-            depth: f.depth - 1,
+            depth: (f.depth + extension).saturating_sub(1 + t.reduction),
             ply: f.ply + 1,
             window,
             kind,
@@ -560,6 +706,35 @@ impl<G: Game> AbSearch<G> {
                 }
                 _ => f.cd,
             },
+            play: f.play.map(PlayNode::child),
+        }
+    }
+
+    /// The play setting's null-move problem of frame `f`: the position with the move passed,
+    /// `depth - 1 - R` plies (R = 2 + depth / 6) with the window `(beta - 1, beta)`, a type-3
+    /// node that tries no null move itself.
+    fn null_problem(&self, f: &Frame<G>) -> AbProblem<G> {
+        let mut position = f.position.clone();
+        if let Some(null) = position.null_move() {
+            let _ = position.make_move(null);
+        }
+        let r = 2 + f.depth / 6;
+        AbProblem {
+            position,
+            depth: f.depth.saturating_sub(1 + r),
+            ply: f.ply + 1,
+            window: f.window_for(&Task::new(0, What::Null, Role::Plain)),
+            kind: NodeType::Three,
+            eldest: false,
+            role: Role::Plain,
+            known: None,
+            line: Vec::new(),
+            refute: None,
+            cd: f.cd,
+            play: f.play.map(|p| PlayNode {
+                null_ok: false,
+                ..p
+            }),
         }
     }
 
@@ -570,11 +745,22 @@ impl<G: Game> AbSearch<G> {
             || (self.engine
                 && self.config.algorithm == Algorithm::Pvs
                 && self.policy.pvs_windows());
+        let reduction = {
+            let f = &self.stack[i];
+            let t = &f.tasks[task];
+            if self.play_frames && f.play.is_some() && t.what == What::Child {
+                self.reduction_of(f, t.at as usize)
+            } else {
+                0
+            }
+        };
         let f = &mut self.stack[i];
         let a = f.bounds.alpha_eff();
         let beta = f.bounds.beta;
         let t = &mut f.tasks[task];
         t.launched = true;
+        t.reduction = reduction;
+        t.alpha0 = a;
         if minimal
             && matches!(t.what, What::Child | What::Retest)
             && t.at > 0
@@ -604,6 +790,7 @@ impl<G: Game> AbSearch<G> {
         let (opened, nodes) = self.open(problem, task as u32);
         match opened {
             Opened::Frame(frame) => self.stack.push(*frame),
+            Opened::Halted => self.halted = true,
             Opened::Solved(solved) => {
                 let lines = self.config.refutation_table;
                 let f = &mut self.stack[top];
@@ -714,7 +901,48 @@ impl<G: Game> AbSearch<G> {
     }
 
     fn finish(&mut self, solved: AbValue) {
-        self.done = Some(solved);
+        if self.deepening.is_some() {
+            self.ended = Some(solved);
+        } else {
+            self.done = Some(solved);
+        }
+    }
+
+    /// The play setting, the run root: takes the value of the iteration that just ended. A
+    /// value outside the aspiration window searches the depth again with a wider one; an
+    /// iteration inside it is recorded in the watch, and the next depth starts unless the
+    /// clock, the depth limit or a proven result says to stop, which finishes the search.
+    /// Returns the nodes spent opening the next root.
+    fn next_iteration(&mut self, solved: AbValue) -> u64 {
+        let (Some(d), Some(watch)) = (self.deepening.as_mut(), self.watch.as_ref()) else {
+            return 0;
+        };
+        let now = watch.now(self.step_now);
+        let window = match d.aspiration.after(solved.value) {
+            Some(wider) => Some(wider),
+            None => {
+                let pv = ab_frames::table_pv(&self.table, &d.position, solved.best, d.depth);
+                watch.record(d.depth, solved.value, pv, now);
+                d.previous = Some(solved.value);
+                let proven = plies_to_end(solved.value).is_some_and(|p| p <= d.depth);
+                if proven || !watch.may_deepen(d.depth, now) {
+                    self.done = Some(AbValue::value(solved.value, solved.best));
+                    return 0;
+                }
+                d.depth += 1;
+                d.aspiration = Aspiration::around(self.config.aspiration, d.previous);
+                None
+            }
+        };
+        let window = window.unwrap_or(d.aspiration.window);
+        let mut problem = AbProblem::root(d.position.clone(), d.depth, d.role);
+        problem.window = window;
+        problem.play = Some(PlayNode {
+            null_ok: false,
+            root_depth: d.depth,
+        });
+        problem.cd = self.policy.common_depth();
+        self.begin(problem)
     }
 
     /// Frame `j` is finished (completed or cut off): drops it and every frame above it
@@ -830,6 +1058,7 @@ impl<G: Game> AbSearch<G> {
         let run_root = problem.ply == 0;
         let (opened, nodes) = self.open(problem, 0);
         match opened {
+            Opened::Halted => self.halted = true,
             Opened::Solved(solved) => self.finish(solved),
             Opened::Frame(f) => {
                 self.master = self.may_master && run_root;
@@ -847,12 +1076,26 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
 
     fn step(&mut self, budget: u64, fx: &mut Effects<Window>) -> Step<AbValue> {
         let mut nodes = 0;
+        self.step_now = fx.now();
         if let Some(problem) = self.problem.take() {
             nodes += self.begin(problem);
         }
-        while self.done.is_none() && nodes < budget {
+        while self.done.is_none() && nodes < budget && !self.halted {
+            if let Some(ended) = self.ended.take() {
+                nodes += self.next_iteration(ended);
+                continue;
+            }
             let top = self.stack.len() - 1;
             let f = &mut self.stack[top];
+            if let Some(at) = f.unreduce.pop() {
+                // A reduced child that beat alpha: searched again at full depth with a minimal
+                // window at the current alpha, as the sequential search does.
+                f.tasks
+                    .push(Task::new(at as usize, What::Retest, Role::Plain));
+                let task = f.tasks.len() - 1;
+                nodes += self.launch(task, fx);
+                continue;
+            }
             if !f.researches.is_empty() {
                 // The child that leads (its fail high gave the frame's best) is re-searched
                 // with the full window first, as sequential PVS does at once; a child whose
@@ -914,12 +1157,14 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         self.charge(nodes, fx);
         match &self.done {
             Some(v) => Step::Done(v.clone()),
+            // Halted: the run ends; this search takes and gives nothing more.
+            None if self.halted => Step::Blocked,
             None => Step::Continue,
         }
     }
 
     fn split(&mut self, _fx: &mut Effects<Window>) -> Vec<Piece<AbProblem<G>>> {
-        if self.done.is_some() || self.problem.is_some() {
+        if self.done.is_some() || self.problem.is_some() || self.halted || self.stack.is_empty() {
             return Vec::new();
         }
         let splits = |&i: &usize| self.may_split(&self.stack[i]);
@@ -1006,6 +1251,9 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
     }
 
     fn absorb(&mut self, slot: Slot, value: AbValue, fx: &mut Effects<Window>) {
+        if self.halted {
+            return;
+        }
         let frame = (slot >> 32) as usize;
         let task = (slot & 0xffff_ffff) as u32;
         let Some(f) = self.stack.get_mut(frame) else {
@@ -1026,7 +1274,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
     }
 
     fn update(&mut self, w: Window, fx: &mut Effects<Window>) {
-        if self.done.is_some() {
+        if self.done.is_some() || self.halted {
             return;
         }
         if let Some(p) = &mut self.problem {
@@ -1038,5 +1286,34 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         };
         root.bounds.narrow(w);
         self.settle(fx);
+    }
+}
+
+/// The context of a leaf search in the play setting: it stops when the run halts and, on
+/// processor 0, when the clock runs out or the stop is raised (its time is the step's start
+/// plus its nodes at the simulated node cost; the wall clock on threads).
+struct LeafWatch<'a, M> {
+    watch: &'a Watch<M>,
+    /// Processor 0: the clock and the stop apply.
+    clock: bool,
+    start: Nanos,
+    node_ns: u64,
+}
+
+impl<M: Clone> SearchContext for LeafWatch<'_, M> {
+    fn elapsed(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        let now = self.watch.now(
+            self.start
+                .saturating_add(nodes.saturating_mul(self.node_ns)),
+        );
+        if self.watch.halted() || (self.clock && self.watch.expired(now)) {
+            Signal::Stop
+        } else {
+            Signal::Continue
+        }
     }
 }
