@@ -1,23 +1,21 @@
-//! One engine choosing a move: the sequential search core, or iterative deepening over
-//! fixed-depth searches of a parallel algorithm, under a [`Budget`], with a progress report per
-//! completed depth (and, for the sequential search, the root move it is on) and a [`Stop`].
-//! Shared by `runner uci` and `runner play`; an engine author's time management.
+//! One engine choosing a move: the sequential search core, or a parallel algorithm in the
+//! play engine ([`PlayEngine`]: iterative deepening inside one run of the runtime, its threads
+//! and tables kept from move to move), under a [`Budget`], with a progress report per completed
+//! depth (and, for the sequential search, the root move it is on) and a [`Stop`]. Shared by
+//! `runner uci` and `runner play`; an engine author's time management.
 //!
-//! The parallel algorithms search one fixed depth and cannot be interrupted. [`Player`] runs
-//! them depth after depth, each on a thread of its own, and starts the next depth only when the
-//! time the last one took, times the growth between the last two depths (at least 2, at most
-//! 8), still fits before the deadline. While a depth runs the player sleeps until its result,
-//! the deadline or the stop, whichever comes first. If a depth runs past the deadline anyway
-//! (or a stop arrives), the player answers with the last completed depth at once and leaves
-//! that search to finish in the background; its result is dropped. So the clock is kept, at
-//! the price of a thread that may go on computing for a while.
+//! Both keep the same clock: with a time per move (`Budget::time`) no iteration starts after half
+//! of it and the running one stops at the deadline; with a fixed time (`Budget::fixed_time`)
+//! iterations start until the deadline stops one. The answer is the last completed iteration.
+//! A parallel search reads the clock and the stop inside its processors, so it ends at the
+//! deadline on every processor (`control/src/parallel/play/README.md`).
 
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::parallel::play::{PlayEngine, PlayLimits};
-use crate::parallel::{self, ParallelAlgo, ParallelError, ParallelOptions};
+use crate::parallel::{ParallelAlgo, ParallelError, ParallelOptions};
 use crate::search::{
     Algorithm, Limits, MAX_DEPTH, SearchConfig, SearchContext, SearchError, Searcher, Signal,
     TtMode,
@@ -38,22 +36,11 @@ pub enum EngineError {
     /// The sequential searcher could not be built (its table, for one).
     #[error("building the search: {0}")]
     Search(SearchError),
-    /// The thread of a parallel depth could not start.
-    #[error("starting a parallel search thread: {0}")]
-    Thread(std::io::Error),
-    /// The thread of a parallel depth ended without a result.
-    #[error("the parallel search thread of depth {depth} died")]
-    ThreadDied {
-        /// The depth it was searching.
-        depth: u32,
-    },
-    /// A parallel depth failed.
-    #[error("parallel {algo} search at depth {depth}: {cause}")]
+    /// A parallel search could not be set up or failed.
+    #[error("parallel {algo} search: {cause}")]
     Parallel {
         /// The algorithm's name.
         algo: &'static str,
-        /// The depth.
-        depth: u32,
         /// What went wrong.
         cause: ParallelError,
     },
@@ -70,8 +57,8 @@ pub enum Method {
         algo: ParallelAlgo,
         /// Processors (threads).
         procs: usize,
-        /// Run on the simulator instead of real threads (virtual time: only sensible with a
-        /// depth budget).
+        /// Run on the simulator instead of real threads (time is then the simulated
+        /// machine's virtual time).
         simulated: bool,
     },
 }
@@ -164,8 +151,9 @@ pub struct Thought<M> {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
-    /// Whether an unfinished parallel iteration was left running in the background.
-    pub abandoned: bool,
+    /// A simulated engine's thinking time on the simulated machine (virtual; `None` for an
+    /// engine on real threads, whose time is the wall clock).
+    pub virtual_time: Option<Duration>,
 }
 
 /// An engine: a method, a search configuration and, for the sequential core, a searcher whose
@@ -181,19 +169,7 @@ enum Core<G: Game> {
     Sequential(Box<Searcher<G>>),
     /// A parallel algorithm in the play engine: deepening inside one run, its threads and
     /// tables kept from move to move.
-    Play {
-        engine: Box<PlayEngine<G>>,
-        simulated: bool,
-    },
-    /// A parallel algorithm, depth after depth.
-    Parallel {
-        /// The algorithm.
-        algo: ParallelAlgo,
-        /// Processors.
-        procs: usize,
-        /// On the simulator.
-        simulated: bool,
-    },
+    Parallel(Box<PlayEngine<G>>),
 }
 
 impl<G: Game> Player<G> {
@@ -224,39 +200,36 @@ impl<G: Game> Player<G> {
                 };
                 let mut options = ParallelOptions::for_algo(algo, 1, procs, backend);
                 options.search = config;
-                match PlayEngine::new(algo, &options) {
-                    Ok(engine) => Core::Play {
-                        engine: Box::new(engine),
-                        simulated,
-                    },
-                    Err(_) => Core::Parallel {
-                        algo,
-                        procs,
-                        simulated,
-                    },
-                }
+                return Player::parallel(algo, &options);
             }
         };
         Ok(Player { config, core })
+    }
+
+    /// An engine running `algo` with `options` (its processors, backend, granularity and
+    /// search configuration; a simulated machine's cost model among them).
+    ///
+    /// # Errors
+    /// When the algorithm refuses an option or a table cannot be allocated.
+    pub fn parallel(algo: ParallelAlgo, options: &ParallelOptions) -> Result<Self, EngineError> {
+        let engine = PlayEngine::new(algo, options).map_err(|cause| EngineError::Parallel {
+            algo: algo.name(),
+            cause,
+        })?;
+        Ok(Player {
+            config: options.search,
+            core: Core::Parallel(Box::new(engine)),
+        })
     }
 
     /// The method.
     pub fn method(&self) -> Method {
         match &self.core {
             Core::Sequential(_) => Method::Sequential(self.config.algorithm),
-            Core::Play { engine, simulated } => Method::Parallel {
+            Core::Parallel(engine) => Method::Parallel {
                 algo: engine.algo(),
                 procs: engine.options().procs,
-                simulated: *simulated,
-            },
-            Core::Parallel {
-                algo,
-                procs,
-                simulated,
-            } => Method::Parallel {
-                algo: *algo,
-                procs: *procs,
-                simulated: *simulated,
+                simulated: matches!(engine.options().backend, Backend::Sim(_)),
             },
         }
     }
@@ -265,8 +238,7 @@ impl<G: Game> Player<G> {
     pub fn clear(&mut self) {
         match &mut self.core {
             Core::Sequential(s) => s.clear(),
-            Core::Play { engine, .. } => engine.clear(),
-            Core::Parallel { .. } => {}
+            Core::Parallel(engine) => engine.clear(),
         }
     }
 
@@ -324,27 +296,10 @@ impl<G: Game> Player<G> {
                     value: result.value,
                     depth: result.depth,
                     nodes: result.stats.nodes(),
-                    abandoned: false,
+                    virtual_time: None,
                 })
             }
-            Core::Play { engine, simulated } => {
-                play_deepening(engine, *simulated, root, budget, &clock, stop, report)
-            }
-            Core::Parallel {
-                algo,
-                procs,
-                simulated,
-            } => parallel_deepening(
-                root,
-                *algo,
-                *procs,
-                *simulated,
-                self.config,
-                budget,
-                &clock,
-                stop,
-                report,
-            ),
+            Core::Parallel(engine) => play_deepening(engine, root, budget, &clock, stop, report),
         }
     }
 }
@@ -392,10 +347,8 @@ impl<M: Copy, C: SearchContext> SearchContext for Watch<'_, '_, M, C> {
 /// measured from the clock already running; on the simulator in virtual time from the run's
 /// start), each completed iteration is reported, and the answer is the last one (the first
 /// legal move when none completed).
-#[allow(clippy::too_many_arguments)]
 fn play_deepening<G: Game>(
     engine: &mut PlayEngine<G>,
-    simulated: bool,
     root: &G,
     budget: &Budget,
     clock: &dyn SearchContext,
@@ -408,12 +361,13 @@ fn play_deepening<G: Game>(
         value: 0,
         depth: 0,
         nodes: 0,
-        abandoned: false,
+        virtual_time: None,
     };
     if root.outcome().is_some() {
         thought.best_move = None;
         return Ok(thought);
     }
+    let simulated = matches!(engine.options().backend, Backend::Sim(_));
     // On threads the run's clock starts now: the time already gone comes off the budget.
     let (wall, spent) = if simulated {
         (None, Duration::ZERO)
@@ -438,16 +392,16 @@ fn play_deepening<G: Game>(
                 pv: it.pv.clone(),
                 nodes: it.nodes,
                 elapsed: it.elapsed + spent,
-                hashfull: None,
+                hashfull: it.hashfull,
                 seldepth: it.depth.max(u32::try_from(it.pv.len()).unwrap_or(u32::MAX)),
             }));
         })
         .map_err(|cause| EngineError::Parallel {
             algo: engine.algo().name(),
-            depth: 0,
             cause,
         })?;
     thought.nodes = out.nodes;
+    thought.virtual_time = simulated.then_some(out.elapsed);
     if let Some(last) = out.last {
         thought.depth = last.depth;
         thought.value = last.value;
@@ -464,138 +418,10 @@ fn first_move<G: Game>(root: &G) -> Option<G::Move> {
     moves.first().copied()
 }
 
-/// How long the next depth is expected to take: the last depth's time times the growth between
-/// the last two depths, kept within 2 to 8.
-pub fn predict_next(previous: Option<Duration>, last: Duration) -> Duration {
-    let growth = match previous {
-        Some(p) if !p.is_zero() => (last.as_secs_f64() / p.as_secs_f64()).clamp(2.0, 8.0),
-        _ => 4.0,
-    };
-    last.mul_f64(growth)
-}
-
-/// Iterative deepening over fixed-depth parallel searches (see the module docs).
-#[allow(clippy::too_many_arguments)]
-fn parallel_deepening<G: Game>(
-    root: &G,
-    algo: ParallelAlgo,
-    procs: usize,
-    simulated: bool,
-    config: SearchConfig,
-    budget: &Budget,
-    clock: &dyn SearchContext,
-    stop: &Stop,
-    report: &mut dyn FnMut(Event<G::Move>),
-) -> Result<Thought<G::Move>, EngineError> {
-    let mut thought = Thought {
-        best_move: first_move(root),
-        pv: Vec::new(),
-        value: 0,
-        depth: 0,
-        nodes: 0,
-        abandoned: false,
-    };
-    if root.outcome().is_some() {
-        thought.best_move = None;
-        return Ok(thought);
-    }
-    let max_depth = budget.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-    let mut times: (Option<Duration>, Option<Duration>) = (None, None);
-    for depth in 1..=max_depth {
-        if stop.is_raised() || budget.nodes.is_some_and(|n| thought.nodes >= n) {
-            break;
-        }
-        let now = clock.elapsed();
-        if let (Some(limit), Some(last)) = (budget.time, times.1) {
-            let past_half = !budget.fixed_time && now >= limit / 2;
-            if depth > 1 && (past_half || now + predict_next(times.0, last) >= limit) {
-                break;
-            }
-        }
-        let backend = if simulated {
-            Backend::Sim(dib::SimConfig::new(dib::CostModel::shared_memory(), 1))
-        } else {
-            Backend::Threads { seed: 1 }
-        };
-        let mut options = ParallelOptions::for_algo(algo, depth, procs, backend);
-        options.search = config;
-        let start = clock.elapsed();
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        let pos = root.clone();
-        std::thread::Builder::new()
-            .name(format!("parallel depth {depth}"))
-            .spawn(move || {
-                let _ = tx.send(parallel::search(algo, &pos, &options));
-            })
-            .map_err(EngineError::Thread)?;
-        // Asleep until the result, the stop or the deadline. The deadline is the clock's (a
-        // virtual clock in tests): when the timer fires the clock is read again.
-        let result = loop {
-            let timer = match budget.time {
-                Some(limit) => match limit.checked_sub(clock.elapsed()) {
-                    Some(left) if !left.is_zero() => crossbeam_channel::after(left),
-                    _ => break None,
-                },
-                None => crossbeam_channel::never(),
-            };
-            crossbeam_channel::select! {
-                recv(rx) -> r => match r {
-                    Ok(r) => break Some(r),
-                    Err(_) => return Err(EngineError::ThreadDied { depth }),
-                },
-                // A result that is ready as the stop arrives is still taken.
-                recv(stop.raised()) -> _ => break rx.try_recv().ok(),
-                recv(timer) -> _ => {}
-            }
-        };
-        let Some(result) = result else {
-            thought.abandoned = true;
-            break;
-        };
-        let result = result.map_err(|cause| EngineError::Parallel {
-            algo: algo.name(),
-            depth,
-            cause,
-        })?;
-        let took = clock.elapsed().saturating_sub(start);
-        times = (times.1, Some(took));
-        // Whole permille, as the table reports it.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let hashfull = result.figures.hashfull.map(|h| h as u32);
-        thought.nodes += result.nodes;
-        thought.depth = depth;
-        thought.value = result.value;
-        thought.best_move = result.best_move.or(thought.best_move);
-        thought.pv = result.pv;
-        report(Event::Depth(Report {
-            depth,
-            value: thought.value,
-            pv: thought.pv.clone(),
-            nodes: thought.nodes,
-            elapsed: clock.elapsed(),
-            hashfull,
-            seldepth: depth.max(u32::try_from(thought.pv.len()).unwrap_or(u32::MAX)),
-        }));
-        if games::score::plies_to_end(thought.value).is_some_and(|p| p <= depth) {
-            break;
-        }
-    }
-    Ok(thought)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use games::tictactoe::TicTacToe3;
-
-    #[test]
-    fn the_next_depth_is_predicted_from_the_growth_of_the_last_two() {
-        let ms = Duration::from_millis;
-        assert_eq!(predict_next(None, ms(10)), ms(40));
-        assert_eq!(predict_next(Some(ms(10)), ms(30)), ms(90));
-        assert_eq!(predict_next(Some(ms(10)), ms(10)), ms(20));
-        assert_eq!(predict_next(Some(ms(1)), ms(100)), ms(800));
-    }
 
     #[test]
     fn a_fixed_time_is_searched_to_its_deadline_and_a_clock_time_starts_no_depth_after_half() {
@@ -735,32 +561,79 @@ mod tests {
     }
 
     #[test]
-    fn a_parallel_depth_past_the_deadline_is_left_behind_with_a_legal_answer() {
+    fn every_parallel_algorithm_answers_within_its_deadline_with_a_legal_move() {
+        use games::chess::Chess;
+        let root = Chess::start();
+        let stop = Stop::new();
+        let mut moves = Vec::new();
+        root.generate_moves(&mut moves);
+        for &algo in ParallelAlgo::ALL {
+            let mut player = Player::<Chess>::new(
+                Method::Parallel {
+                    algo,
+                    procs: 2,
+                    simulated: false,
+                },
+                SearchConfig::play(),
+            )
+            .unwrap();
+            // A deadline hardly any depth can meet, then one several depths fit in.
+            for ms in [0, 30] {
+                let budget = Budget {
+                    time: Some(Duration::from_millis(ms)),
+                    ..Budget::default()
+                };
+                let clock = WallClock::start();
+                let t = player
+                    .think(&root, &budget, clock, &stop, &mut |_| {})
+                    .unwrap();
+                assert!(moves.contains(&t.best_move.unwrap()), "{algo}");
+                // The processors stop at the deadline: a leaf search's poll and the thread
+                // pool's return are what it may take beyond it.
+                assert!(
+                    clock.elapsed() < Duration::from_millis(ms + 25),
+                    "{algo}: {:?} for {ms} ms",
+                    clock.elapsed()
+                );
+                if ms > 0 {
+                    assert!(t.depth >= 2, "{algo} reached depth {}", t.depth);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_simulated_engine_thinks_in_virtual_time() {
         use games::chess::Chess;
         let root = Chess::start();
         let stop = Stop::new();
         let mut player = Player::<Chess>::new(
             Method::Parallel {
                 algo: ParallelAlgo::DelaySplit,
-                procs: 2,
-                simulated: false,
+                procs: 4,
+                simulated: true,
             },
             SearchConfig::play(),
         )
         .unwrap();
-        // A deadline no depth can meet: depth 1 is tried (there is nothing to predict from) and
-        // abandoned, or it completes and depth 2 is not started.
+        // 50 virtual ms on the shared-memory model (10 us a node): about 20,000 nodes on 4
+        // processors, whatever the machine running the simulation.
         let budget = Budget {
-            time: Some(Duration::from_micros(1)),
+            time: Some(Duration::from_millis(50)),
             ..Budget::default()
         };
-        let t = player
-            .think(&root, &budget, WallClock::start(), &stop, &mut |_| {})
-            .unwrap();
-        assert!(t.depth <= 1);
-        assert_eq!(t.abandoned, t.depth == 0);
-        let mut moves = Vec::new();
-        root.generate_moves(&mut moves);
-        assert!(moves.contains(&t.best_move.unwrap()));
+        let think = |player: &mut Player<Chess>| {
+            player
+                .think(&root, &budget, WallClock::start(), &stop, &mut |_| {})
+                .unwrap()
+        };
+        let t = think(&mut player);
+        let spent = t.virtual_time.unwrap();
+        assert!(spent <= Duration::from_millis(51), "{spent:?}");
+        assert!(t.depth >= 3, "depth {}", t.depth);
+        // The same run again from a cleared engine: the simulator is deterministic.
+        player.clear();
+        let again = think(&mut player);
+        assert_eq!((again.nodes, again.best_move), (t.nodes, t.best_move));
     }
 }

@@ -253,7 +253,6 @@ fn report<G: Game>(
                 "over_time": s.over_time,
                 "longest_ms": s.longest.as_secs_f64() * 1e3,
                 "mean_ms": if s.moves > 0 { s.total.as_secs_f64() * 1e3 / s.moves as f64 } else { 0.0 },
-                "abandoned_iterations": s.abandoned,
             })
         };
         if args.json {
@@ -298,7 +297,7 @@ fn report<G: Game>(
             }
             for s in [a, b] {
                 println!(
-                    "{}: {} moves, mean {:.1} ms, longest {:.1} ms, over the time per move: {}, parallel iterations left running: {}",
+                    "{}: {} moves, mean {:.1} ms, longest {:.1} ms, over the time per move: {}",
                     s.name,
                     s.moves,
                     if s.moves > 0 {
@@ -307,8 +306,7 @@ fn report<G: Game>(
                         0.0
                     },
                     s.longest.as_secs_f64() * 1e3,
-                    s.over_time,
-                    s.abandoned
+                    s.over_time
                 );
             }
         }

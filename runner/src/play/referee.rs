@@ -26,8 +26,6 @@ pub struct Seat<G: Game> {
     pub longest: Duration,
     /// Total thinking time.
     pub total: Duration,
-    /// Iterations that a parallel engine left running past the deadline.
-    pub abandoned: u64,
 }
 
 impl<G: Game> Seat<G> {
@@ -40,7 +38,6 @@ impl<G: Game> Seat<G> {
             over_time: 0,
             longest: Duration::ZERO,
             total: Duration::ZERO,
-            abandoned: 0,
         }
     }
 }
@@ -125,15 +122,13 @@ pub fn play<G: Game>(
         };
         let clock = WallClock::start();
         let thought = seat.player.think(&pos, budget, clock, &stop, &mut |_| {})?;
-        let took = clock.elapsed();
+        // A simulated engine's time is the simulated machine's.
+        let took = thought.virtual_time.unwrap_or_else(|| clock.elapsed());
         seat.moves += 1;
         seat.total += took;
         seat.longest = seat.longest.max(took);
         if per_move.is_some_and(|t| took > t) {
             seat.over_time += 1;
-        }
-        if thought.abandoned {
-            seat.abandoned += 1;
         }
         pos.generate_moves(&mut legal);
         let Some(mv) = thought.best_move.filter(|m| legal.contains(m)) else {

@@ -141,16 +141,7 @@ fn search(
         }
     }
     let (best, pv) = match result {
-        Ok(t) => {
-            if t.abandoned {
-                out.note(&format!(
-                    "a parallel search of depth {} ran past the deadline or a stop; answering with depth {} (it finishes in the background)",
-                    t.depth + 1,
-                    t.depth
-                ));
-            }
-            (t.best_move, t.pv)
-        }
+        Ok(t) => (t.best_move, t.pv),
         Err(e) => {
             out.note(&format!(
                 "search failed: {e:#}; playing the first legal move"

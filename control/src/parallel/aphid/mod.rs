@@ -49,6 +49,7 @@ use remap::Remap;
 use shadow::ShadowRing;
 use slave::Slave;
 
+use super::play::watch::Watch;
 use super::{Figures, ParallelError, ParallelOptions, ParallelResult, result_from_report};
 use crate::search::{SearchConfig, SearchError, Searcher, TranspositionTable};
 
@@ -194,9 +195,12 @@ impl<G: Game> Summary<G> {
 }
 
 /// The searchers of every processor: one table each, or one shared by all.
-struct Engines {
+pub(crate) struct Engines {
     config: SearchConfig,
     shared: Option<Arc<TranspositionTable>>,
+    /// The play setting: each processor's own table, kept from move to move (`None`: a new
+    /// table per searcher, the research setting's runs).
+    kept: Option<Vec<Arc<TranspositionTable>>>,
     /// A table known to build (a processor whose own table fails falls back on sharing it).
     fallback: Arc<TranspositionTable>,
     /// Every table handed out (each once), for the fill reported at the end.
@@ -209,15 +213,41 @@ impl Engines {
         Ok(Engines {
             config: *config,
             shared: (tt == TtSharing::Shared).then(|| Arc::clone(&fallback)),
+            kept: None,
             fallback,
             built: std::sync::Mutex::new(Vec::new()),
         })
     }
 
-    fn build<G: Game>(&self) -> Searcher<G> {
-        let searcher = match &self.shared {
-            Some(t) => Searcher::with_table(self.config, Arc::clone(t)),
-            None => Searcher::new(self.config)
+    /// Engines whose tables (one per processor, or the shared one) are kept from run to run.
+    fn kept(config: &SearchConfig, tt: TtSharing, procs: usize) -> Result<Engines, ParallelError> {
+        let mut engines = Engines::new(config, tt)?;
+        if engines.shared.is_none() {
+            let tables = (0..procs)
+                .map(|i| {
+                    if i == 0 {
+                        Ok(Arc::clone(&engines.fallback))
+                    } else {
+                        TranspositionTable::for_config(config)
+                            .map(Arc::new)
+                            .map_err(|e| ParallelError::from(SearchError::from(e)))
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            engines.kept = Some(tables);
+        }
+        Ok(engines)
+    }
+
+    /// The searcher of processor `id`.
+    fn build<G: Game>(&self, id: usize) -> Searcher<G> {
+        let searcher = match (&self.shared, &self.kept) {
+            (Some(t), _) => Searcher::with_table(self.config, Arc::clone(t)),
+            (None, Some(kept)) => Searcher::with_table(
+                self.config,
+                Arc::clone(kept.get(id).unwrap_or(&self.fallback)),
+            ),
+            (None, None) => Searcher::new(self.config)
                 .unwrap_or_else(|_| Searcher::with_table(self.config, Arc::clone(&self.fallback))),
         };
         if let Ok(mut built) = self.built.lock() {
@@ -226,6 +256,15 @@ impl Engines {
             }
         }
         searcher
+    }
+
+    /// Every table kept from run to run.
+    fn tables(&self) -> Vec<Arc<TranspositionTable>> {
+        match (&self.shared, &self.kept) {
+            (Some(t), _) => vec![Arc::clone(t)],
+            (None, Some(kept)) => kept.clone(),
+            (None, None) => Vec::new(),
+        }
     }
 
     /// The mean fill of the tables handed out, in permille (the UCI `hashfull`).
@@ -237,15 +276,12 @@ impl Engines {
     }
 }
 
-/// Searches `root` to `options.depth` plies with APHID (`options.aphid` for its own settings).
+/// The options' hierarchy, checked against the options.
 ///
 /// # Errors
-/// [`ParallelError`] when the table cannot be built, a shared table is asked for over MPI
-/// (ranks share no memory), or the runtime fails.
-pub fn search<G: Game>(
-    root: &G,
-    options: &ParallelOptions,
-) -> Result<ParallelResult<G::Move>, ParallelError> {
+/// [`ParallelError::BadOption`] for a shared table over MPI, a master depth of 0, or a
+/// hierarchy of another size than the processors.
+fn checked_tree(options: &ParallelOptions) -> Result<Hierarchy, ParallelError> {
     let opts = &options.aphid;
     if matches!(options.backend, dib::Backend::Mpi { .. }) && opts.tt == TtSharing::Shared {
         return Err(ParallelError::BadOption {
@@ -259,9 +295,6 @@ pub fn search<G: Game>(
             message: "the master's depth d' must be at least 1 (or automatic)".to_string(),
         });
     }
-    let backend = options.backend.clone();
-    let engines = Engines::new(&options.search, opts.tt)?;
-    let depth = options.depth;
     let procs = options.procs;
     let tree = opts
         .hierarchy
@@ -277,24 +310,45 @@ pub fn search<G: Game>(
             ),
         });
     }
+    Ok(tree)
+}
+
+/// The processors of a run to `depth` (the master, mid-level processes and slaves of `tree`),
+/// their searchers from `engines`; in the play setting the master records its iterations in
+/// `watch` and ends when its clock says so.
+fn processors<'a, G: Game>(
+    root: &'a G,
+    depth: u32,
+    options: &'a ParallelOptions,
+    tree: &'a Hierarchy,
+    engines: &'a Engines,
+    watch: Option<&'a Arc<Watch<G::Move>>>,
+) -> impl Fn(usize) -> AphidProc<G> + Sync + 'a {
+    let opts = &options.aphid;
     let flat = tree.is_flat();
-    let factory = |id: usize| -> AphidProc<G> {
+    let node_ns = match &options.backend {
+        dib::Backend::Sim(c) => c.cost.node_ns,
+        _ => 0,
+    };
+    move |id: usize| -> AphidProc<G> {
         let children = tree.children(id);
         if id == 0 {
-            let master = Master::new(
+            let mut master = Master::new(
                 root.clone(),
                 depth,
                 children.len() + 1,
                 opts,
                 opts.min_granularity,
-                engines.build(),
+                engines.build(id),
             );
+            master.watch = watch.cloned();
+            master.node_ns = node_ns;
             let routes = (!flat).then(|| std::iter::once(0).chain(children).collect());
             return AphidProc::Master(Box::new(MasterProc(master, routes)));
         }
         let parent = tree.parent(id).unwrap_or(0);
         let peers = tree.peers(id);
-        let searcher = engines.build();
+        let searcher = engines.build(id);
         if !children.is_empty() {
             let table = Arc::clone(searcher.table());
             return AphidProc::Mid(Box::new(MidProc(Mid::new(
@@ -323,7 +377,71 @@ pub fn search<G: Game>(
         slave.state.shadow = ring;
         let routes = (parent != 0).then(|| vec![parent]);
         AphidProc::Slave(Box::new(SlaveProc(slave, routes)))
-    };
+    }
+}
+
+/// What APHID keeps from move to move in the play setting: its processors' tables.
+pub(crate) struct AphidState {
+    engines: Engines,
+    tree: Hierarchy,
+}
+
+impl AphidState {
+    /// The state of `options`' processors.
+    ///
+    /// # Errors
+    /// As [`search`]'s option checks, or when a table cannot be built.
+    pub(crate) fn new(options: &ParallelOptions) -> Result<AphidState, ParallelError> {
+        let tree = checked_tree(options)?;
+        let engines = Engines::kept(&options.search, options.aphid.tt, options.procs)?;
+        Ok(AphidState { engines, tree })
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub(crate) fn clear(&self) {
+        for t in self.engines.tables() {
+            t.clear();
+        }
+    }
+
+    /// The tables' mean fill in permille.
+    pub(crate) fn hashfull(&self) -> u32 {
+        let tables = self.engines.tables();
+        let sum: u32 = tables.iter().map(|t| t.hashfull()).sum();
+        sum / u32::try_from(tables.len().max(1)).unwrap_or(1)
+    }
+
+    /// The processors of one move's run under `watch`, deepening to at most `depth`.
+    pub(crate) fn processors<'a, G: Game>(
+        &'a self,
+        root: &'a G,
+        depth: u32,
+        options: &'a ParallelOptions,
+        watch: &'a Arc<Watch<G::Move>>,
+    ) -> impl Fn(usize) -> AphidProc<G> + Sync + 'a {
+        for t in self.engines.tables() {
+            t.new_generation();
+        }
+        processors(root, depth, options, &self.tree, &self.engines, Some(watch))
+    }
+}
+
+/// Searches `root` to `options.depth` plies with APHID (`options.aphid` for its own settings).
+///
+/// # Errors
+/// [`ParallelError`] when the table cannot be built, a shared table is asked for over MPI
+/// (ranks share no memory), or the runtime fails.
+pub fn search<G: Game>(
+    root: &G,
+    options: &ParallelOptions,
+) -> Result<ParallelResult<G::Move>, ParallelError> {
+    let opts = &options.aphid;
+    let tree = checked_tree(options)?;
+    let backend = options.backend.clone();
+    let engines = Engines::new(&options.search, opts.tt)?;
+    let procs = options.procs;
+    let flat = tree.is_flat();
+    let factory = processors(root, options.depth, options, &tree, &engines, None);
     let outcome = dib::run_processors(procs, &backend, &factory, &Summary::of)?;
     let Some(Summary::Master {
         result, figures, ..

@@ -16,6 +16,7 @@ use dib::backend::threads::Pool;
 use dib::{Backend, DibProcessor, ProcId};
 use games::Game;
 
+use super::aphid::AphidState;
 use super::shared_table::{Scheme, SharedState};
 use super::split_ab::{self, AbProblem, PlayNode, Role, SplitAb, SplitPolicy};
 use super::{Engine, ParallelAlgo, ParallelError, ParallelOptions, deepening};
@@ -66,6 +67,8 @@ enum Core<G: Game> {
     },
     /// Lazy SMP's and ABDADA's table, busy counts and searchers.
     Shared(SharedState<G>),
+    /// APHID's processors' tables.
+    Aphid(AphidState),
 }
 
 impl<G: Game> PlayEngine<G> {
@@ -116,10 +119,11 @@ impl<G: Game> PlayEngine<G> {
                 };
                 Core::Shared(SharedState::new(scheme, &options)?)
             }
-            _ => {
+            (Engine::Aphid, _) => Core::Aphid(AphidState::new(&options)?),
+            (Engine::Split, None) => {
                 return Err(ParallelError::BadOption {
                     algo: algo.name(),
-                    message: "not yet in the play engine".to_string(),
+                    message: "has no split policy".to_string(),
                 });
             }
         };
@@ -155,6 +159,7 @@ impl<G: Game> PlayEngine<G> {
                 }
             }
             Core::Shared(state) => state.clear(),
+            Core::Aphid(state) => state.clear(),
         }
     }
 
@@ -195,14 +200,16 @@ impl<G: Game> PlayEngine<G> {
             loop {
                 crossbeam_channel::select! {
                     recv(rx) -> it => {
-                        if let Ok(it) = it {
+                        if let Ok(mut it) = it {
+                            it.hashfull = Some(this.hashfull());
                             report(&it);
                         }
                     }
                     recv(done_rx) -> _ => break,
                 }
             }
-            for it in rx.try_iter() {
+            for mut it in rx.try_iter() {
+                it.hashfull = Some(this.hashfull());
                 report(&it);
             }
             match run.join() {
@@ -228,6 +235,7 @@ impl<G: Game> PlayEngine<G> {
                 sum / u32::try_from(tables.len().max(1)).unwrap_or(1)
             }
             Core::Shared(state) => state.hashfull(),
+            Core::Aphid(state) => state.hashfull(),
         }
     }
 
@@ -238,6 +246,12 @@ impl<G: Game> PlayEngine<G> {
             Core::Shared(state) => {
                 let build =
                     state.processors(root, &self.options.backend, self.options.procs, watch);
+                let timed = |id: ProcId| Timed::new(build(id), Arc::clone(watch), id);
+                self.run_processors(&timed)
+            }
+            Core::Aphid(state) => {
+                let depth = watch.limits().depth;
+                let build = state.processors(root, depth, &self.options, watch);
                 let timed = |id: ProcId| Timed::new(build(id), Arc::clone(watch), id);
                 self.run_processors(&timed)
             }
@@ -362,9 +376,6 @@ mod tests {
         let checkers = Checkers::start();
         let want_checkers = sequential(&checkers, 7);
         for &algo in ParallelAlgo::ALL {
-            if algo.engine() == Engine::Aphid {
-                continue;
-            }
             for procs in [1, 3] {
                 let sim = Backend::Sim(SimConfig::new(CostModel::shared_memory(), 3));
                 assert_eq!(

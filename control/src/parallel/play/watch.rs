@@ -15,7 +15,7 @@ use crossbeam_channel::Sender;
 use dib::{Activity, Context, Envelope, Nanos, ProcId, Processor, Rng, Work};
 
 use crate::engine::{Stop, WallClock};
-use crate::search::SearchContext;
+use crate::search::{SearchContext, Signal};
 
 /// How long processor 0 waits, at most, before it looks at the stop again while it has nothing
 /// to do (on threads; a simulated run has no outside stop).
@@ -61,6 +61,9 @@ pub struct Iteration<M> {
     pub nodes: u64,
     /// The run's time when it completed.
     pub elapsed: Duration,
+    /// The transposition tables' fill in permille when it was reported, where the algorithm has
+    /// tables.
+    pub hashfull: Option<u32>,
 }
 
 /// The shared state of one run in the play setting.
@@ -120,9 +123,7 @@ impl<M: Clone> Watch<M> {
 
     /// Whether a new iteration after `depth` may start at `now` (processor 0 only).
     pub(crate) fn may_deepen(&self, depth: u32, now: Nanos) -> bool {
-        depth < self.limits.depth
-            && !self.past_soft(now)
-            && !self.expired(now)
+        depth < self.limits.depth && !self.past_soft(now) && !self.expired(now)
     }
 
     /// Whether the soft deadline has passed at `now`.
@@ -151,14 +152,16 @@ impl<M: Clone> Watch<M> {
         }
     }
 
-    /// Records a completed iteration of `depth` with `value` and `pv` at `now`.
-    pub(crate) fn record(&self, depth: u32, value: i32, pv: Vec<M>, now: Nanos) {
+    /// Records a completed iteration of `depth` with `value` and `pv` at `now`; `pending` nodes
+    /// of the recording processor are not charged yet.
+    pub(crate) fn record(&self, depth: u32, value: i32, pv: Vec<M>, now: Nanos, pending: u64) {
         let it = Iteration {
             depth,
             value,
             pv,
-            nodes: self.nodes(),
+            nodes: self.nodes() + pending,
             elapsed: Duration::from_nanos(now),
+            hashfull: None,
         };
         if let Some(tx) = &self.reports {
             let _ = tx.send(it.clone());
@@ -301,5 +304,48 @@ impl<Msg, M: Clone> Context<Msg> for Counted<'_, Msg, M> {
     }
     fn slice_nodes(&self) -> Option<u64> {
         self.ctx.slice_nodes()
+    }
+}
+
+/// The context of a search that one step of a processor runs whole in the play setting (a
+/// leaf search of the split engine, a sequential iteration of APHID's master): it stops when
+/// the run halts and, on processor 0, when the clock runs out or the stop is raised. Its time
+/// is the step's start plus its nodes at the simulated node cost (on threads, the wall clock).
+pub(crate) struct WatchCtx<'a, M> {
+    watch: &'a Watch<M>,
+    /// Processor 0: the clock and the stop apply.
+    clock: bool,
+    start: Nanos,
+    node_ns: u64,
+}
+
+impl<'a, M> WatchCtx<'a, M> {
+    /// The context of a search on processor 0 (`clock`) or another, begun at `start` of its
+    /// processor's time, each node costing `node_ns` (0 off the simulator).
+    pub(crate) fn new(watch: &'a Watch<M>, clock: bool, start: Nanos, node_ns: u64) -> Self {
+        WatchCtx {
+            watch,
+            clock,
+            start,
+            node_ns,
+        }
+    }
+}
+
+impl<M: Clone> SearchContext for WatchCtx<'_, M> {
+    fn elapsed(&self) -> Duration {
+        Duration::ZERO
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        let now = self.watch.now(
+            self.start
+                .saturating_add(nodes.saturating_mul(self.node_ns)),
+        );
+        if self.watch.halted() || (self.clock && self.watch.expired(now)) {
+            Signal::Stop
+        } else {
+            Signal::Continue
+        }
     }
 }

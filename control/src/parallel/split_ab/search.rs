@@ -10,13 +10,13 @@ use games::score::{INFINITY, is_decisive, plies_to_end};
 
 use crate::parallel::ab_frames::{self, Bounds, PooledSearcher, hinted_moves};
 use crate::parallel::deepening::Aspiration;
-use crate::parallel::play::watch::Watch;
+use crate::parallel::play::watch::{Watch, WatchCtx};
 use crate::search::ordering::QUIET_BELOW;
 use crate::search::refutation::First;
 use crate::search::searcher::TreePlace;
 use crate::search::sorting::NodeType;
 use crate::search::{
-    Algorithm, KindTally, RefutationTable, SearchConfig, SearchContext, Signal, TranspositionTable,
+    Algorithm, KindTally, RefutationTable, SearchConfig, SearchContext, TranspositionTable,
     Unlimited,
 };
 
@@ -228,12 +228,7 @@ impl<G: Game> AbSearch<G> {
         let mut unlimited = Unlimited;
         let ctx: &mut dyn SearchContext = match &self.watch {
             Some(w) => {
-                halt = LeafWatch {
-                    watch: w,
-                    clock: self.on_root_processor,
-                    start: self.step_now,
-                    node_ns: self.node_ns,
-                };
+                halt = WatchCtx::new(w, self.on_root_processor, self.step_now, self.node_ns);
                 &mut halt
             }
             None => &mut unlimited,
@@ -912,8 +907,9 @@ impl<G: Game> AbSearch<G> {
     /// value outside the aspiration window searches the depth again with a wider one; an
     /// iteration inside it is recorded in the watch, and the next depth starts unless the
     /// clock, the depth limit or a proven result says to stop, which finishes the search.
-    /// Returns the nodes spent opening the next root.
-    fn next_iteration(&mut self, solved: AbValue) -> u64 {
+    /// `spent`: the nodes of this step so far, not yet charged. Returns the nodes spent opening
+    /// the next root.
+    fn next_iteration(&mut self, solved: AbValue, spent: u64) -> u64 {
         let (Some(d), Some(watch)) = (self.deepening.as_mut(), self.watch.as_ref()) else {
             return 0;
         };
@@ -922,7 +918,7 @@ impl<G: Game> AbSearch<G> {
             Some(wider) => Some(wider),
             None => {
                 let pv = ab_frames::table_pv(&self.table, &d.position, solved.best, d.depth);
-                watch.record(d.depth, solved.value, pv, now);
+                watch.record(d.depth, solved.value, pv, now, spent);
                 d.previous = Some(solved.value);
                 let proven = plies_to_end(solved.value).is_some_and(|p| p <= d.depth);
                 if proven || !watch.may_deepen(d.depth, now) {
@@ -1082,7 +1078,7 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         }
         while self.done.is_none() && nodes < budget && !self.halted {
             if let Some(ended) = self.ended.take() {
-                nodes += self.next_iteration(ended);
+                nodes += self.next_iteration(ended, nodes);
                 continue;
             }
             let top = self.stack.len() - 1;
@@ -1286,34 +1282,5 @@ impl<G: Game> Search<SplitAb<G>> for AbSearch<G> {
         };
         root.bounds.narrow(w);
         self.settle(fx);
-    }
-}
-
-/// The context of a leaf search in the play setting: it stops when the run halts and, on
-/// processor 0, when the clock runs out or the stop is raised (its time is the step's start
-/// plus its nodes at the simulated node cost; the wall clock on threads).
-struct LeafWatch<'a, M> {
-    watch: &'a Watch<M>,
-    /// Processor 0: the clock and the stop apply.
-    clock: bool,
-    start: Nanos,
-    node_ns: u64,
-}
-
-impl<M: Clone> SearchContext for LeafWatch<'_, M> {
-    fn elapsed(&self) -> std::time::Duration {
-        std::time::Duration::ZERO
-    }
-
-    fn poll(&mut self, nodes: u64) -> Signal {
-        let now = self.watch.now(
-            self.start
-                .saturating_add(nodes.saturating_mul(self.node_ns)),
-        );
-        if self.watch.halted() || (self.clock && self.watch.expired(now)) {
-            Signal::Stop
-        } else {
-            Signal::Continue
-        }
     }
 }

@@ -7,6 +7,7 @@ use games::Game;
 use games::score::INFINITY;
 
 use crate::parallel::aphid::message::Msg;
+use crate::parallel::play::watch::WatchCtx;
 use crate::search::Unlimited;
 
 use super::{Geometry, Master};
@@ -55,21 +56,51 @@ impl<G: Game> Master<G> {
             }
             let (nodes0, leaves0) = (self.searcher.stats().nodes(), self.searcher.stats().horizon);
             let root = self.root.clone();
-            let r = self
-                .searcher
-                .search_window(&root, d, -INFINITY, INFINITY, &mut Unlimited);
+            let r = match self.watch.clone() {
+                // The play setting: the clock and the stop end a sequential iteration too.
+                Some(w) => {
+                    let mut clock = WatchCtx::new(&w, true, ctx.now(), self.node_ns);
+                    self.searcher
+                        .search_window(&root, d, -INFINITY, INFINITY, &mut clock)
+                }
+                None => self
+                    .searcher
+                    .search_window(&root, d, -INFINITY, INFINITY, &mut Unlimited),
+            };
             let n = self.charge_search(nodes0, ctx);
+            if !r.completed {
+                self.halted = true;
+                return true;
+            }
             self.stats.sequential_nodes += n;
             self.seq_nodes[d as usize] = n;
             self.seq_leaves[d as usize] = self.searcher.stats().horizon - leaves0;
             self.root_values[d as usize] = Some(r.value);
-            if d == self.target {
+            let deepens = d == 0 || self.sequential_deepens(d, r.value, &r.pv, ctx);
+            if d == self.target || !deepens {
                 self.result = Some((r.value, r.pv));
                 ctx.finish();
                 return true;
             }
         }
         false
+    }
+
+    /// The play setting: records sequential iteration `d` in the watch; whether the clock lets
+    /// the next begin (always true in the research setting).
+    fn sequential_deepens(
+        &self,
+        d: u32,
+        value: i32,
+        pv: &[G::Move],
+        ctx: &mut dyn Context<Msg>,
+    ) -> bool {
+        let Some(w) = &self.watch else {
+            return true;
+        };
+        let now = w.now(ctx.now());
+        w.record(d, value, pv.to_vec(), now, 0);
+        w.may_deepen(d, now)
     }
 
     /// `d'`, `g` and whether iteration `d` may go parallel (thesis 5.2.1, automatic choice).

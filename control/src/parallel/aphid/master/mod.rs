@@ -37,6 +37,9 @@ mod pass;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use std::sync::Arc;
+
+use crate::parallel::play::watch::Watch;
 use dib::{Activity, Context, Nanos};
 use games::Game;
 use games::score::INFINITY;
@@ -192,6 +195,15 @@ pub(crate) struct Master<G: Game> {
     pub(crate) guesses: GuessStats,
     /// The current iteration's root window.
     aspiration: Aspiration,
+    /// The play setting: the run's clock, stop and halt; each completed iteration is recorded
+    /// there, and the clock decides whether the next begins (`None`: the research setting,
+    /// which searches to the target).
+    pub(crate) watch: Option<Arc<Watch<G::Move>>>,
+    /// Nanoseconds a node costs on the simulated machine (0 off it): the sequential
+    /// iterations of the play setting read the time as their start plus their nodes at it.
+    pub(crate) node_ns: u64,
+    /// The play setting: a sequential iteration was stopped by the clock or the stop.
+    halted: bool,
 }
 
 impl<G: Game> std::fmt::Debug for Master<G> {
@@ -243,6 +255,9 @@ impl<G: Game> Master<G> {
             seeds: BTreeMap::new(),
             guesses: GuessStats::default(),
             aspiration: Aspiration::default(),
+            watch: None,
+            node_ns: 0,
+            halted: false,
         }
     }
 
@@ -277,7 +292,7 @@ impl<G: Game> Master<G> {
 
     /// One slice.
     pub(crate) fn run(&mut self, ctx: &mut dyn Context<Msg>) -> Activity {
-        if self.result.is_some() {
+        if self.result.is_some() || self.halted {
             return Activity::Idle { wake_at: None };
         }
         if !self.started {
@@ -393,7 +408,8 @@ impl<G: Game> Master<G> {
                 return false;
             }
             self.root_values[self.iteration as usize] = Some(value);
-            if self.iteration >= self.target {
+            let deepens = self.deepens(self.iteration, value, ctx);
+            if self.iteration >= self.target || !deepens {
                 let pv = self.principal_variation();
                 self.result = Some((value, pv));
                 ctx.finish();
@@ -404,6 +420,18 @@ impl<G: Game> Master<G> {
             self.proven.clear();
             self.broadcast_epoch(ctx);
         }
+    }
+
+    /// The play setting: records iteration `depth` with `value` (and the principal variation
+    /// the passes found) in the watch; whether the clock lets the next iteration begin. Always
+    /// true in the research setting.
+    fn deepens(&self, depth: u32, value: i32, ctx: &mut dyn Context<Msg>) -> bool {
+        let Some(w) = &self.watch else {
+            return true;
+        };
+        let now = w.now(ctx.now());
+        w.record(depth, value, self.principal_variation(), now, 0);
+        w.may_deepen(depth, now)
     }
 
     fn broadcast_epoch(&mut self, ctx: &mut dyn Context<Msg>) {
