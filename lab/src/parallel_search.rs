@@ -6,6 +6,9 @@
 use std::path::Path;
 
 use anyhow::{Context as _, Result};
+use std::time::Duration;
+
+use control::engine::{Budget, Event, Player, Stop, WallClock};
 use control::parallel::aphid::AphidOptions;
 use control::parallel::{self, ParallelAlgo, ParallelOptions};
 use control::search::{MAX_DEPTH, Searcher, Setting, Unlimited};
@@ -24,6 +27,9 @@ pub struct ParallelSearch {
     algo: ParallelAlgo,
     dib: Parallel,
     options: ParallelOptions,
+    /// The play setting: the play engine's limits (`None`: the research setting's fixed-depth
+    /// search).
+    play: Option<Budget>,
     /// On `--backend mpi`, the MPI session, alive until the result is printed.
     _session: Option<crate::mpi::Session>,
 }
@@ -50,32 +56,50 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         return Ok(None);
     };
     let algo: ParallelAlgo = args.algo_name().parse().map_err(|e| input("--algo", e))?;
-    for (flag, given) in [
-        ("--time-ms", args.time_ms.is_some()),
-        ("--nodes", args.nodes.is_some()),
-        ("--testset", args.testset.is_some()),
-    ] {
-        if given {
+    let search = parse_config(args)?;
+    let play = search.setting == Setting::Play;
+    if args.testset.is_some() {
+        return Err(input(
+            "--testset",
+            "is not supported with --procs (a parallel run searches one --position)",
+        ));
+    }
+    if !play {
+        for (flag, given) in [
+            ("--time-ms", args.time_ms.is_some()),
+            ("--nodes", args.nodes.is_some()),
+        ] {
+            if given {
+                return Err(input(
+                    flag,
+                    "a parallel run in the research setting searches to a fixed --depth; give --setting play to search under a clock",
+                ));
+            }
+        }
+    }
+    if let Some(depth) = args.depth {
+        if depth == 0 || depth > MAX_DEPTH {
             return Err(input(
-                flag,
-                "is not supported with --procs (parallel runs search to a fixed --depth)",
+                "--depth",
+                format!("{depth} is out of range; use 1 to {MAX_DEPTH}"),
             ));
         }
     }
-    let Some(depth) = args.depth else {
-        return Err(input("--depth", "a parallel run (--procs) needs --depth"));
+    let depth = match (args.depth, play) {
+        (Some(d), _) => d,
+        (None, true) if args.time_ms.is_some() || args.nodes.is_some() => MAX_DEPTH,
+        (None, true) => {
+            return Err(input(
+                "--time-ms",
+                "a parallel run in the play setting needs a limit: --time-ms, --nodes or --depth",
+            ));
+        }
+        (None, false) => return Err(input("--depth", "a parallel run (--procs) needs --depth")),
     };
-    if depth == 0 || depth > MAX_DEPTH {
+    if play && matches!(dib.backend, dib::Backend::Mpi { .. }) {
         return Err(input(
-            "--depth",
-            format!("{depth} is out of range; use 1 to {MAX_DEPTH}"),
-        ));
-    }
-    let search = parse_config(args)?;
-    if search.setting != Setting::Research {
-        return Err(input(
-            "--setting",
-            "parallel runs use the research setting (fixed depth, values independent of the window); drop --setting",
+            "--backend",
+            "the play setting runs on threads or the simulator (its clock is shared in memory); give --backend threads or sim, or --setting research over MPI",
         ));
     }
     let mut options = ParallelOptions::for_algo(algo, depth, dib.procs, dib.backend.clone());
@@ -155,10 +179,17 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
     // Last, once every flag is known to be good: on MPI, every rank joins the session.
     let session = dib.join_mpi()?;
     options.procs = dib.procs;
+    let play = play.then(|| Budget {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: args.time_ms.map(Duration::from_millis),
+        fixed_time: false,
+    });
     Ok(Some(ParallelSearch {
         algo,
         dib,
         options,
+        play,
         _session: session,
     }))
 }
@@ -269,6 +300,9 @@ impl GameVisitor for Visitor<'_> {
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
         let (args, par) = (self.args, self.par);
         let root: G = args.position.parse(info)?;
+        if let Some(budget) = &par.play {
+            return run_play(info, args, par, &root, budget);
+        }
         let o = &par.options;
         let r = parallel::search(par.algo, &root, o).with_context(|| {
             format!(
@@ -394,4 +428,104 @@ impl GameVisitor for Visitor<'_> {
             .print_accounting(&r.total, &r.accounts, r.sim.as_ref());
         Ok(())
     }
+}
+
+/// The play setting: the play engine deepens under the limits (`control::parallel::play`), an
+/// iteration printed as it completes, as the sequential `runner search` prints them.
+fn run_play<G: Game>(
+    info: &GameInfo,
+    args: &SearchArgs,
+    par: &ParallelSearch,
+    root: &G,
+    budget: &Budget,
+) -> Result<()> {
+    let o = &par.options;
+    let mut player = Player::<G>::parallel(par.algo, o)
+        .map_err(|e| input("--algo", format!("{}: {e}", par.algo)))?;
+    let clock = WallClock::start();
+    let virtual_clock = matches!(o.backend, dib::Backend::Sim(_));
+    let unit = if virtual_clock { "virtual s" } else { "s" };
+    if !args.json {
+        println!(
+            "search {} with {} on {} x{} (play setting, table {} {} MiB, min split depth {}) from {}",
+            info.name,
+            par.algo,
+            par.dib.backend.name(),
+            par.dib.procs,
+            o.search.tt_mode,
+            o.search.tt_mib,
+            o.min_split_depth,
+            root
+        );
+    }
+    let mut iterations = Vec::new();
+    let thought = player
+        .think(root, budget, clock, &Stop::new(), &mut |event| {
+            if let Event::Depth(r) = event {
+                if !args.json {
+                    println!(
+                        "  depth {:>3}  value {:>16}  nodes {:>12}  time {:>8.3} {unit}",
+                        r.depth,
+                        describe_value(r.value),
+                        r.nodes,
+                        r.elapsed.as_secs_f64()
+                    );
+                }
+                iterations.push(json!({
+                    "depth": r.depth,
+                    "value": r.value,
+                    "nodes": r.nodes,
+                    "seconds": r.elapsed.as_secs_f64(),
+                    "pv": format_line(root, &r.pv),
+                }));
+            }
+        })
+        .with_context(|| format!("{} on {} x{}", par.algo, par.dib.backend.name(), o.procs))?;
+    let seconds = thought
+        .virtual_time
+        .map_or_else(|| crate::search::clock_seconds(&clock), |t| t.as_secs_f64());
+    let nps = if seconds > 0.0 {
+        thought.nodes as f64 / seconds
+    } else {
+        0.0
+    };
+    let best_move = thought.best_move.map(|m| root.format_move(m));
+    let pv = format_line(root, &thought.pv);
+    if args.json {
+        let mut out = json!({
+            "game": info.name,
+            "position": root.to_string(),
+            "algo": par.algo.name(),
+            "setting": o.search.setting.name(),
+            "tt_mode": o.search.tt_mode.name(),
+            "tt_mb": o.search.tt_mib,
+            "min_split_depth": o.min_split_depth,
+            "depth": thought.depth,
+            "value": thought.value,
+            "value_text": describe_value(thought.value),
+            "best_move": best_move,
+            "pv": pv,
+            "nodes": thought.nodes,
+            "seconds": seconds,
+            "nodes_per_second": nps,
+            "iterations": iterations,
+        });
+        par.dib.add_json(&mut out);
+        println!("{out}");
+        return Ok(());
+    }
+    println!(
+        "depth {}: value {} ({})",
+        thought.depth,
+        thought.value,
+        describe_value(thought.value)
+    );
+    println!(
+        "best move: {}",
+        best_move.as_deref().unwrap_or("none (game over)")
+    );
+    println!("pv: {}", pv.join(" "));
+    println!("nodes: {}", thought.nodes);
+    println!("time: {seconds:.3} {unit}, {:.2} M nodes/s", nps / 1e6);
+    Ok(())
 }

@@ -166,17 +166,23 @@ fn bad_parallel_flags_exit_2_with_one_line() {
             "--min-split-depth",
         ),
         (
+            &["--algo", "ybw", "--procs", "2", "--setting", "play"][..],
+            "--time-ms",
+        ),
+        (
             &[
-                "--depth",
-                "3",
+                "--time-ms",
+                "100",
                 "--algo",
                 "ybw",
                 "--procs",
                 "2",
                 "--setting",
                 "play",
+                "--backend",
+                "mpi",
             ][..],
-            "--setting",
+            "--backend",
         ),
         (
             &[
@@ -294,4 +300,46 @@ fn a_cost_model_file_drives_the_simulator() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_play_setting_deepens_under_a_clock_on_threads_and_in_virtual_time() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "search",
+            "--game",
+            "checkers",
+            "--setting",
+            "play",
+            "--procs",
+            "2",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = runner(&args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("one JSON object")
+    };
+    for algo in ["delaysplit", "lazysmp", "abdada", "aphid"] {
+        let v = run(&["--algo", algo, "--time-ms", "150"]);
+        assert!(v["depth"].as_u64().unwrap() >= 3, "{algo}: {v}");
+        assert!(v["seconds"].as_f64().unwrap() < 0.5, "{algo}: {v}");
+        assert!(v["best_move"].is_string(), "{algo}: {v}");
+        let its = v["iterations"].as_array().unwrap();
+        assert_eq!(
+            its.len() as u64,
+            v["depth"].as_u64().unwrap(),
+            "{algo}: {v}"
+        );
+    }
+    // Virtual time: the same run twice, within its budget of simulated time.
+    let sim = ["--algo", "ybw", "--backend", "sim", "--time-ms", "40"];
+    let (a, b) = (run(&sim), run(&sim));
+    assert_eq!(a["nodes"], b["nodes"]);
+    assert_eq!(a["pv"], b["pv"]);
+    assert!(a["seconds"].as_f64().unwrap() <= 0.041, "{a}");
 }

@@ -535,7 +535,9 @@ fn play_job<G: Game>(
             let limits = Limits::depth(depth);
             let r = s.search_with_progress(&root, &limits, &mut play, &mut |p| {
                 let now = watch.now(u64::try_from(p.elapsed.as_nanos()).unwrap_or(u64::MAX));
-                watch.record(p.depth, p.value, p.pv.to_vec(), now, 0);
+                // The main search's nodes are charged at its polls: at least they were searched.
+                let pending = p.nodes.saturating_sub(watch.nodes());
+                watch.record(p.depth, p.value, p.pv.to_vec(), now, pending);
             });
             play.settle(r.stats.nodes());
             Some(r)
