@@ -32,6 +32,7 @@ pub mod input_error;
 pub mod machine;
 pub mod mpi;
 pub mod parallel_search;
+pub mod play;
 pub mod progress;
 pub mod search;
 pub mod solve;

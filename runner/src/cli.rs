@@ -1,10 +1,10 @@
 //! The command line (clap derive): the subcommands, and the arguments of those the library
-//! does not run (`list`, `perft`, `play`); the others' are `lab::cli`'s.
+//! does not run (`list`, `perft`); the others' are `lab::cli`'s.
 
 use clap::{Args, Parser, Subcommand};
 use lab::cli::{
-    CalibrateArgs, CompareArgs, DibArgs, ExperimentArgs, PositionArg, SearchArgs, SolveArgs,
-    ValidateSimArgs,
+    CalibrateArgs, CompareArgs, DibArgs, ExperimentArgs, PlayArgs, PositionArg, SearchArgs,
+    SolveArgs, ValidateSimArgs,
 };
 
 /// Parallel game-tree search: games, search algorithms, runtimes and experiments.
@@ -90,42 +90,4 @@ pub struct PerftArgs {
     /// The DIB runtime flags (a parallel count).
     #[command(flatten)]
     pub dib: DibArgs,
-}
-
-/// Arguments of `runner play`.
-#[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("per_move").required(true).args(["time_ms", "depth"]))]
-pub struct PlayArgs {
-    /// The game (see `runner list`).
-    #[arg(long)]
-    pub game: String,
-    /// Engine A: comma-separated key=value pairs, e.g. `algo=pvs,setting=play,tt-mb=16` or
-    /// `algo=ybw,procs=2,backend=threads` (keys: algo, procs, backend, setting, tt-mb, name).
-    #[arg(long)]
-    pub a: String,
-    /// Engine B, in the same form.
-    #[arg(long)]
-    pub b: String,
-    /// Number of games; colours alternate, and each opening is played once with each colour.
-    #[arg(long, default_value_t = 2)]
-    pub games: usize,
-    /// Thinking time per move in milliseconds (wall clock).
-    #[arg(long)]
-    pub time_ms: Option<u64>,
-    /// Fixed search depth per move instead of a time.
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// Opening positions: a test set as for `runner search --testset` (a file, one position
-    /// per line, or a built-in set's name); the start position if absent.
-    #[arg(long)]
-    pub openings: Option<String>,
-    /// Write the games to this file: PGN for chess, a plain move list for other games.
-    #[arg(long)]
-    pub pgn: Option<std::path::PathBuf>,
-    /// Adjudicate a game as a draw after this many plies.
-    #[arg(long, default_value_t = 400)]
-    pub max_plies: usize,
-    /// Print exactly one JSON object on stdout.
-    #[arg(long)]
-    pub json: bool,
 }

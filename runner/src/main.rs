@@ -8,7 +8,6 @@ mod cli;
 mod list;
 mod mpi;
 mod perft;
-mod play;
 mod uci;
 
 use std::process::ExitCode;
@@ -17,7 +16,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 use lab::input_error::InputError;
-use lab::{calibrate, compare, experiment, search, solve, validate_sim};
+use lab::{calibrate, compare, experiment, play, search, solve, validate_sim};
 
 use crate::cli::{Cli, Command};
 

@@ -180,7 +180,11 @@ impl<G: Game> PlayEngine<G> {
     ) -> Result<PlayOutcome<G::Move>, ParallelError> {
         let clock = clock.filter(|_| self.pool.is_some());
         let (tx, rx) = crossbeam_channel::unbounded();
-        let watch = Watch::new(*limits, stop.clone(), clock, Some(tx));
+        let margin = match &self.options.backend {
+            Backend::Sim(c) => crate::search::POLL_INTERVAL.saturating_mul(c.cost.node_ns),
+            _ => 0,
+        };
+        let watch = Watch::new(*limits, stop.clone(), clock, margin, Some(tx));
         if root.outcome().is_some() {
             return Ok(PlayOutcome {
                 last: None,

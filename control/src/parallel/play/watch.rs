@@ -73,6 +73,11 @@ pub(crate) struct Watch<M> {
     /// The clock of the limits on real threads (started when the move was asked for); `None`
     /// on the simulator, whose processors' virtual time is the clock (the run starts at 0).
     clock: Option<WallClock>,
+    /// How long a processor may run between two looks at the clock (on the simulator, one
+    /// poll interval of nodes at the model's node cost; 0 on threads, where polls are a fraction
+    /// of a millisecond apart): the search ends when the next look would come past the hard
+    /// deadline, so that it ends at the deadline rather than up to a slice after it.
+    margin: Nanos,
     halted: AtomicBool,
     nodes: AtomicU64,
     last: Mutex<Option<Iteration<M>>>,
@@ -80,18 +85,21 @@ pub(crate) struct Watch<M> {
 }
 
 impl<M: Clone> Watch<M> {
-    /// The state of a run under `limits`, timed by `clock` (`None`: the processors' own time),
-    /// that also ends when `stop` is raised; each completed iteration is sent to `reports`.
+    /// The state of a run under `limits`, timed by `clock` (`None`: the processors' own time,
+    /// looked at every `margin` at most), that also ends when `stop` is raised; each completed
+    /// iteration is sent to `reports`.
     pub(crate) fn new(
         limits: PlayLimits,
         stop: Stop,
         clock: Option<WallClock>,
+        margin: Nanos,
         reports: Option<Sender<Iteration<M>>>,
     ) -> Arc<Self> {
         Arc::new(Watch {
             limits,
             stop,
             clock,
+            margin,
             halted: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             last: Mutex::new(None),
@@ -114,10 +122,13 @@ impl<M: Clone> Watch<M> {
     }
 
     /// Whether the search must end now (processor 0 only): the stop is raised, the hard
-    /// deadline or the node budget is reached.
+    /// deadline (less the margin) or the node budget is reached.
     pub(crate) fn expired(&self, now: Nanos) -> bool {
         self.stop.is_raised()
-            || self.limits.hard.is_some_and(|h| now >= nanos(h))
+            || self
+                .limits
+                .hard
+                .is_some_and(|h| now.saturating_add(self.margin) >= nanos(h))
             || self.limits.nodes.is_some_and(|n| self.nodes() >= n)
     }
 

@@ -26,6 +26,8 @@ pub struct Seat<G: Game> {
     pub longest: Duration,
     /// Total thinking time.
     pub total: Duration,
+    /// Games lost by giving no legal move.
+    pub illegal: u64,
 }
 
 impl<G: Game> Seat<G> {
@@ -38,6 +40,7 @@ impl<G: Game> Seat<G> {
             over_time: 0,
             longest: Duration::ZERO,
             total: Duration::ZERO,
+            illegal: 0,
         }
     }
 }
@@ -132,6 +135,7 @@ pub fn play<G: Game>(
         }
         pos.generate_moves(&mut legal);
         let Some(mv) = thought.best_move.filter(|m| legal.contains(m)) else {
+            seat.illegal += 1;
             return Ok(Played {
                 moves,
                 result: loss_of(mover),

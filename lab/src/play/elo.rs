@@ -15,13 +15,13 @@
 //! `(p' + z²/2n ± z √(p'(1-p')/n + z²/4n²)) / (1 + z²/n)`, which stays strictly inside (0, 1) for
 //! `0 < p' < 1`; so every end is finite. 2-0 gives +279.6 [-139.0, +698.2].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The 97.5 % quantile of the standard normal distribution (two-sided 95 %).
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wins, draws and losses of engine A against engine B.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Games A won.
     pub wins: u32,

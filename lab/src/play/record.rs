@@ -9,7 +9,7 @@ use std::fmt::Write;
 use games::Game;
 use games::chess::{Chess, san};
 
-use lab::machine::civil_date;
+use crate::machine::civil_date;
 
 /// How a game ended, seen from the two seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +168,7 @@ fn plain<G: Game>(game: &GameRecord<G>, event: &str, out: &mut String) {
         game.reason
     );
     let _ = writeln!(out, "position {}", game.start);
-    let moves = lab::search::format_line(&game.start, &game.moves);
+    let moves = crate::search::format_line(&game.start, &game.moves);
     let _ = writeln!(out, "moves {}\n", moves.join(" "));
 }
 

@@ -5,19 +5,23 @@
 //! | --- | --- | --- |
 //! | `algo` | a sequential algorithm (pvs, alphabeta, minimax) or, with `procs`, a parallel one of `runner list` | pvs |
 //! | `procs` | processors of a parallel algorithm (1 to 4096); a parallel-only name implies 1 | sequential |
-//! | `backend` | threads, or sim (the simulator; virtual time, sensible with --depth) | threads |
+//! | `backend` | threads, or sim (the simulator: the engine's time per move is virtual, on the simulated machine) | threads |
+//! | `preset` | with `backend=sim`: the simulated machine, a preset name or a cost-model file (`runner list`) | shared-memory |
+//! | `seed` | with `backend=sim`: the simulator's seed | 1 |
 //! | `setting` | research or play | play |
 //! | `tt-mb` | transposition table MiB (per processor for parallel algorithms) | 16 |
 //! | `name` | the name in the report and the records | the spec itself |
 
-use control::parallel::ParallelAlgo;
+use control::engine::{EngineError, Method, Player};
+use control::parallel::{ParallelAlgo, ParallelOptions};
 use control::search::{Algorithm, SearchConfig, Setting, tt::MAX_TT_MIB};
+use dib::{Backend, SimConfig};
+use games::Game;
 
-use control::engine::Method;
-use lab::dib_flags::MAX_PROCS;
+use crate::dib_flags::MAX_PROCS;
 
 /// A parsed engine specification.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
     /// The name shown in reports and records.
     pub name: String,
@@ -25,6 +29,29 @@ pub struct Spec {
     pub method: Method,
     /// Its search configuration (setting, table size).
     pub config: SearchConfig,
+    /// The simulated machine of a simulated engine (`None` on real threads).
+    pub sim: Option<SimConfig>,
+}
+
+impl Spec {
+    /// The engine.
+    ///
+    /// # Errors
+    /// When a table cannot be built or the algorithm refuses its options.
+    pub fn player<G: Game>(&self) -> Result<Player<G>, EngineError> {
+        match self.method {
+            Method::Parallel { algo, procs, .. } => {
+                let backend = match &self.sim {
+                    Some(c) => Backend::Sim(c.clone()),
+                    None => Backend::Threads { seed: 1 },
+                };
+                let mut options = ParallelOptions::for_algo(algo, 1, procs, backend);
+                options.search = self.config;
+                Player::parallel(algo, &options)
+            }
+            Method::Sequential(_) => Player::new(self.method, self.config),
+        }
+    }
 }
 
 /// Parses `text`; the error names the bad key or value and what is accepted.
@@ -35,11 +62,11 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     let mut setting = Setting::Play;
     let mut tt_mib = 16;
     let mut name = None;
+    let mut preset = None;
+    let mut seed = 1;
     for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((key, value)) = pair.split_once('=') else {
-            return Err(format!(
-                "'{pair}' is not key=value (keys: algo, procs, backend, setting, tt-mb, name)"
-            ));
+            return Err(format!("'{pair}' is not key=value (keys: {KEYS})"));
         };
         let (key, value) = (key.trim(), value.trim());
         match key {
@@ -68,10 +95,14 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                     .ok_or_else(|| format!("tt-mb={value}: use 1 to {MAX_TT_MIB}"))?;
             }
             "name" => name = Some(value.to_string()),
+            "preset" => preset = Some(value.to_string()),
+            "seed" => {
+                seed = value
+                    .parse()
+                    .map_err(|_| format!("seed={value}: give a whole number"))?;
+            }
             _ => {
-                return Err(format!(
-                    "unknown key '{key}'; the keys are algo, procs, backend, setting, tt-mb, name"
-                ));
+                return Err(format!("unknown key '{key}'; the keys are {KEYS}"));
             }
         }
     }
@@ -97,12 +128,26 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     };
     let mut config = SearchConfig::for_setting(setting);
     config.tt_mib = tt_mib;
+    let sim = if simulated {
+        let model = crate::dib_flags::cost_model(preset.as_deref().unwrap_or("shared-memory"))
+            .map_err(|e| format!("preset: {e:#}"))?;
+        Some(SimConfig::new(model, seed))
+    } else {
+        if preset.is_some() {
+            return Err("preset= needs backend=sim".into());
+        }
+        None
+    };
     Ok(Spec {
         name: name.unwrap_or_else(|| text.to_string()),
         method,
         config,
+        sim,
     })
 }
+
+/// The keys of a specification.
+const KEYS: &str = "algo, procs, backend, preset, seed, setting, tt-mb, name";
 
 #[cfg(test)]
 mod tests {
