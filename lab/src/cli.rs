@@ -384,6 +384,34 @@ pub fn family_names(family: &[ParallelAlgo]) -> String {
         .join(" and ")
 }
 
+/// Arguments of `runner openings`.
+#[derive(Debug, Args)]
+pub struct OpeningsArgs {
+    /// The game (see `runner list`).
+    #[arg(long)]
+    pub game: String,
+    /// Plies from the start: every position this many plies in is a candidate.
+    #[arg(long)]
+    pub plies: u32,
+    /// How many openings to write.
+    #[arg(long)]
+    pub count: usize,
+    /// Each candidate is searched to this depth (the play setting, sequential).
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    /// Candidates whose value lies further from 0 than this (the game's evaluation units) are
+    /// left out.
+    #[arg(long)]
+    pub max_value: i32,
+    /// The seed of the choice among the balanced candidates.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The file to write (a test set: one position per line, with comment lines naming how it
+    /// was made).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
 /// Arguments of `runner solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {

@@ -31,6 +31,7 @@ pub mod experiment;
 pub mod input_error;
 pub mod machine;
 pub mod mpi;
+pub mod openings;
 pub mod parallel_search;
 pub mod play;
 pub mod progress;

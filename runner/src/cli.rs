@@ -3,8 +3,8 @@
 
 use clap::{Args, Parser, Subcommand};
 use lab::cli::{
-    CalibrateArgs, CompareArgs, DibArgs, ExperimentArgs, PlayArgs, PositionArg, SearchArgs,
-    SolveArgs, ValidateSimArgs,
+    CalibrateArgs, CompareArgs, DibArgs, ExperimentArgs, OpeningsArgs, PlayArgs, PositionArg,
+    SearchArgs, SolveArgs, ValidateSimArgs,
 };
 
 /// Parallel game-tree search: games, search algorithms, runtimes and experiments.
@@ -40,6 +40,9 @@ pub enum Command {
     Uci,
     /// Play a match between two engine configurations on any game, with the Elo difference.
     Play(PlayArgs),
+    /// Write balanced opening positions for matches: the positions a number of plies in whose
+    /// searched value is near 0.
+    Openings(OpeningsArgs),
     /// Measure this machine (node and split-engine frame costs per game, table probes, channel
     /// messages, the runtime's handling of a message) and write a simulator cost model (TOML)
     /// that `--sim-preset FILE` reads.

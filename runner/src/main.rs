@@ -16,7 +16,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 use lab::input_error::InputError;
-use lab::{calibrate, compare, experiment, play, search, solve, validate_sim};
+use lab::{calibrate, compare, experiment, openings, play, search, solve, validate_sim};
 
 use crate::cli::{Cli, Command};
 
@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Experiment(args) => experiment::run(&args),
         Command::Uci => uci::run(),
         Command::Play(args) => play::run(&args),
+        Command::Openings(args) => openings::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
         Command::ValidateSim(args) => validate_sim::run(&args),
         #[cfg(feature = "mpi")]
