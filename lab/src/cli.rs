@@ -412,6 +412,66 @@ pub struct OpeningsArgs {
     pub out: std::path::PathBuf,
 }
 
+/// Arguments of `runner strength`.
+#[derive(Debug, Args)]
+pub struct StrengthArgs {
+    /// The size: `quick` (the simulator, 2 and 4 processors, a few games a match: minutes
+    /// here) or `full` (real threads at `--procs`, or the simulator up to 64 processors; 100
+    /// games a match: for a many-core machine or a Slurm array with `--shard`). Every other
+    /// flag overrides the size's choice.
+    #[arg(long, value_enum, default_value_t = StrengthSize::Quick)]
+    pub size: StrengthSize,
+    /// The games, comma-separated (default: chess, othello, checkers).
+    #[arg(long, value_delimiter = ',')]
+    pub games: Option<Vec<String>>,
+    /// The parallel algorithms, comma-separated (default: every one).
+    #[arg(long, value_delimiter = ',')]
+    pub algos: Option<Vec<ParallelAlgo>>,
+    /// Processor counts to play against one, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub procs: Option<Vec<usize>>,
+    /// Where the engines run: real threads (against the sequential engine on one thread, the
+    /// wall clock timing each move) or the simulator (against the same algorithm on one
+    /// simulated processor, each move a budget of virtual time).
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendKind>,
+    /// The simulated machine: a preset name or a cost-model file (`runner calibrate` writes
+    /// one for this machine).
+    #[arg(long)]
+    pub sim_preset: Option<String>,
+    /// Time per move in milliseconds (virtual on the simulator).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Games per match (each opening with both colours).
+    #[arg(long)]
+    pub match_games: Option<usize>,
+    /// Measure no time to depth.
+    #[arg(long)]
+    pub no_ttd: bool,
+    /// Matches and time-to-depth runs at once (simulator only; real threads run one at a time).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Compute only the K-th of N disjoint slices of the cells into `--out` (N processes, or a
+    /// Slurm array, share one folder); `--assemble` then writes the page.
+    #[arg(long, conflicts_with = "assemble")]
+    pub shard: Option<String>,
+    /// Compute nothing: write the page from the folder's finished cells (every shard's).
+    #[arg(long)]
+    pub assemble: bool,
+    /// The folder of the cells and the page.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// The sizes of `runner strength`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrengthSize {
+    /// The simulator, 2 and 4 processors, 4 games a match, 30 virtual ms a move.
+    Quick,
+    /// 100 games a match at 100 ms a move.
+    Full,
+}
+
 /// Arguments of `runner solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {

@@ -37,5 +37,6 @@ pub mod play;
 pub mod progress;
 pub mod search;
 pub mod solve;
+pub mod strength;
 pub mod testset;
 pub mod validate_sim;

@@ -4,7 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 use lab::cli::{
     CalibrateArgs, CompareArgs, DibArgs, ExperimentArgs, OpeningsArgs, PlayArgs, PositionArg,
-    SearchArgs, SolveArgs, ValidateSimArgs,
+    SearchArgs, SolveArgs, StrengthArgs, ValidateSimArgs,
 };
 
 /// Parallel game-tree search: games, search algorithms, runtimes and experiments.
@@ -40,6 +40,10 @@ pub enum Command {
     Uci,
     /// Play a match between two engine configurations on any game, with the Elo difference.
     Play(PlayArgs),
+    /// Strength per core: each parallel algorithm on N processors against one processor, in
+    /// matches at a fixed time per move (Elo with its interval), and its time to depth; writes
+    /// a page.
+    Strength(StrengthArgs),
     /// Write balanced opening positions for matches: the positions a number of plies in whose
     /// searched value is near 0.
     Openings(OpeningsArgs),

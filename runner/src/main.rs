@@ -16,7 +16,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 use lab::input_error::InputError;
-use lab::{calibrate, compare, experiment, openings, play, search, solve, validate_sim};
+use lab::{calibrate, compare, experiment, openings, play, search, solve, strength, validate_sim};
 
 use crate::cli::{Cli, Command};
 
@@ -45,6 +45,7 @@ fn main() -> ExitCode {
         Command::Uci => uci::run(),
         Command::Play(args) => play::run(&args),
         Command::Openings(args) => openings::run(&args),
+        Command::Strength(args) => strength::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
         Command::ValidateSim(args) => validate_sim::run(&args),
         #[cfg(feature = "mpi")]
