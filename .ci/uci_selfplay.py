@@ -24,10 +24,11 @@ MAX_PLIES = 24  # plies per game (a short game: the test is about legality and t
 GRACE_S = 10  # a move not answered this long after the mover's clock ran out is a hang
 BK_LINES = (1, 5, 12)  # Bratko-Kopec positions used as openings (1-based, after comments)
 
-# (white options, black options): the second game pits a parallel algorithm (iterative
-# deepening over fixed-depth searches on two threads) against the sequential search.
+# (white options, black options): the other games pit parallel algorithms in the play engine
+# on two threads (the default for Threads 2, and delay splitting) against the sequential search.
 PAIRINGS = [
     ({}, {}),
+    ({"Threads": 2}, {"Setting": "play"}),
     ({"Threads": 2, "Algorithm": "delaysplit"}, {"Setting": "play"}),
 ]
 

@@ -466,7 +466,8 @@ pub struct StrengthArgs {
 /// The sizes of `runner strength`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StrengthSize {
-    /// The simulator, 2 and 4 processors, 4 games a match, 30 virtual ms a move.
+    /// The simulator (shared-memory preset), 2 and 4 processors, 4 games a match, 100 virtual
+    /// ms a move.
     Quick,
     /// 100 games a match at 100 ms a move.
     Full,

@@ -117,7 +117,7 @@ impl Settings {
         if let Some(p) = &sim_preset {
             crate::dib_flags::cost_model(p)?;
         }
-        let time_ms = args.time_ms.unwrap_or(if quick { 30 } else { 100 });
+        let time_ms = args.time_ms.unwrap_or(100);
         if time_ms == 0 {
             return Err(input("--time-ms", "give at least 1"));
         }

@@ -14,10 +14,9 @@ const SEQUENTIAL: [Algorithm; 2] = [Algorithm::Pvs, Algorithm::AlphaBeta];
 /// [`AUTO_PARALLEL`] on more.
 pub const AUTO: &str = "auto";
 
-/// The parallel algorithm `auto` takes for `Threads` above 1: `delaysplit` (young brothers wait)
-/// has the better measured speedup on two processors (1.6 against 1.29 for `lazysmp`,
-/// `control/src/parallel/lazysmp.md`).
-pub const AUTO_PARALLEL: ParallelAlgo = ParallelAlgo::DelaySplit;
+/// The parallel algorithm `auto` takes for `Threads` above 1: the strongest for chess on two
+/// threads on the strength page (`docs/results/strength/`), ABDADA.
+pub const AUTO_PARALLEL: ParallelAlgo = ParallelAlgo::Abdada;
 
 /// The most threads accepted.
 pub const MAX_THREADS: usize = 256;
