@@ -24,8 +24,7 @@ pub(crate) enum Parent {
 pub(crate) enum State<S> {
     /// Not started, not given away.
     Unassigned,
-    /// A search on it exists here. `runnable` is false while it is blocked; `redo` marks work
-    /// that was given away and is being redone.
+    /// A search on it exists here. `runnable` is false while it is blocked.
     Active { search: S, runnable: bool },
     /// Given to another processor, whose result has not come back.
     Given { to: ProcId },

@@ -35,7 +35,7 @@ const FULL: [(&str, &str, u32, u64); 2] = [
     ("kiwipete_d4", KIWIPETE, 4, 4_085_603),
 ];
 
-#[path = "../tests/support/reference_chess.rs"]
+#[path = "../tests/it/support/reference_chess.rs"]
 mod reference_chess;
 
 use reference_chess::{cozy_perft, incremental_perft, shakmaty_full, shakmaty_pos};

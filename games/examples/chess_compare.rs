@@ -23,7 +23,7 @@ use games::chess::{Chess, Move, perft};
 const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-#[path = "../tests/support/reference_chess.rs"]
+#[path = "../tests/it/support/reference_chess.rs"]
 mod reference_chess;
 
 use reference_chess::{cozy_perft, incremental_perft, shakmaty_full, shakmaty_pos};

@@ -10,7 +10,7 @@
 //! A comparison scripted from Rust: a [`cli::CompareArgs`] (from the command line, or
 //! deserialised from a TOML table with the flags' long names as keys, as the experiments'
 //! files are), checked by [`compare::plan::Plan::parse`], run by [`compare::execute`], which
-//! returns the typed summaries and writes the files; `lab/tests/compare_in_process.rs` does
+//! returns the typed summaries and writes the files; `lab/tests/it/compare_in_process.rs` does
 //! exactly that.
 //!
 //! The inputs are typed. Every value with names is an enum that clap lists in `--help` and

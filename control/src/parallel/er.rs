@@ -34,7 +34,7 @@
 //!     against starvation, and relative efficiency divides by sequential ER's time, so one
 //!     processor searches exactly sequential ER's tree under both rules
 //!     (`er_keeps_one_active_e_child_once_its_children_run_in_parallel` in
-//!     `control/tests/split_ab_policies.rs`). Measured (`split_ab/README.md`): figure 5's
+//!     `control/tests/it/split_ab_policies.rs`). Measured (`split_ab/README.md`): figure 5's
 //!     relative efficiency at 20 processors 0.81 with `split`, 0.80 with `active` (published
 //!     0.49); figure 7's 0.44 and 0.46 (published 0.35).
 //!

@@ -38,7 +38,7 @@
 //! in Edax; it first differs from Aart Bik's published table at depth 10). From the 8x8 start
 //! this gives 24,571,056 at depth 10 and 212,258,216 at depth 11 (Bik: 24,571,284 and
 //! 212,258,800), checked against the `othello` crate driven by the same loop
-//! (`tests/othello_crate.rs`).
+//! (`tests/it/othello_crate.rs`).
 //!
 //! Speed (depth 11 from the start, 2-core machine shared with other builds, three runs each,
 //! alternating): `runner perft --game othello --depth 11` 177-187 M leaves/s (1.14-1.20 s);

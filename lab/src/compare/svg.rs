@@ -796,7 +796,7 @@ mod tests {
         c.y_range = Some((0.0, 1.0));
         let svg = chart(&c, &lines);
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
-        // Tag balance is checked on the written files in tests/compare_cli.rs.
+        // Tag balance is checked on the written files in tests/it/compare_cli.rs.
         assert!(svg.contains("a&lt;b") && svg.contains(">c<"));
         assert_eq!(svg.matches("class=\"error\"").count(), 1);
         assert!(chart(&Chart::new("empty", "x", "y"), &[]).ends_with("</svg>\n"));

@@ -154,7 +154,8 @@ pub fn write(out: &Path, settings: &Settings, args: &[String]) -> Result<PathBuf
         if let Some((diff, algo)) = best {
             let _ = writeln!(
                 md,
-                "\nStrongest at {} processors: `{algo}` ({diff:+.1} Elo).",
+                "\nHighest point estimate at {} processors: `{algo}` ({diff:+.1} Elo); where the \
+                 intervals overlap, the games do not separate the algorithms.",
                 settings.procs[0]
             );
         }

@@ -1,4 +1,4 @@
-//! `runner mpi-agreement` (hidden; the helper of `runner/tests/mpi.rs`): every registered
+//! `runner mpi-agreement` (hidden; the helper of `runner/tests/it/mpi.rs`): every registered
 //! parallel algorithm (`ParallelAlgo::ALL`, so algorithms added later are covered) over MPI on
 //! small seeded positions of every registered game, against sequential alpha-beta at the same
 //! depth. One `mpirun` runs all the cases, so the test starts MPI once per rank count.
