@@ -41,6 +41,83 @@ macro_rules! named_value {
 
 pub(crate) use named_value;
 
+/// `named_enum!`: an enum whose values have names. It declares the enum, `ALL` (every value in
+/// the order the help text lists them), `name()`, `FromStr` (an [`crate::search::UnknownName`]
+/// naming what was asked for and the valid names), `Display` (the name) and, through
+/// [`named_value!`], serde's and clap's readings of the name.
+///
+/// Two forms: `Name, "what", { Variant => "name", ... }` lists the valid names in the error;
+/// `Name, flag "--flag", what "what", valid "name (meaning), ...", { ... }` is an option of a
+/// parallel algorithm: its default value marked `#[default]` (the enum derives `Default`), the
+/// error listing the valid names with what each means.
+macro_rules! named_enum {
+    (@define [$($derive:ident)*] $(#[$doc:meta])* $name:ident, $what:literal, $valid:expr,
+        $name_doc:expr, { $($(#[$vattr:meta])* $variant:ident => $text:literal),* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash $(, $derive)*)]
+        pub enum $name {
+            $($(#[$vattr])* $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in the order the help text lists them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            #[doc = $name_doc]
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::search::UnknownName;
+
+            fn from_str(s: &str) -> Result<Self, $crate::search::UnknownName> {
+                match s {
+                    $($text => Ok($name::$variant),)*
+                    _ => Err($crate::search::UnknownName {
+                        what: $what,
+                        given: s.to_string(),
+                        valid: $valid,
+                    }),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        $crate::named_value::named_value!($name);
+    };
+    (
+        $(#[$doc:meta])*
+        $name:ident, flag $flag:literal, what $what:literal, valid $valid:literal, {
+            $($(#[$vattr:meta])* $variant:ident => $text:literal),* $(,)?
+        }
+    ) => {
+        $crate::named_value::named_enum!(@define [Default] $(#[$doc])* $name, $what, $valid,
+            concat!("The name `", $flag, "` takes."), { $($(#[$vattr])* $variant => $text),* });
+    };
+    (
+        $(#[$doc:meta])*
+        $name:ident, $what:literal, {
+            $($(#[$vattr:meta])* $variant:ident => $text:literal),* $(,)?
+        }
+    ) => {
+        $crate::named_value::named_enum!(@define [] $(#[$doc])* $name, $what,
+            concat!($($text, " "),*).trim_ascii_end(), "The name used on the command line.",
+            { $($(#[$vattr])* $variant => $text),* });
+    };
+}
+
+pub(crate) use named_enum;
+
 #[cfg(test)]
 mod tests {
     use crate::parallel::aphid::TtSharing;

@@ -19,6 +19,7 @@
 pub mod checkers;
 pub mod chess;
 mod game;
+mod lcg;
 pub mod othello;
 pub mod perft;
 pub mod probcut;
@@ -30,4 +31,5 @@ pub mod tictactoe;
 pub mod zobrist;
 
 pub use game::{Game, Outcome, Side};
+pub use lcg::Lcg;
 pub use registry::{GameId, GameInfo, GameVisitor, UnknownGame};

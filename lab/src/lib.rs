@@ -5,7 +5,9 @@
 //! ([`testset`]), comparisons of algorithms over processor counts with their tables, plots and
 //! HTML report ([`compare`]), the papers' figures and tables rerun beside the published numbers
 //! ([`experiment`]), the simulator's calibration and validation ([`calibrate`],
-//! [`validate_sim`]). Each command's inputs have a command-line form in [`cli`].
+//! [`validate_sim`]), matches and strength per core ([`play`], [`strength`], [`openings`]).
+//! Each command's inputs have a command-line form in [`cli`]; what the commands choose per
+//! game (test sets, depths) is one table, [`per_game`].
 //!
 //! A comparison scripted from Rust: a [`cli::CompareArgs`] (from the command line, or
 //! deserialised from a TOML table with the flags' long names as keys, as the experiments'
@@ -33,6 +35,7 @@ pub mod machine;
 pub mod mpi;
 pub mod openings;
 pub mod parallel_search;
+pub mod per_game;
 pub mod play;
 pub mod progress;
 pub mod search;

@@ -27,22 +27,6 @@ const BASELINE: &str = "the same algorithm's one-processor run on the same backe
 /// Timed runs per cell when `--repeat` is absent.
 const DEFAULT_REPEAT: usize = 3;
 
-/// The depth a game is searched to (from the first position of its test set, see
-/// [`calibrate::testset_name`]): one threads run of alpha-beta takes about 0.3 s in a release
-/// build on the machine of `dib/CALIBRATION.md` (the other algorithms 0.1 to 3 s); `--quick`
-/// takes milliseconds.
-fn default_depth(game: GameId, quick: bool) -> u32 {
-    match (game.name(), quick) {
-        ("tictactoe4", false) => 11,
-        ("othello", false) => 10,
-        ("checkers", false) => 14,
-        (_, false) => 5,
-        ("tictactoe4", true) => 5,
-        ("checkers", true) => 6,
-        (_, true) => 3,
-    }
-}
-
 /// One line of the table.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
@@ -205,7 +189,14 @@ pub fn run(args: &ValidateSimArgs) -> Result<()> {
     let mut depths = serde_json::Map::new();
     let mut capacity = std::collections::BTreeMap::new();
     for &game in &games {
-        let depth = args.depth.unwrap_or(default_depth(game, args.quick));
+        let depth = args.depth.unwrap_or({
+            let row = crate::per_game::of(game);
+            if args.quick {
+                row.validation_depth_quick
+            } else {
+                row.validation_depth
+            }
+        });
         depths.insert(game.name().to_string(), json!(depth));
         let (game_rows, cap) = game.visit(GameRuns {
             game,

@@ -18,12 +18,12 @@
 
 use games::Game;
 
-use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::named_value::named_enum;
 use crate::search::sorting::NodeType;
 
-option_enum! {
+named_enum! {
     /// When a node of delay splitting may hand its younger children to other processors.
     YbwRule, flag "--ybw-rule", what "YBW rule", valid "plain (every node waits for its eldest child), star (YBWC*, the thesis's)", {
         /// Every node once its eldest child is done.
@@ -51,7 +51,7 @@ impl YbwRule {
     }
 }
 
-option_enum! {
+named_enum! {
     /// What a child of delay splitting learns of its parent's window after it has started.
     YbwWindows, flag "--ybw-windows", what "YBW window rule", valid "spread (raised bounds reach running children), by-value (each child keeps its starting window, the paper's)", {
         /// A raised bound narrows the windows of the children running here and of the pieces

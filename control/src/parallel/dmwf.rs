@@ -15,11 +15,11 @@
 
 use games::Game;
 
-use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::named_value::named_enum;
 
-option_enum! {
+named_enum! {
     /// Which children of a type-1 node DMWF makes type 1.
     DmwfPromote, flag "--dmwf-promote", what "DMWF promotion rule", valid "replace (strictly above, instead of the eldest: the paper's), beside", {
         /// Those strictly above the percentile, instead of the eldest (Rezaie and Finkel section

@@ -58,11 +58,11 @@
 
 use games::Game;
 
-use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::named_value::named_enum;
 
-option_enum! {
+named_enum! {
     /// How many e-children an e-node has once its first e-child is evaluated (Rezaie and Finkel
     /// section 3.5, "Multiple e-children").
     ErEChildren, flag "--er-e-children", what "ER e-children rule", valid "split (a second e-child per split), active (always one active e-child, the paper's)", {

@@ -463,7 +463,6 @@ pub mod er;
 mod figures;
 pub mod lazysmp;
 pub mod mwf;
-mod option_enum;
 pub mod play;
 pub mod pvsplit;
 pub(crate) mod shared_table;
@@ -622,6 +621,29 @@ where
 mod tests {
     use super::*;
     use dib::{CostModel, SimConfig};
+
+    #[test]
+    fn every_algorithm_names_its_engine_and_only_the_split_engine_has_a_policy() {
+        let sim = Backend::Sim(SimConfig::new(CostModel::shared_memory(), 1));
+        let mut engines = std::collections::BTreeSet::new();
+        for &algo in ParallelAlgo::ALL {
+            let options = ParallelOptions::for_algo(algo, 5, 2, sim.clone());
+            let policy = split_ab::policy_of(algo, &options)
+                .unwrap_or_else(|e| panic!("{algo}: default options refused: {e}"));
+            assert_eq!(
+                policy.is_some(),
+                algo.engine() == Engine::Split,
+                "{algo}: a split policy exactly when the split engine runs it"
+            );
+            assert_eq!(algo.on_split_engine(), algo.engine() == Engine::Split);
+            engines.insert(format!("{:?}", algo.engine()));
+        }
+        assert_eq!(
+            engines.len(),
+            3,
+            "every engine runs some algorithm: {engines:?}"
+        );
+    }
 
     #[test]
     fn a_simulation_gets_the_runtime_settings_of_the_threads_run_it_predicts() {

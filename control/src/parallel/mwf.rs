@@ -24,11 +24,11 @@
 
 use games::Game;
 
-use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::named_value::named_enum;
 
-option_enum! {
+named_enum! {
     /// How MWF and DMWF bound the search of a child.
     MwfCutoffs, flag "--mwf-cutoffs", what "MWF cutoff rule", valid "shallow (no deep cutoffs, the paper's), deep", {
         /// Alpha-beta without deep cutoffs, node types 1 and 2 (Rezaie and Finkel section 3.2).

@@ -47,11 +47,11 @@
 
 use games::Game;
 
-use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::named_value::named_enum;
 
-option_enum! {
+named_enum! {
     /// Which paper's PV splitting.
     PvForm, flag "--pv-form", what "PV-splitting form", valid "mp (Marsland and Popowich's, minimal windows), rf (Rezaie and Finkel's, tree splitting below type-1 nodes)", {
         /// Marsland and Popowich's: minimal windows and re-searches, only type-1 nodes

@@ -33,11 +33,11 @@
 
 use games::Game;
 
-use super::option_enum::option_enum;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
+use crate::named_value::named_enum;
 
-option_enum! {
+named_enum! {
     /// What the processor holding the root does in tree splitting.
     TreeRoot, flag "--tree-root", what "tree-splitting root", valid "worker (the root's processor searches too), master (only a master, the paper's)", {
         /// It searches root children as well as handing them out.

@@ -1,9 +1,6 @@
 //! What a search does: the algorithm, the named settings (`research`, `play`), the
 //! transposition-table mode, and every knob in one [`SearchConfig`].
 
-use std::fmt;
-use std::str::FromStr;
-
 use super::sorting::SortConfig;
 
 /// The error of naming an option value that does not exist.
@@ -18,51 +15,7 @@ pub struct UnknownName {
     pub valid: &'static str,
 }
 
-macro_rules! named_enum {
-    ($(#[$doc:meta])* $name:ident, $what:literal, { $($(#[$vdoc:meta])* $variant:ident => $text:literal),* $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vdoc])* $variant,)*
-        }
-
-        impl $name {
-            /// Every value, in the order the help text lists them.
-            pub const ALL: &'static [$name] = &[$($name::$variant),*];
-
-            /// The name used on the command line.
-            #[must_use]
-            pub const fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = UnknownName;
-
-            fn from_str(s: &str) -> Result<Self, UnknownName> {
-                match s {
-                    $($text => Ok($name::$variant),)*
-                    _ => Err(UnknownName {
-                        what: $what,
-                        given: s.to_string(),
-                        valid: concat!($($text, " "),*).trim_ascii_end(),
-                    }),
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        $crate::named_value::named_value!($name);
-    };
-}
+use crate::named_value::named_enum;
 
 named_enum! {
     /// The sequential algorithm.

@@ -2,20 +2,8 @@
 //! square-by-square reference.
 
 use super::*;
+use crate::Lcg;
 use crate::perft::divide;
-
-/// A 64-bit LCG for reproducible playouts.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 /// The reference rules: a board as `n*n` cells (0 empty, 1 mover, 2 opponent), written square
 /// by square with no bit tricks.

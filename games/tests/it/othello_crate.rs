@@ -4,21 +4,10 @@
 //! orientation up to a symmetry of the board, which preserves all of these.
 
 use games::Game;
+use games::Lcg;
 use games::othello::{Move, Othello8};
 
 include!("../../benches/support/crate_perft.rs");
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 #[test]
 fn moves_and_children_match_the_othello_crate() {

@@ -7,21 +7,8 @@
 //! - every legal move round-trips through its notation;
 //! - a position without moves is terminal, and evaluations stay inside the evaluation range.
 
-use games::{Game, GameId, GameInfo, GameVisitor, score};
+use games::{Game, GameId, GameInfo, GameVisitor, Lcg, score};
 use proptest::prelude::*;
-
-/// A small deterministic generator (the tests must not depend on an unseeded source).
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
 
 struct Playout {
     seed: u64,

@@ -126,24 +126,16 @@ pub fn measure(games: &[GameId], quick: bool, bar: &ProgressBar) -> Result<Calib
     })
 }
 
-/// The test set a game's node costs are measured on (chess: the Bratko-Kopec positions,
-/// Othello: the middle-game set).
-#[must_use]
-pub fn testset_name(game: GameId) -> &'static str {
-    match game.name() {
-        "chess" => "bratko_kopec",
-        "othello" => "othello_midgame",
-        name => name,
-    }
-}
-
-/// The first `n` positions of `game`'s test set ([`testset_name`]), or its start position when
-/// it has none.
+/// The first `n` positions of `game`'s test set ([`crate::per_game::PerGame::testset`]), or its
+/// start position when it has none.
 ///
 /// # Errors
 /// A test-set file that does not parse.
 pub fn positions<G: Game>(game: GameId, info: &GameInfo, n: usize) -> Result<Vec<G>> {
-    let Ok(path) = find_testset(Some(testset_name(game)), info.name) else {
+    let Some(name) = crate::per_game::of(game).testset else {
+        return Ok(vec![G::start()]);
+    };
+    let Ok(path) = find_testset(Some(name), info.name) else {
         return Ok(vec![G::start()]);
     };
     Ok(read_positions::<G>("test set", &path, info)?

@@ -17,7 +17,7 @@ use control::search::{Setting, TtMode};
 
 use super::metrics::{self, Baseline, Interval, Metric, Metrics, Run, Spread};
 use super::plan::Plan;
-use super::store::{Record, Store, key};
+use super::store::{CellKind, Key, Record, Store};
 
 /// One cell with its metrics.
 #[derive(Clone, Debug, Serialize)]
@@ -148,21 +148,18 @@ fn run_of(r: &Record) -> Run {
 pub fn rows(plan: &Plan, store: &Store, lines: &[usize]) -> Vec<Row> {
     let mut out = Vec::new();
     for &line in lines {
-        let Some(base) = store
-            .cells
-            .get(&key("baseline", line, plan.baseline.name(), 1, 1))
-        else {
+        let Some(base) = store.cells.get(&Key::baseline(line, plan.baseline.name())) else {
             continue;
         };
         for s in &plan.series {
             for &n in &plan.procs {
                 for &seed in &plan.seeds {
-                    let Some(r) = store.cells.get(&key("run", line, &s.label, n, seed)) else {
+                    let Some(r) = store.cells.get(&Key::run(line, &s.label, n, seed)) else {
                         continue;
                     };
                     let one = store
                         .cells
-                        .get(&key("run", line, &s.label, 1, seed))
+                        .get(&Key::run(line, &s.label, 1, seed))
                         .map(|o| o.seconds);
                     let run = run_of(r);
                     let times = times_of(r);
@@ -305,7 +302,7 @@ pub fn short_cells_warning(plan: &Plan, store: &Store, rows: &[Row]) -> Option<S
     let baselines = store
         .cells
         .values()
-        .filter(|r| r.kind == "baseline" && lines.contains(&r.line))
+        .filter(|r| r.kind == CellKind::Baseline && lines.contains(&r.line))
         .map(|r| r.seconds);
     let times: Vec<f64> = rows.iter().map(|r| r.seconds).chain(baselines).collect();
     let short: Vec<f64> = times

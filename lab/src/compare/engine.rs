@@ -17,7 +17,7 @@ use indicatif::ProgressBar;
 
 use super::plan::{Plan, Series};
 use super::ranks::Ranks;
-use super::store::{Key, Record, Store, key};
+use super::store::{CellKind, Key, Record, Store};
 use crate::input_error::input;
 use crate::testset::{TestSet, read_positions};
 use control::engine::WallClock;
@@ -88,12 +88,12 @@ impl GameVisitor for Visitor<'_, '_> {
         let mut todo: Vec<Missing<'_>> = Vec::with_capacity(positions.len());
         let mut runs = 0u64;
         for (line, _) in &positions {
-            let base = wanted(&key("baseline", *line, plan.baseline.name(), 1, 1));
+            let base = wanted(&Key::baseline(*line, plan.baseline.name()));
             let mut cells = Vec::new();
             for s in &plan.series {
                 for &n in &plan.procs {
                     for &seed in &plan.seeds {
-                        if wanted(&key("run", *line, &s.label, n, seed)) {
+                        if wanted(&Key::run(*line, &s.label, n, seed)) {
                             cells.push((s, n, seed));
                         }
                     }
@@ -269,7 +269,15 @@ impl Cell<'_> {
                 plan.testset.display()
             )
         })?;
-        Ok(record("run", line, &s.label, seed, self.depth, &r))
+        Ok(record(
+            root,
+            CellKind::Run,
+            line,
+            &s.label,
+            seed,
+            self.depth,
+            &r,
+        ))
     }
 }
 
@@ -318,7 +326,7 @@ fn prepare<G: Game>(
     bar: &ProgressBar,
 ) -> Result<u32> {
     let name = plan.baseline.name();
-    if let Some(r) = store.cells.get(&key("baseline", line, name, 1, 1)) {
+    if let Some(r) = store.cells.get(&Key::baseline(line, name)) {
         if !plan.virtual_time() {
             bar.set_message(format!("line {line}: warm-up"));
             baseline_run(plan, line, root, r.depth)?;
@@ -376,26 +384,28 @@ pub(super) fn baseline_run<G: Game>(
             plan.testset.display()
         )
     })?;
-    Ok(record("baseline", line, name, 1, depth, &r))
+    Ok(record(root, CellKind::Baseline, line, name, 1, depth, &r))
 }
 
-fn record<M: std::fmt::Debug>(
-    kind: &str,
+fn record<G: Game>(
+    root: &G,
+    kind: CellKind,
     line: usize,
     series: &str,
     seed: u64,
     depth: u32,
-    r: &ParallelResult<M>,
+    r: &ParallelResult<G::Move>,
 ) -> Record {
     Record {
-        kind: kind.to_string(),
+        format: super::store::FORMAT,
+        kind,
         line,
         series: series.to_string(),
         procs: r.procs,
         seed,
         depth,
         value: r.value,
-        best_move: r.best_move.as_ref().map(|m| format!("{m:?}")),
+        best_move: r.best_move.map(|m| root.format_move(m)),
         nodes: r.nodes,
         horizon_leaves: r.horizon_leaves,
         seconds: r.seconds,
@@ -446,7 +456,8 @@ mod tests {
 
     fn rec(seconds: f64, nodes: u64) -> Record {
         Record {
-            kind: "run".into(),
+            format: super::super::store::FORMAT,
+            kind: CellKind::Run,
             line: 1,
             series: "x".into(),
             procs: 1,

@@ -27,7 +27,7 @@ use crate::search::{TableAndSorting, apply_table_and_sorting};
 use crate::testset::TestSet;
 
 use super::shard::Shard;
-use super::store::{Key, key};
+use super::store::Key;
 
 /// The depth used when neither --depth nor --time-ms is given.
 pub const DEFAULT_DEPTH: u32 = 7;
@@ -719,11 +719,11 @@ impl Plan {
     /// The cells of the position on `line`: its baseline, then every series on every
     /// processor count with every seed.
     pub fn keys(&self, line: usize) -> Vec<Key> {
-        let mut keys = vec![key("baseline", line, self.baseline.name(), 1, 1)];
+        let mut keys = vec![Key::baseline(line, self.baseline.name())];
         for s in &self.series {
             for &n in &self.procs {
                 for &seed in &self.seeds {
-                    keys.push(key("run", line, &s.label, n, seed));
+                    keys.push(Key::run(line, &s.label, n, seed));
                 }
             }
         }

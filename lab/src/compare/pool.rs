@@ -28,7 +28,7 @@ use indicatif::ProgressBar;
 
 use super::engine::{Cell, Missing, baseline_run, choose_depth};
 use super::plan::{DEFAULT_DEPTH, Plan, Series};
-use super::store::{Key, Record, Store, key};
+use super::store::{Key, Record, Store};
 use control::engine::WallClock;
 
 /// A worker's stack: as much as the main thread's usual 8 MiB, with room to spare, so that a
@@ -144,7 +144,7 @@ pub fn run<G: Game>(
 /// A position's depth before anything runs: its stored baseline's, or --depth; `None` when
 /// --time-ms must choose it.
 fn known_depth(plan: &Plan, store: &Store, line: usize) -> Option<u32> {
-    let stored: Key = key("baseline", line, plan.baseline.name(), 1, 1);
+    let stored: Key = Key::baseline(line, plan.baseline.name());
     match (store.cells.get(&stored), plan.depth, plan.time_ms) {
         (Some(r), _, _) => Some(r.depth),
         (None, Some(d), _) => Some(d),

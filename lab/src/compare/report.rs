@@ -14,7 +14,7 @@ use super::analysis::{Row, Summary};
 use super::environment::Environment;
 use super::metrics::{Interval, Metric};
 use super::plan::Plan;
-use super::store::Store;
+use super::store::{CellKind, Store};
 use super::svg::{self, Chart, Line, Point, Scale, escape};
 use super::table::{self, Average};
 
@@ -430,13 +430,13 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         .store
         .cells
         .values()
-        .filter(|r| r.kind == "baseline")
+        .filter(|r| r.kind == CellKind::Baseline)
         .collect();
     let runs: Vec<&super::store::Record> = inp
         .store
         .cells
         .values()
-        .filter(|r| r.kind == "run")
+        .filter(|r| r.kind == CellKind::Run)
         .collect();
     let environment = Environment::now(plan.backend, plan.sim_preset.as_deref());
     let json = json!({

@@ -98,10 +98,7 @@ impl Shard {
                 .map(|k| vec![k])
                 .collect()
         };
-        let hash = |unit: &Vec<Key>| {
-            let (kind, line, series, procs, seed) = &unit[0];
-            fnv(format!("{kind}\t{line}\t{series}\t{procs}\t{seed}").as_bytes())
-        };
+        let hash = |unit: &Vec<Key>| fnv(unit[0].to_string().as_bytes());
         units.sort_by_cached_key(|u| (hash(u), u[0].clone()));
         units
             .into_iter()
@@ -180,7 +177,7 @@ mod tests {
         assert!(sizes.iter().all(|&n| n == 16 || n == 17), "{sizes:?}");
         // Every slice has runs of several processor counts.
         for slice in &s {
-            let counts: BTreeSet<usize> = slice.iter().map(|k| k.3).collect();
+            let counts: BTreeSet<usize> = slice.iter().map(|k| k.procs).collect();
             assert!(counts.len() > 1, "{slice:?}");
         }
         assert_eq!(Shard { index: 2, count: 4 }.slice(&p, &lines), s[1]);
@@ -188,7 +185,7 @@ mod tests {
         // With --time-ms a position's cells stay together, with its baseline.
         let timed = plan("time-ms = 5");
         for slice in slices(&timed, &lines, 3) {
-            let positions: BTreeSet<usize> = slice.iter().map(|k| k.1).collect();
+            let positions: BTreeSet<usize> = slice.iter().map(|k| k.line).collect();
             assert_eq!(slice.len(), positions.len() * 13, "{slice:?}");
         }
         // More shards than units: some slices are empty.

@@ -33,12 +33,49 @@ use crate::input_error::input;
 /// The cell file of a run that is not a shard.
 pub const CELLS: &str = "cells.jsonl";
 
+/// The format of the cells this build writes. Format 1 (lines without a `format` field) kept
+/// the best move in the move type's debug form; format 2 keeps it in the game's notation.
+/// Cells of both formats are read; a folder's cells all come from one build (`build.txt`), so
+/// they are of one format.
+pub const FORMAT: u32 = 2;
+
+fn format_1() -> u32 {
+    1
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_format_1(format: &u32) -> bool {
+    *format == 1
+}
+
+/// What a cell is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CellKind {
+    /// The baseline algorithm on one processor: the position's reference run.
+    Baseline,
+    /// A series on some processors with some seed.
+    Run,
+}
+
+impl std::fmt::Display for CellKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CellKind::Baseline => "baseline",
+            CellKind::Run => "run",
+        })
+    }
+}
+
 /// One finished cell: the baseline of a position, or one series on `procs` processors with
 /// `seed`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Record {
-    /// `baseline` or `run`.
-    pub kind: String,
+    /// The format the cell was written in ([`FORMAT`]; 1 where the line has none).
+    #[serde(default = "format_1", skip_serializing_if = "is_format_1")]
+    pub format: u32,
+    /// The baseline or a series' run.
+    pub kind: CellKind,
     /// The position's line in the test set.
     pub line: usize,
     /// The series label (the baseline's algorithm for baselines).
@@ -51,8 +88,8 @@ pub struct Record {
     pub depth: u32,
     /// Root value.
     pub value: i32,
-    /// The best move at the root, as the game's move prints in debug form; `None` without
-    /// one, and in cells written before it was kept.
+    /// The best move at the root in the game's notation (in the move type's debug form in
+    /// format 1); `None` without one, and in cells written before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_move: Option<String>,
     /// Nodes.
@@ -122,19 +159,69 @@ impl Cost {
     }
 }
 
-/// Identifies a cell.
-pub type Key = (String, usize, String, usize, u64);
+/// Identifies a cell. Keys order by kind (baselines first), line, series, processors, seed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Key {
+    /// The baseline or a run.
+    pub kind: CellKind,
+    /// The position's line in the test set.
+    pub line: usize,
+    /// The series label (the baseline's algorithm for baselines).
+    pub series: String,
+    /// Processors.
+    pub procs: usize,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Key {
+    /// The baseline cell of the position on `line`, run by the algorithm named `name`.
+    pub fn baseline(line: usize, name: &str) -> Key {
+        Key {
+            kind: CellKind::Baseline,
+            line,
+            series: name.to_string(),
+            procs: 1,
+            seed: 1,
+        }
+    }
+
+    /// The cell of `series` on the position on `line`, `procs` processors, `seed`.
+    pub fn run(line: usize, series: &str, procs: usize, seed: u64) -> Key {
+        Key {
+            kind: CellKind::Run,
+            line,
+            series: series.to_string(),
+            procs,
+            seed,
+        }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Key {
+            kind,
+            line,
+            series,
+            procs,
+            seed,
+        } = self;
+        write!(f, "{kind}\t{line}\t{series}\t{procs}\t{seed}")
+    }
+}
 
 impl Record {
     /// The cell this record fills.
     pub fn key(&self) -> Key {
-        key(&self.kind, self.line, &self.series, self.procs, self.seed)
+        Key {
+            kind: self.kind,
+            line: self.line,
+            series: self.series.clone(),
+            procs: self.procs,
+            seed: self.seed,
+        }
     }
-}
-
-/// The key of a cell.
-pub fn key(kind: &str, line: usize, series: &str, procs: usize, seed: u64) -> Key {
-    (kind.to_string(), line, series.to_string(), procs, seed)
 }
 
 /// The cells on disk and the file new ones are appended to.
@@ -344,7 +431,8 @@ mod tests {
 
     fn record(line: usize) -> Record {
         Record {
-            kind: "run".into(),
+            format: FORMAT,
+            kind: CellKind::Run,
             line,
             series: "x".into(),
             procs: 2,
@@ -428,6 +516,23 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    #[test]
+    fn a_cell_of_this_format_names_it_and_keys_are_typed() {
+        let line = serde_json::to_string(&record(4)).unwrap();
+        assert!(
+            line.starts_with(&format!("{{\"format\":{FORMAT},\"kind\":\"run\"")),
+            "{line}"
+        );
+        let back: Record = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.format, FORMAT);
+        assert_eq!(back.key(), Key::run(4, "x", 2, 1));
+        assert!(
+            Key::baseline(9, "pvs") < Key::run(1, "a", 1, 1),
+            "baselines sort first"
+        );
+        assert_eq!(Key::run(4, "x", 2, 1).to_string(), "run\t4\tx\t2\t1");
+    }
+
     fn lines_of(path: &Path) -> usize {
         std::fs::read_to_string(path).unwrap().lines().count()
     }
@@ -470,6 +575,7 @@ mod tests {
         assert_eq!(r.figures.hashfull, Some(963.5));
         assert_eq!(r.figures.minimal_windows, Some(774));
         assert_eq!(r.figures.sort_seconds, None);
+        assert_eq!((r.format, r.kind), (1, CellKind::Run));
         let sorted: Record = serde_json::from_str(PAGE_LINES[1]).expect("reads");
         assert_eq!(sorted.figures.sort_seconds, Some(2071.069));
         assert_eq!(sorted.figures.sort_nodes, Some(4_142_138));

@@ -36,6 +36,8 @@ pub struct Experiment {
     /// What the paper found, in a sentence without numbers (the numbers are in
     /// `testsets/published`).
     pub finding: Option<String>,
+    /// The claims of the paper's text it checks (`claims` in its file).
+    pub claims: Option<super::claims::Claims>,
     /// How it runs.
     pub kind: Kind,
 }
@@ -327,6 +329,7 @@ struct ExperimentFile {
     reproduces: String,
     what: String,
     finding: Option<String>,
+    claims: Option<super::claims::Claims>,
     #[serde(default)]
     kind: KindName,
     #[serde(default)]
@@ -490,6 +493,7 @@ fn experiment(
         reproduces: file.reproduces,
         what: file.what,
         finding: file.finding,
+        claims: file.claims,
         kind,
     })
 }
@@ -842,6 +846,27 @@ mod tests {
     /// commands the files give for the recorded run, and every comparison folder there
     /// (`results.json`, a variant or a sweep's value, whichever run wrote it) holds the
     /// command the files give for it.
+    #[test]
+    fn an_experiment_names_claims_exactly_where_its_committed_verdict_checks_some() {
+        let results = root().join("docs/results");
+        let mut checked = 0;
+        // The comparisons' claims; pdp11-t5's own run checks its thesis's (`pdp11.rs`).
+        for e in every()
+            .iter()
+            .filter(|e| matches!(e.kind, Kind::Compare { .. }))
+        {
+            let Ok(text) = std::fs::read_to_string(results.join(&e.name).join("verdict.json"))
+            else {
+                continue;
+            };
+            let v: serde_json::Value = serde_json::from_str(&text).expect("a verdict");
+            let has = v["claims"].as_array().is_some_and(|c| !c.is_empty());
+            assert_eq!(e.claims.is_some(), has, "{}", e.name);
+            checked += usize::from(has);
+        }
+        assert!(checked >= 1, "no committed verdict checks claims");
+    }
+
     #[test]
     fn the_files_reproduce_the_committed_pages() {
         let results = root().join("docs/results");

@@ -1,7 +1,8 @@
 //! The claims of a paper's text that an experiment checks beside its published numbers: each
 //! quoted, with the criterion it is read by, what we measured, and whether ours shows it.
-//! They go into `verdict.json` (`claims`) and onto the pages. Only experiments whose papers
-//! make such claims about their figures have them (Brockington and Schaeffer's `bs96-fig7-9`).
+//! They go into `verdict.json` (`claims`) and onto the pages. An experiment's file names the
+//! claims it checks (`claims = "brockington-schaeffer-1996"`); only experiments whose papers
+//! make such claims about their figures name any (`bs96-fig7-9`).
 
 use serde::{Deserialize, Serialize};
 
@@ -22,12 +23,23 @@ pub struct Claim {
     pub holds: bool,
 }
 
-/// The claims `experiment` checks in the comparisons it ran (variant label, outcome).
+/// The papers whose claims an experiment may check (`claims = "NAME"` in its file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Claims {
+    /// Brockington and Schaeffer (1996), section 4: APHID's speedup by depth, by third of the
+    /// positions, and its overheads.
+    #[serde(rename = "brockington-schaeffer-1996")]
+    BrockingtonSchaeffer1996,
+}
+
+/// The claims `claims` names, checked in the comparisons an experiment ran (variant label,
+/// outcome); none without a name.
 #[must_use]
-pub fn check(experiment: &str, ran: &[(&str, &Outcome)]) -> Vec<Claim> {
-    match experiment {
-        "bs96-fig7-9" => brockington_schaeffer_1996(ran),
-        _ => Vec::new(),
+pub fn check(claims: Option<Claims>, ran: &[(&str, &Outcome)]) -> Vec<Claim> {
+    match claims {
+        Some(Claims::BrockingtonSchaeffer1996) => brockington_schaeffer_1996(ran),
+        None => Vec::new(),
     }
 }
 

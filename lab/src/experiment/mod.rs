@@ -385,7 +385,7 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
                 .iter()
                 .map(|r| (r.variant.as_str(), &r.outcome))
                 .collect();
-            record.claims = claims::check(&exp.name, &outcomes);
+            record.claims = claims::check(exp.claims, &outcomes);
             record.svgs = overlay::write(out, &curves)?;
             provenance
         }

@@ -108,22 +108,12 @@ impl Ttd {
     }
 }
 
-/// The test set and depth of time to depth at `game` (`None`: not measured for that game).
-/// On the simulator two plies less at chess and Othello, four at checkers: the simulator
-/// runs a processor at a fraction of the machine's speed.
+/// The test set, positions and depth of time to depth at `game` (`None`: not measured for that
+/// game; [`crate::per_game::TimeToDepth`]).
 #[must_use]
 pub fn ttd_setup(game: &str, simulated: bool) -> Option<(&'static str, usize, u32)> {
-    let (set, positions, depth, sim_less) = match game {
-        "chess" => ("bratko_kopec", 8, 10, 2),
-        "othello" => ("othello_midgame", 6, 13, 2),
-        "checkers" => ("checkers", 8, 19, 4),
-        _ => return None,
-    };
-    Some((
-        set,
-        positions,
-        if simulated { depth - sim_less } else { depth },
-    ))
+    let t = crate::per_game::of(game.parse().ok()?).time_to_depth?;
+    Some((t.testset, t.positions, t.depth(simulated)))
 }
 
 /// How many times each position is timed on threads (the median is kept).

@@ -4,70 +4,27 @@
 //! arrangement; and their configuration file, read with serde from TOML into one typed group
 //! per table ([`ConfigFile`]), or from the thesis's `aphid.config` format (`config_text.rs`).
 
-use std::fmt;
-use std::str::FromStr;
-
 use dib::TomlError;
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::config_text::{ConfigTextError, is_thesis_format};
 use super::hierarchy::Hierarchy;
+use crate::named_value::named_enum;
 
-/// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TtSharing {
-    /// Every processor has its own table (the default).
-    #[default]
-    Local,
-    /// One table for every processor (shared memory; on the simulator one table that every
-    /// simulated processor reads and writes, which models a shared-memory machine).
-    Shared,
-    /// Local tables plus the shadow-table ring of thesis 5.2.6: peer slaves forward small
-    /// tables of deep-enough entries around a ring (`shadow.rs`).
-    Distributed,
-}
-
-impl TtSharing {
-    /// Every arrangement, the default first.
-    pub const ALL: &'static [TtSharing] =
-        &[TtSharing::Local, TtSharing::Shared, TtSharing::Distributed];
-
-    /// The command-line name.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            TtSharing::Local => "local",
-            TtSharing::Shared => "shared",
-            TtSharing::Distributed => "distributed",
-        }
-    }
-}
-
-crate::named_value::named_value!(clap: TtSharing);
-
-impl fmt::Display for TtSharing {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown table arrangement.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown transposition-table arrangement '{0}'; use local, shared or distributed")]
-pub struct UnknownTtSharing(pub String);
-
-impl FromStr for TtSharing {
-    type Err = UnknownTtSharing;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "local" => Ok(TtSharing::Local),
-            "shared" => Ok(TtSharing::Shared),
-            "distributed" => Ok(TtSharing::Distributed),
-            other => Err(UnknownTtSharing(other.to_string())),
-        }
+named_enum! {
+    /// How the slaves' transposition tables are arranged (thesis section 6.4, table 6.8).
+    TtSharing, flag "--aphid-tt", what "transposition-table arrangement",
+    valid "local (a table per processor), shared (one table), distributed (local tables and the shadow-table ring)", {
+        /// Every processor has its own table (the default).
+        #[default]
+        Local => "local",
+        /// One table for every processor (shared memory; on the simulator one table that every
+        /// simulated processor reads and writes, which models a shared-memory machine).
+        Shared => "shared",
+        /// Local tables plus the shadow-table ring of thesis 5.2.6: peer slaves forward small
+        /// tables of deep-enough entries around a ring (`shadow.rs`).
+        Distributed => "distributed",
     }
 }
 

@@ -30,7 +30,7 @@ mod frame;
 mod search;
 mod tables;
 
-pub use tables::{SplitTables, UnknownSplitTables};
+pub use tables::SplitTables;
 
 pub(crate) use search::AbSearch;
 

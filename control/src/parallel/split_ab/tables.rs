@@ -4,38 +4,22 @@
 //! subtrees). Local tables share the global table's memory: with `n` processors each holds
 //! `1/n` of it (at least 1 MiB), so both arrangements use the same memory, as in thesis 6.2.5.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::named_value::named_enum;
 
-/// The split engine's table arrangement.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SplitTables {
-    /// One table shared by every processor; its probes at the engine's frames are charged as
-    /// shared-table probes on the simulator.
-    #[default]
-    Global,
-    /// One table per processor; every probe is a probe of the processor's own table.
-    Local,
+named_enum! {
+    /// The split engine's table arrangement.
+    SplitTables, flag "--split-tables", what "split-engine table arrangement",
+    valid "global (one table every processor shares), local (one per processor)", {
+        /// One table shared by every processor; its probes at the engine's frames are charged
+        /// as shared-table probes on the simulator.
+        #[default]
+        Global => "global",
+        /// One table per processor; every probe is a probe of the processor's own table.
+        Local => "local",
+    }
 }
 
-/// A table arrangement that is not one of [`SplitTables`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown split-engine table arrangement '{0}'; use global or local")]
-pub struct UnknownSplitTables(pub String);
-
 impl SplitTables {
-    /// Both arrangements, the default first.
-    pub const ALL: &'static [SplitTables] = &[SplitTables::Global, SplitTables::Local];
-
-    /// Its name on the command line.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            SplitTables::Global => "global",
-            SplitTables::Local => "local",
-        }
-    }
-
     /// How many tables `procs` processors use.
     #[must_use]
     pub fn count(self, procs: usize) -> usize {
@@ -54,26 +38,6 @@ impl SplitTables {
         } else {
             (mib / self.count(procs)).max(1)
         }
-    }
-}
-
-impl FromStr for SplitTables {
-    type Err = UnknownSplitTables;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "global" => Ok(SplitTables::Global),
-            "local" => Ok(SplitTables::Local),
-            other => Err(UnknownSplitTables(other.to_string())),
-        }
-    }
-}
-
-crate::named_value::named_value!(SplitTables);
-
-impl fmt::Display for SplitTables {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

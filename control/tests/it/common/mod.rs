@@ -5,20 +5,7 @@
 
 use control::search::minimax_value_within;
 use games::Game;
-
-/// A small deterministic generator (tests must not depend on an unseeded source).
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// A number in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
+pub use games::Lcg;
 
 /// A position reached by `plies` random moves from the start (fewer if the game ends).
 pub fn random_position<G: Game>(rng: &mut Lcg, plies: usize) -> G {

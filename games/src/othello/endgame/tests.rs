@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::Game;
+use crate::Lcg;
 
 /// Plain minimax to the end of the game through `generate_moves`/`make_move`, scoring the
 /// final position with the empties to the winner (independent of the solver's code).
@@ -27,18 +28,6 @@ fn brute_force<const N: usize>(pos: &mut Othello<N>) -> i32 {
         pos.unmake_move(mv, undo);
     }
     best
-}
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 /// A position reached by random play from the start with `empties` empty squares left, or

@@ -22,23 +22,7 @@ use super::super::bitboard::{flips, moves};
 use super::Solver;
 use super::pattern::{self, BANDS, LINEAR, TABLE};
 use super::presort;
-use crate::Game;
-
-/// A small linear congruential generator (Knuth's MMIX constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::{Game, Lcg};
 
 /// The position after one game from the start: each move uniformly random with probability
 /// `1 / random_in`, otherwise the one the presort evaluation rates best; the positions with
@@ -68,8 +52,8 @@ fn play(rng: &mut Lcg, random_in: u64, targets: u32) -> Vec<(u64, u64)> {
             let f = flips::<8>(p, o, sq);
             (o ^ f, p ^ f ^ (1 << sq))
         };
-        let sq = if rng.below(random_in) == 0 {
-            squares[rng.below(squares.len() as u64) as usize]
+        let sq = if rng.below(random_in as usize) == 0 {
+            squares[rng.below(squares.len())]
         } else {
             *squares
                 .iter()
@@ -136,7 +120,7 @@ pub fn pattern_positions(config: &PatternPositions) -> String {
                             targets |= 1 << e;
                         }
                     }
-                    let random_in = 2 + rng.below(7);
+                    let random_in = 2 + rng.below(7) as u64;
                     for (p, o) in play(&mut rng, random_in, targets) {
                         if started.elapsed().as_secs() >= seconds {
                             break;
@@ -373,7 +357,7 @@ pub fn train_patterns(
     let mut best = (f64::INFINITY, table.clone());
     for epoch in 0..epochs {
         for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
+            order.swap(i, rng.below(i + 1));
         }
         for &i in &order {
             let (b, boards, r) = &residual[i];
@@ -430,7 +414,7 @@ pub fn presort_positions(count: u64) -> String {
                 break;
             }
             let mv = if rng.below(4) == 0 {
-                moves[rng.below(moves.len() as u64) as usize]
+                moves[rng.below(moves.len())]
             } else {
                 *moves
                     .iter()

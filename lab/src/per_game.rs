@@ -1,0 +1,129 @@
+//! What lab's commands choose for each game, in one table: the test set whose positions
+//! calibration and `validate-sim` time, the depth `validate-sim` searches, and the positions and
+//! depth of the strength page's time to depth. [`of`] matches every [`GameId`], so a game added
+//! to the registry does not build until it has its row here; a test checks that every test set
+//! named is a built-in one.
+
+use games::GameId;
+
+/// The settings of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerGame {
+    /// The built-in test set calibration measures node costs on and `validate-sim` times
+    /// (`None`: the start position).
+    pub testset: Option<&'static str>,
+    /// `runner validate-sim`'s depth: one threads run of alpha-beta takes about 0.3 s in a
+    /// release build on the machine of `dib/CALIBRATION.md` (the other algorithms 0.1 to 3 s).
+    pub validation_depth: u32,
+    /// `runner validate-sim --quick`'s depth (milliseconds a run).
+    pub validation_depth_quick: u32,
+    /// Time to depth on the strength page (`None`: not measured for the game).
+    pub time_to_depth: Option<TimeToDepth>,
+}
+
+/// The time-to-depth measurement of a game on the strength page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeToDepth {
+    /// The built-in test set.
+    pub testset: &'static str,
+    /// Its first positions searched.
+    pub positions: usize,
+    /// The depth on real threads.
+    pub depth: u32,
+    /// The depth on the simulator, which runs a processor at a fraction of the machine's
+    /// speed.
+    pub sim_depth: u32,
+}
+
+impl TimeToDepth {
+    /// The depth on the simulator or on threads.
+    #[must_use]
+    pub fn depth(&self, simulated: bool) -> u32 {
+        if simulated {
+            self.sim_depth
+        } else {
+            self.depth
+        }
+    }
+}
+
+/// The settings of `game`.
+#[must_use]
+pub fn of(game: GameId) -> PerGame {
+    let plain = PerGame {
+        testset: None,
+        validation_depth: 5,
+        validation_depth_quick: 3,
+        time_to_depth: None,
+    };
+    match game {
+        GameId::TicTacToe3 | GameId::Othello6 => plain,
+        GameId::TicTacToe4 => PerGame {
+            testset: Some("tictactoe4"),
+            validation_depth: 11,
+            validation_depth_quick: 5,
+            ..plain
+        },
+        GameId::Othello8 => PerGame {
+            testset: Some("othello_midgame"),
+            validation_depth: 10,
+            time_to_depth: Some(TimeToDepth {
+                testset: "othello_midgame",
+                positions: 6,
+                depth: 13,
+                sim_depth: 11,
+            }),
+            ..plain
+        },
+        GameId::Checkers => PerGame {
+            testset: Some("checkers"),
+            validation_depth: 14,
+            validation_depth_quick: 6,
+            time_to_depth: Some(TimeToDepth {
+                testset: "checkers",
+                positions: 8,
+                depth: 19,
+                sim_depth: 15,
+            }),
+        },
+        GameId::Chess => PerGame {
+            testset: Some("bratko_kopec"),
+            time_to_depth: Some(TimeToDepth {
+                testset: "bratko_kopec",
+                positions: 8,
+                depth: 10,
+                sim_depth: 8,
+            }),
+            ..plain
+        },
+        GameId::Synthetic => PerGame {
+            testset: Some("synthetic"),
+            ..plain
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testset::TestSet;
+
+    #[test]
+    fn every_test_set_named_is_built_in_and_holds_the_positions_asked_for() {
+        for &game in GameId::ALL {
+            let row = of(game);
+            if let Some(name) = row.testset {
+                assert!(TestSet::built_in(name).is_some(), "{}: {name}", game.name());
+            }
+            if let Some(t) = row.time_to_depth {
+                let Some(TestSet::BuiltIn { text, .. }) = TestSet::built_in(t.testset) else {
+                    panic!("{}: {}", game.name(), t.testset);
+                };
+                let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+                assert!(lines >= t.positions, "{}: {lines} lines", game.name());
+                assert!(t.sim_depth <= t.depth);
+            }
+            assert!(row.validation_depth_quick <= row.validation_depth);
+        }
+    }
+}
