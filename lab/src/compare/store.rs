@@ -401,7 +401,7 @@ fn cell_files(dir: &Path, own: &str) -> Result<Vec<PathBuf>> {
 /// Writes `text` to `path` whole: into a temporary file beside it (named after this host and
 /// process, so processes on several machines sharing the folder never share one), renamed into
 /// place, so that a reader sees the old text or the new one, never a part.
-fn write_whole(path: &Path, text: &str) -> Result<()> {
+pub(crate) fn write_whole(path: &Path, text: &str) -> Result<()> {
     let name = path.file_name().and_then(OsStr::to_str).unwrap_or("file");
     let temp = path.with_file_name(format!(
         ".{name}.{}.{}.tmp",

@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 use super::Settings;
 use crate::compare::plan::fnv;
 use crate::compare::shard::Shard;
+use crate::compare::store::write_whole;
+use crate::per_game::TimeToDepth;
 use crate::play::spec::Spec;
 use crate::play::{MatchOutcome, Plan, play_match};
 use crate::testset::{TestSet, read_positions};
@@ -108,12 +110,10 @@ impl Ttd {
     }
 }
 
-/// The test set, positions and depth of time to depth at `game` (`None`: not measured for that
-/// game; [`crate::per_game::TimeToDepth`]).
+/// The time-to-depth measurement of `game` (`None`: not measured for that game).
 #[must_use]
-pub fn ttd_setup(game: &str, simulated: bool) -> Option<(&'static str, usize, u32)> {
-    let t = crate::per_game::of(game.parse().ok()?).time_to_depth?;
-    Some((t.testset, t.positions, t.depth(simulated)))
+pub fn ttd_of(game: &str) -> Option<TimeToDepth> {
+    crate::per_game::of(game.parse().ok()?).time_to_depth
 }
 
 /// How many times each position is timed on threads (the median is kept).
@@ -203,11 +203,7 @@ pub fn run_missing(
 
 /// Writes a finished cell.
 fn save(out: &Path, r: &CellResult) -> Result<()> {
-    let path = path_of(out, &r.cell);
-    let tmp = path.with_extension("json.part");
-    std::fs::write(&tmp, serde_json::to_string_pretty(r)?)
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))
+    write_whole(&path_of(out, &r.cell), &serde_json::to_string_pretty(r)?)
 }
 
 /// Computes one cell.
@@ -247,13 +243,14 @@ impl GameVisitor for CellVisitor<'_> {
                 r.outcome = Some(play_match(&a, &b, &openings, &plan)?);
             }
             Kind::Ttd => {
-                let Some((set, count, depth)) = ttd_setup(&cell.game, s.simulated()) else {
+                let Some(t) = ttd_of(&cell.game) else {
                     return Ok(r);
                 };
+                let (set, depth) = (t.testset, t.depth(s.simulated()));
                 let found = TestSet::find("--games", set)?;
                 let positions: Vec<G> = read_positions::<G>("--games", &found, info)?
                     .into_iter()
-                    .take(count)
+                    .take(t.positions)
                     .map(|(_, p)| p)
                     .collect();
                 let engine = spec(&cell.algo, cell.procs, s)?;

@@ -10,7 +10,7 @@ use anyhow::{Context as _, Result};
 use serde_json::json;
 
 use super::Settings;
-use super::cell::{Cell, CellResult, Kind, finished, ttd_setup};
+use super::cell::{Cell, CellResult, Kind, finished, ttd_of};
 use crate::compare::environment::Environment;
 use crate::play::elo;
 
@@ -143,12 +143,13 @@ pub fn write(out: &Path, settings: &Settings, args: &[String]) -> Result<PathBuf
             }
             let _ = writeln!(md, "{line}");
         }
-        if let Some((set, count, depth)) =
-            ttd_setup(game, settings.simulated()).filter(|_| settings.ttd)
-        {
+        if let Some(t) = ttd_of(game).filter(|_| settings.ttd) {
             let _ = writeln!(
                 md,
-                "\nTime to depth: the first {count} positions of `{set}`, depth {depth}."
+                "\nTime to depth: the first {} positions of `{}`, depth {}.",
+                t.positions,
+                t.testset,
+                t.depth(settings.simulated())
             );
         }
         if let Some((diff, algo)) = best {

@@ -16,4 +16,5 @@ mod registry_cli;
 mod report_render;
 mod search_cli;
 mod sim_reproducible;
+mod strength_cli;
 mod workspace_deps;
