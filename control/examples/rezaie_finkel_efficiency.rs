@@ -66,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         for procs in 1..=max_procs {
             let mut o = options(procs);
-            o.mwf_wait = wait;
+            o.algo.mwf.mwf_wait = Some(wait);
             let r = search(algo, &root, &o)?;
             if r.value != want {
                 return Err(format!(

@@ -1,8 +1,9 @@
 //! `named_value!`: the option enums whose values have names (`--sort ec`, `aphid-tt = "shared"`)
 //! read the same way from a command line and from a TOML file. For each type that has an `ALL`
 //! list and a `name()` it implements serde's `Deserialize` (a string, read by the type's
-//! `FromStr`, so a misspelt value gets the same message as on the command line) and, with the
-//! `clap` feature, clap's `ValueEnum` (the names, which `--help` lists and clap checks).
+//! `FromStr`, so a misspelt value gets the same message as on the command line) and `Serialize`
+//! (the name), and, with the `clap` feature, clap's `ValueEnum` (the names, which `--help` lists
+//! and clap checks).
 //!
 //! `named_value!(clap: T)` gives only `ValueEnum` (for a type that derives its own
 //! `Deserialize`), `named_value!(serde: T)` only `Deserialize` (for a type whose `ValueEnum`
@@ -33,9 +34,19 @@ macro_rules! named_value {
             }
         )*
     };
+    (serialize: $($t:ty),* $(,)?) => {
+        $(
+            impl serde::Serialize for $t {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    s.serialize_str(self.name())
+                }
+            }
+        )*
+    };
     ($($t:ty),* $(,)?) => {
         $crate::named_value::named_value!(clap: $($t),*);
         $crate::named_value::named_value!(serde: $($t),*);
+        $crate::named_value::named_value!(serialize: $($t),*);
     };
 }
 

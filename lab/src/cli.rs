@@ -7,16 +7,10 @@
 //! list is split at its commas ([`list`]).
 
 use clap::{Args, ValueEnum};
-use control::parallel::ParallelAlgo;
 use control::parallel::aphid::TtSharing;
 use control::parallel::cdsplit::CdStrategy;
-use control::parallel::delaysplit::{YbwRule, YbwWindows};
-use control::parallel::dmwf::DmwfPromote;
-use control::parallel::er::ErEChildren;
-use control::parallel::mwf::MwfCutoffs;
-use control::parallel::pvsplit::PvForm;
 use control::parallel::split_ab::SplitTables;
-use control::parallel::treesplit::TreeRoot;
+use control::parallel::{AlgoOptions, ParallelAlgo};
 use control::search::{Setting, SortRegime, TtMode, TtReplace};
 use serde::Deserialize;
 
@@ -198,7 +192,7 @@ pub struct SearchArgs {
     pub verbose: bool,
     /// The options of single algorithms (shared with `runner compare`).
     #[command(flatten)]
-    pub algo_options: AlgoOptionArgs,
+    pub algo_options: AlgoOptions,
     /// Common-depth splitting (`--algo cdsplit`, the two-PDP-11 thesis): the nodes within this many
     /// plies of the root are shared (default 2).
     #[arg(long, value_name = "CD")]
@@ -281,95 +275,30 @@ pub struct TableSortArgs {
     pub play_features: Option<String>,
 }
 
-/// The options of single parallel algorithms, shared by `runner search` (where the flag needs
-/// `--algo` to be one they apply to) and `runner compare` (where a series or the baseline must
-/// run one). Flattened into [`CompareArgs`]' table too, so it denies no key itself: the outer
-/// struct does.
-#[derive(Clone, Debug, Default, Args, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub struct AlgoOptionArgs {
-    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
-    /// it searches its other children (on or off; default on).
-    #[arg(long, value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())]
-    #[serde(default)]
-    pub mwf_wait: Option<bool>,
-    /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie
-    /// and Finkel section 3.2; the default), or `deep`, alpha-beta's windows and three node
-    /// types.
-    #[arg(long)]
-    #[serde(default)]
-    pub mwf_cutoffs: Option<MwfCutoffs>,
-    /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
-    /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the
-    /// default), or `beside`, those at or above it join the eldest.
-    #[arg(long)]
-    #[serde(default)]
-    pub dmwf_promote: Option<DmwfPromote>,
-    /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
-    /// `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child, type-2 nodes for
-    /// their reasonable moves, type-3 nodes for nothing).
-    #[arg(long)]
-    #[serde(default)]
-    pub ybw_rule: Option<YbwRule>,
-    /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
-    /// running (the default), or `by-value`, each child keeps the window it started with
-    /// (Rezaie and Finkel section 3.6).
-    #[arg(long)]
-    #[serde(default)]
-    pub ybw_windows: Option<YbwWindows>,
-    /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
-    /// or `active`, always one active e-child once an e-node's children run in parallel
-    /// (Rezaie and Finkel section 3.5).
-    #[arg(long)]
-    #[serde(default)]
-    pub er_e_children: Option<ErEChildren>,
-    /// Tree splitting and PV splitting: `worker`, the root's processor searches root children
-    /// too (the default), or `master`, it only hands them out (Rezaie and Finkel section 3.3).
-    #[arg(long)]
-    #[serde(default)]
-    pub tree_root: Option<TreeRoot>,
-    /// PV splitting: `mp`, Marsland and Popowich's (minimal windows; the default), or `rf`,
-    /// Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1 nodes; Rezaie
-    /// and Finkel section 3.4).
-    #[arg(long)]
-    #[serde(default)]
-    pub pv_form: Option<PvForm>,
-    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
-    /// one node out at once (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and
-    /// PVS10).
-    #[arg(long)]
-    #[serde(default)]
-    pub split_width: Option<usize>,
-}
-
-impl AlgoOptionArgs {
-    /// The flags given, in declaration order, each with the algorithms it applies to.
-    #[must_use]
-    pub fn given(&self) -> Vec<(&'static str, &'static [ParallelAlgo])> {
-        use ParallelAlgo::{DelaySplit, Dmwf, Er, Mwf, PvSplit, TreeSplit};
-        [
-            ("--mwf-wait", self.mwf_wait.is_some(), &[Mwf, Dmwf][..]),
-            ("--mwf-cutoffs", self.mwf_cutoffs.is_some(), &[Mwf, Dmwf]),
-            ("--dmwf-promote", self.dmwf_promote.is_some(), &[Dmwf]),
-            ("--ybw-rule", self.ybw_rule.is_some(), &[DelaySplit]),
-            ("--ybw-windows", self.ybw_windows.is_some(), &[DelaySplit]),
-            ("--er-e-children", self.er_e_children.is_some(), &[Er]),
-            (
-                "--tree-root",
-                self.tree_root.is_some(),
-                &[TreeSplit, PvSplit],
-            ),
-            ("--pv-form", self.pv_form.is_some(), &[PvSplit]),
-            (
-                "--split-width",
-                self.split_width.is_some(),
-                &[TreeSplit, PvSplit],
-            ),
-        ]
-        .into_iter()
-        .filter(|&(_, given, _)| given)
-        .map(|(flag, _, family)| (flag, family))
-        .collect()
+impl CompareArgs {
+    /// Reads a table whose keys are the flags' long names. A key that is no flag is refused
+    /// here, against clap's list of flags (serde cannot refuse unknown keys through the
+    /// flattened option families).
+    ///
+    /// # Errors
+    /// A key that is no flag of `runner compare`, or a value of the wrong type.
+    pub fn from_table(table: toml::Table) -> Result<CompareArgs, toml::de::Error> {
+        let command = <CompareArgs as Args>::augment_args(clap::Command::new("compare"));
+        let longs: Vec<&str> = command
+            .get_arguments()
+            .filter_map(clap::Arg::get_long)
+            .collect();
+        if let Some(key) = table.keys().find(|k| !longs.contains(&k.as_str())) {
+            return Err(serde::de::Error::custom(format!(
+                "unknown field `{key}`, expected one of {}",
+                longs
+                    .iter()
+                    .map(|l| format!("`{l}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        toml::Value::Table(table).try_into()
     }
 }
 
@@ -541,10 +470,11 @@ pub struct DibArgs {
 }
 
 /// Arguments of `runner compare` (also the building block of every `runner experiment`, whose
-/// TOML tables deserialise into it: keys are the long names, defaults are clap's).
+/// TOML tables deserialise into it through [`CompareArgs::from_table`]: keys are the long names,
+/// defaults are clap's).
 #[derive(Clone, Debug, Args, Deserialize)]
 #[command(group = clap::ArgGroup::new("limit").args(["depth", "time_ms"]))]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "kebab-case")]
 pub struct CompareArgs {
     /// The game (see `runner list`).
     #[arg(long, default_value = defaults::GAME)]
@@ -657,7 +587,7 @@ pub struct CompareArgs {
     /// The options of single algorithms (shared with `runner search`).
     #[command(flatten)]
     #[serde(flatten)]
-    pub algo_options: AlgoOptionArgs,
+    pub algo_options: AlgoOptions,
     /// APHID's transposition tables: local, shared or distributed (the shadow-table ring of
     /// thesis 5.2.6); default local. Applies to the aphid series only: an error when neither
     /// `--algos` nor `--baseline` names aphid.
@@ -846,7 +776,7 @@ mod tests {
     }
 
     fn table(text: &str) -> Result<CompareArgs, toml::de::Error> {
-        toml::from_str(text)
+        CompareArgs::from_table(toml::from_str(text)?)
     }
 
     /// The serde defaults are clap's: an empty table is `runner compare` without flags.

@@ -14,7 +14,7 @@ use control::parallel::{self, ParallelAlgo, ParallelOptions};
 use control::search::{MAX_DEPTH, Searcher, Setting, Unlimited};
 use games::score::INFINITY;
 use games::{Game, GameId, GameInfo, GameVisitor};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::cli::SearchArgs;
 use crate::cli::family_names;
@@ -120,17 +120,8 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
             format!("applies to --algo {} only", family_names(family)),
         ));
     }
-    options.mwf_wait = given.mwf_wait.unwrap_or(options.mwf_wait);
-    options.mwf_cutoffs = given.mwf_cutoffs.unwrap_or(options.mwf_cutoffs);
-    options.dmwf_promote = given.dmwf_promote.unwrap_or(options.dmwf_promote);
-    options.ybw_rule = given.ybw_rule.unwrap_or(options.ybw_rule);
-    options.ybw_windows = given.ybw_windows.unwrap_or(options.ybw_windows);
-    options.er_e_children = given.er_e_children.unwrap_or(options.er_e_children);
-    options.tree_root = given.tree_root.unwrap_or(options.tree_root);
-    options.pv_form = given.pv_form.unwrap_or(options.pv_form);
-    if let Some(w) = given.split_width {
-        options.split_width = check_split_width(w)?;
-    }
+    given.check().map_err(|e| input(e.flag, e.message))?;
+    options.algo = given.over(&options.algo);
     if args.common_depth.is_some() || args.cd_strategy.is_some() {
         if algo != ParallelAlgo::CdSplit {
             let flag = if args.common_depth.is_some() {
@@ -193,20 +184,6 @@ pub fn parse(args: &SearchArgs) -> Result<Option<ParallelSearch>> {
         _session: session,
     }))
 }
-
-/// Checks `--split-width` (1 to [`MAX_SPLIT_WIDTH`]).
-pub(crate) fn check_split_width(width: usize) -> Result<usize> {
-    if width == 0 || width > MAX_SPLIT_WIDTH {
-        return Err(input(
-            "--split-width",
-            format!("{width} is out of range; use 1 to {MAX_SPLIT_WIDTH}"),
-        ));
-    }
-    Ok(width)
-}
-
-/// The widest processor tree `--split-width` accepts.
-pub const MAX_SPLIT_WIDTH: usize = 1000;
 
 /// The APHID configuration files of `testsets/aphid`, built in: (name without its
 /// extension, text).
@@ -339,15 +316,6 @@ impl GameVisitor for Visitor<'_> {
                 "sort": c.sorting.regime.name(),
                 "expansion_depth": c.sorting.expansion_depth,
                 "min_split_depth": o.min_split_depth,
-                "mwf_wait": o.mwf_wait,
-                "mwf_cutoffs": o.mwf_cutoffs.name(),
-                "dmwf_promote": o.dmwf_promote.name(),
-                "ybw_rule": o.ybw_rule.name(),
-                "ybw_windows": o.ybw_windows.name(),
-                "er_e_children": o.er_e_children.name(),
-                "tree_root": o.tree_root.name(),
-                "pv_form": o.pv_form.name(),
-                "split_width": o.split_width,
                 "common_depth": o.common_depth,
                 "cd_strategy": o.cd_strategy.letter(),
                 "quiescence_plies": c.quiescence_plies,
@@ -372,6 +340,12 @@ impl GameVisitor for Visitor<'_> {
                     "sim": r.sim,
                 },
             });
+            // Every option of a single algorithm with its value, by its name with underscores.
+            if let Value::Object(options) = json!(o.algo.resolved()) {
+                for (key, value) in options {
+                    out[key.replace('-', "_")] = value;
+                }
+            }
             par.dib.add_json(&mut out);
             println!("{out}");
             return Ok(());

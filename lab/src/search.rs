@@ -43,14 +43,19 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         .given()
         .into_iter()
         .map(|(flag, _)| (flag, true));
-    for (flag, given) in std::iter::once(("--min-split-depth", args.min_split_depth.is_some()))
-        .chain(algo_options)
-        .chain([
+    for (flag, given) in std::iter::once((
+        "--min-split-depth".to_string(),
+        args.min_split_depth.is_some(),
+    ))
+    .chain(algo_options)
+    .chain(
+        [
             ("--common-depth", args.common_depth.is_some()),
             ("--cd-strategy", args.cd_strategy.is_some()),
             ("--verbose", args.verbose),
-        ])
-    {
+        ]
+        .map(|(flag, given)| (flag.to_string(), given)),
+    ) {
         if given {
             return Err(input(flag, "needs --procs N (a parallel run)"));
         }

@@ -18,6 +18,7 @@
 
 use games::Game;
 
+use super::algo_options::option_family;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 use crate::named_value::named_enum;
@@ -64,13 +65,27 @@ named_enum! {
     }
 }
 
+option_family! {
+    /// Delay splitting's options.
+    YbwOptions applies to [DelaySplit] {
+        /// Delay splitting: `plain`, every node waits for its eldest child (the default), or
+        /// `star`, the thesis's YBWC* (type-1 nodes wait for their eldest child, type-2 nodes for
+        /// their reasonable moves, type-3 nodes for nothing).
+        ybw_rule => rule: YbwRule = YbwRule::Plain,
+        /// Delay splitting: `spread`, a raised bound narrows the windows of the children already
+        /// running (the default), or `by-value`, each child keeps the window it started with
+        /// (Rezaie and Finkel section 3.6).
+        ybw_windows => windows: YbwWindows = YbwWindows::Spread,
+    }
+}
+
 /// The split engine's policy of this module for `options`.
 ///
 /// # Errors
 /// Never: every option value is accepted.
 #[allow(clippy::unnecessary_wraps)]
 pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
-    Ok(SplitPolicy::Ybw(options.ybw_rule))
+    Ok(SplitPolicy::Ybw(options.algo.ybw.rule()))
 }
 
 /// Searches `root` to `options.depth` plies with delay splitting under `options.ybw_rule`.

@@ -15,6 +15,7 @@
 
 use games::Game;
 
+use super::algo_options::option_family;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 use crate::named_value::named_enum;
@@ -28,6 +29,16 @@ named_enum! {
         Replace => "replace",
         /// Those at or above the percentile, beside the eldest.
         Beside => "beside",
+    }
+}
+
+option_family! {
+    /// DMWF's options.
+    DmwfOptions applies to [Dmwf] {
+        /// DMWF: `replace`, the children strictly above the 90th percentile of their siblings'
+        /// static values are type 1 instead of the eldest (Rezaie and Finkel section 6; the
+        /// default), or `beside`, those at or above it join the eldest.
+        dmwf_promote => promote: DmwfPromote = DmwfPromote::Replace,
     }
 }
 
@@ -47,7 +58,7 @@ pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelE
     }
     Ok(SplitPolicy::Dmwf {
         percentile: options.dmwf_percentile,
-        replace: options.dmwf_promote == DmwfPromote::Replace,
+        replace: options.algo.dmwf.promote() == DmwfPromote::Replace,
     })
 }
 

@@ -58,6 +58,7 @@
 
 use games::Game;
 
+use super::algo_options::option_family;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 use crate::named_value::named_enum;
@@ -76,6 +77,16 @@ named_enum! {
         /// the e-node is done. An e-node that never hands out a child refutes in order, as
         /// sequential ER does.
         Active => "active",
+    }
+}
+
+option_family! {
+    /// ER's options.
+    ErOptions applies to [Er] {
+        /// ER: `split`, a second e-child as the first piece of a split of an e-node (the default),
+        /// or `active`, always one active e-child once an e-node's children run in parallel
+        /// (Rezaie and Finkel section 3.5).
+        er_e_children => e_children: ErEChildren = ErEChildren::Split,
     }
 }
 

@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use crate::search::{SearchConfig, SearchError};
 
+pub use algo_options::{AlgoOptions, BadAlgoOption};
 pub use figures::Figures;
 
 /// Options shared by every parallel algorithm.
@@ -42,36 +43,13 @@ pub struct ParallelOptions {
     pub min_split_depth: u32,
     /// Tree splitting: how many plies below the root the processor tree reaches.
     pub split_depth: u32,
-    /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces
-    /// of one node out at once (Rezaie and Finkel's TreeSplit10 and PVS10: 10;
-    /// `split_ab/README.md`, "Processor-tree width").
-    pub split_width: usize,
-    /// Tree splitting: whether the processor holding the root only hands the root's children
-    /// out (Rezaie and Finkel section 3.3's "only a master") or searches some too.
-    pub tree_root: treesplit::TreeRoot,
-    /// PV splitting: Marsland and Popowich's form (minimal windows) or Rezaie and
-    /// Finkel's (section 3.4; tree splitting below the type-1 nodes).
-    pub pv_form: pvsplit::PvForm,
+    /// The options of single algorithms (MWF's and DMWF's, delay splitting's, ER's, tree
+    /// splitting's and PV splitting's), as given: each family's accessors answer the default
+    /// where nothing was given.
+    pub algo: AlgoOptions,
     /// DMWF: the percentile of their siblings' static values above which children of a type-1
     /// node are treated as type 1 (Rezaie and Finkel section 6: 90).
     pub dmwf_percentile: u32,
-    /// DMWF: the promoted children replace the eldest (the paper's) or join it.
-    pub dmwf_promote: dmwf::DmwfPromote,
-    /// MWF and DMWF: alpha-beta without deep cutoffs (the paper's) or with them.
-    pub mwf_cutoffs: mwf::MwfCutoffs,
-    /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta (a bound
-    /// from the type-1 node above it) before it searches or hands out its other children (Rezaie
-    /// and Finkel section 3.2); off, it goes on at once with the window it has.
-    pub mwf_wait: bool,
-    /// Delay splitting: when a node may give its younger children away (plain YBW, or the
-    /// thesis's YBWC*, by node type).
-    pub ybw_rule: delaysplit::YbwRule,
-    /// Delay splitting: raised bounds reach the running children (information spreading), or
-    /// each child keeps the window it started with (Rezaie and Finkel section 3.6).
-    pub ybw_windows: delaysplit::YbwWindows,
-    /// ER: a second e-child per split of an e-node, or always one active e-child once the
-    /// e-node's children run in parallel (Rezaie and Finkel section 3.5).
-    pub er_e_children: er::ErEChildren,
     /// APHID's own settings (horizon, granularity, windows, balancing, tables).
     pub aphid: aphid::AphidOptions,
     /// The split engine's transposition tables (mwf, dmwf, treesplit, pvsplit, er): one
@@ -115,7 +93,7 @@ impl ParallelOptions {
     /// # Errors
     /// [`ParallelError::BadOption`] for a width of 0.
     pub(crate) fn checked_width(&self, algo: &'static str) -> Result<(), ParallelError> {
-        if self.split_width == 0 {
+        if self.algo.tree.width() == 0 {
             return Err(ParallelError::BadOption {
                 algo,
                 message: "the processor-tree width is 0; give at least 1".to_string(),
@@ -135,16 +113,8 @@ impl ParallelOptions {
             search: SearchConfig::research(),
             min_split_depth: 2,
             split_depth: 2,
-            split_width: 10,
-            tree_root: treesplit::TreeRoot::Worker,
-            pv_form: pvsplit::PvForm::Mp,
+            algo: AlgoOptions::default(),
             dmwf_percentile: 90,
-            dmwf_promote: dmwf::DmwfPromote::Replace,
-            mwf_cutoffs: mwf::MwfCutoffs::Shallow,
-            mwf_wait: true,
-            ybw_rule: delaysplit::YbwRule::Plain,
-            ybw_windows: delaysplit::YbwWindows::Spread,
-            er_e_children: er::ErEChildren::Split,
             aphid: aphid::AphidOptions::default(),
             split_tables: split_ab::SplitTables::Global,
             common_depth: 2,
@@ -453,6 +423,7 @@ algorithms! {
 pub(crate) mod ab_frames;
 pub mod abdada;
 pub mod abdib;
+pub mod algo_options;
 pub mod alphabeta;
 pub mod aphid;
 pub mod cdsplit;

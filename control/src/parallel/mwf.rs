@@ -24,6 +24,7 @@
 
 use games::Game;
 
+use super::algo_options::option_family;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 use crate::named_value::named_enum;
@@ -36,6 +37,20 @@ named_enum! {
         Shallow => "shallow",
         /// Alpha-beta's windows with deep cutoffs and three node types.
         Deep => "deep",
+    }
+}
+
+option_family! {
+    /// MWF's and DMWF's options.
+    MwfOptions applies to [Mwf, Dmwf] {
+        /// MWF and DMWF: a type-2 node whose eldest child is done waits for a finite beta before
+        /// it searches its other children (on or off; default on).
+        @arg(value_name = "on|off", value_parser = clap::builder::BoolishValueParser::new())
+        mwf_wait => wait: bool = true,
+        /// MWF and DMWF: `shallow`, alpha-beta without deep cutoffs and node types 1 and 2 (Rezaie
+        /// and Finkel section 3.2; the default), or `deep`, alpha-beta's windows and three node
+        /// types.
+        mwf_cutoffs => cutoffs: MwfCutoffs = MwfCutoffs::Shallow,
     }
 }
 

@@ -47,6 +47,7 @@
 
 use games::Game;
 
+use super::algo_options::option_family;
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 use crate::named_value::named_enum;
@@ -64,17 +65,27 @@ named_enum! {
     }
 }
 
+option_family! {
+    /// PV splitting's options.
+    PvOptions applies to [PvSplit] {
+        /// PV splitting: `mp`, Marsland and Popowich's (minimal windows; the default), or `rf`,
+        /// Rezaie and Finkel's (alpha-beta's windows, tree splitting below the type-1 nodes; Rezaie
+        /// and Finkel section 3.4).
+        pv_form => form: PvForm = PvForm::Mp,
+    }
+}
+
 /// The split engine's policy of this module for `options`.
 ///
 /// # Errors
 /// [`ParallelError::BadOption`] for a processor-tree width of 0.
 pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelError> {
     options.checked_width("pvsplit")?;
-    Ok(match options.pv_form {
+    Ok(match options.algo.pv.form() {
         PvForm::Mp => SplitPolicy::PvSplit,
         PvForm::Rf => SplitPolicy::PvSplitRf {
             split_depth: options.split_depth,
-            master_root: options.tree_root == super::treesplit::TreeRoot::Master,
+            master_root: options.algo.tree.root() == super::treesplit::TreeRoot::Master,
         },
     })
 }

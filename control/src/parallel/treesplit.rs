@@ -33,6 +33,7 @@
 
 use games::Game;
 
+use super::algo_options::{BadAlgoOption, option_family};
 use super::split_ab::{SplitPolicy, run};
 use super::{ParallelError, ParallelOptions, ParallelResult};
 use crate::named_value::named_enum;
@@ -49,6 +50,38 @@ named_enum! {
     }
 }
 
+option_family! {
+    /// Tree splitting's and PV splitting's options.
+    TreeOptions applies to [TreeSplit, PvSplit] {
+        /// Tree splitting and PV splitting: `worker`, the root's processor searches root children
+        /// too (the default), or `master`, it only hands them out (Rezaie and Finkel section 3.3).
+        tree_root => root: TreeRoot = TreeRoot::Worker,
+        /// Tree splitting and PV splitting: the processor tree's width (fanout), the most pieces of
+        /// one node out at once (1 to 1000; default 10, Rezaie and Finkel's TreeSplit10 and
+        /// PVS10).
+        split_width => width: usize = 10,
+    }
+}
+
+/// The widest processor tree `--split-width` accepts.
+pub const MAX_SPLIT_WIDTH: usize = 1000;
+
+impl TreeOptions {
+    /// Checks the width's range (1 to [`MAX_SPLIT_WIDTH`]).
+    ///
+    /// # Errors
+    /// [`BadAlgoOption`] naming `--split-width` and its range.
+    pub fn check(&self) -> Result<(), BadAlgoOption> {
+        match self.split_width {
+            Some(w) if w == 0 || w > MAX_SPLIT_WIDTH => Err(BadAlgoOption {
+                flag: "--split-width",
+                message: format!("{w} is out of range; use 1 to {MAX_SPLIT_WIDTH}"),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The split engine's policy of this module for `options`.
 ///
 /// # Errors
@@ -57,7 +90,7 @@ pub(crate) fn policy(options: &ParallelOptions) -> Result<SplitPolicy, ParallelE
     options.checked_width("treesplit")?;
     Ok(SplitPolicy::TreeSplit {
         split_depth: options.split_depth,
-        master_root: options.tree_root == TreeRoot::Master,
+        master_root: options.algo.tree.root() == TreeRoot::Master,
     })
 }
 

@@ -73,19 +73,19 @@ fn the_processor_tree_width_bounds_the_pieces_of_one_node() {
             let mut o = ParallelOptions::new(6, 20, sim(1));
             o.search = SearchConfig::unsorted();
             o.min_split_depth = 2;
-            o.split_width = width;
+            o.algo.tree.split_width = Some(width);
             let r = search(algo, &pos, &o).unwrap();
             assert_eq!(r.value, want, "{algo} width {width}");
             r.figures.widest_split.unwrap_or(0)
         };
-        assert_eq!(ParallelOptions::new(6, 20, sim(1)).split_width, 10);
+        assert_eq!(ParallelOptions::new(6, 20, sim(1)).algo.tree.width(), 10);
         for width in [1, 2, 5] {
             let w = widest(width);
             assert!(w >= 1 && w <= width as u64, "{algo} width {width}: {w}");
         }
         assert!(widest(10) > 2, "{algo}: width 10 never had more than 2 out");
         let mut o = ParallelOptions::new(6, 4, sim(1));
-        o.split_width = 0;
+        o.algo.tree.split_width = Some(0);
         assert!(search(algo, &pos, &o).is_err(), "{algo} took width 0");
     }
 }

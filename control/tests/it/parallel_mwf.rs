@@ -95,8 +95,8 @@ impl GameVisitor for Check {
                 let algo: ParallelAlgo = algo.parse().unwrap();
                 let options = |procs: usize, backend: Backend| {
                     let mut o = ParallelOptions::new(depth, procs, backend);
-                    o.mwf_cutoffs = cutoffs;
-                    o.dmwf_promote = promote;
+                    o.algo.mwf.mwf_cutoffs = Some(cutoffs);
+                    o.algo.dmwf.dmwf_promote = Some(promote);
                     o
                 };
                 let check = |procs: usize, backend: Backend, what: &str| {
@@ -195,7 +195,7 @@ fn mwf_wait_does_not_pile_up_waiting_pieces() {
         let mut options = ParallelOptions::new(depth, procs, Backend::Sim(config));
         options.min_split_depth = 2;
         options.search = SearchConfig::unsorted();
-        options.mwf_cutoffs = cutoffs;
+        options.algo.mwf.mwf_cutoffs = Some(cutoffs);
         let r = search(algo, &root, &options)
             .unwrap_or_else(|e| panic!("{algo} on {procs} processors: {e}"));
         assert_eq!(r.value, want, "{algo} on {procs} processors");

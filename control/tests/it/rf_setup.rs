@@ -159,7 +159,7 @@ fn ec_sorting_sorts_dmwf_promoted_children() {
         let mut o = ParallelOptions::new(6, procs, sim());
         o.search = config;
         o.min_split_depth = 2;
-        o.dmwf_promote = promote;
+        o.algo.dmwf.dmwf_promote = Some(promote);
         search(ParallelAlgo::Dmwf, &pos, &o).unwrap()
     };
     let mwf = run(ParallelAlgo::Mwf, &pos, 6, 1, SearchConfig::unsorted());

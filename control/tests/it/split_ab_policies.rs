@@ -99,8 +99,8 @@ impl GameVisitor for Policies {
                 for (procs, backend) in backends.drain(..) {
                     for (search, min_split) in configs().into_iter().zip([1, 2, 1]) {
                         let mut o = options(depth, procs, backend.clone(), min_split, search);
-                        o.ybw_windows = windows;
-                        o.er_e_children = e_children;
+                        o.algo.ybw.ybw_windows = Some(windows);
+                        o.algo.er.er_e_children = Some(e_children);
                         let r = run(policy, &pos, &o)
                             .unwrap_or_else(|e| panic!("{name} {policy:?}: {e}"));
                         assert_eq!(
@@ -108,8 +108,8 @@ impl GameVisitor for Policies {
                             want,
                             "{name} {policy:?} ({}, {}) depth {depth} on {} x{procs} ({:?}, \
                              ordering {}), position {pos}",
-                            o.ybw_windows,
-                            o.er_e_children,
+                            o.algo.ybw.windows(),
+                            o.algo.er.e_children(),
                             o.backend.name(),
                             search.algorithm,
                             search.move_ordering
@@ -277,7 +277,7 @@ fn delay_splitting_by_value_sends_no_window_to_running_pieces() {
     let want = sequential_alphabeta(&pos, 7);
     let updates = |windows: YbwWindows| {
         let mut o = rezaie_finkel_options(8);
-        o.ybw_windows = windows;
+        o.algo.ybw.ybw_windows = Some(windows);
         let r = run(SplitPolicy::Ybw(YbwRule::Plain), &pos, &o).expect("a run");
         assert_eq!(r.value, want, "{windows}");
         assert!(r.total.dib.splits > 0, "{windows}: no split");
@@ -296,7 +296,7 @@ fn er_keeps_one_active_e_child_once_its_children_run_in_parallel() {
     let want = sequential_alphabeta(&pos, 7);
     let er = |rule: ErEChildren, procs: usize| {
         let mut o = rezaie_finkel_options(procs);
-        o.er_e_children = rule;
+        o.algo.er.er_e_children = Some(rule);
         let r = run(SplitPolicy::Er, &pos, &o).expect("a run");
         assert_eq!(r.value, want, "{rule} x{procs}");
         r

@@ -125,8 +125,8 @@ fn check<G: Game>(name: &str, pos: &G, depth: u32) {
             let mut o = ParallelOptions::new(depth, 1, sim());
             o.search = SearchConfig::unsorted();
             o.min_split_depth = min_split;
-            o.mwf_cutoffs = cutoffs;
-            o.dmwf_promote = promote;
+            o.algo.mwf.mwf_cutoffs = Some(cutoffs);
+            o.algo.dmwf.dmwf_promote = Some(promote);
             search(algo, pos, &o).unwrap()
         };
         for algo in paper_algorithms() {
@@ -145,15 +145,15 @@ fn check<G: Game>(name: &str, pos: &G, depth: u32) {
         let mut o = ParallelOptions::new(depth, 1, sim());
         o.search = SearchConfig::unsorted();
         o.min_split_depth = min_split;
-        o.pv_form = PvForm::Rf;
+        o.algo.pv.pv_form = Some(PvForm::Rf);
         let rf = search(ParallelAlgo::PvSplit, pos, &o).unwrap();
         assert_eq!(
             (rf.value, rf.nodes),
             (want, ab_nodes),
             "{name} depth {depth} pvsplit, Rezaie and Finkel's form (min split {min_split})"
         );
-        o.pv_form = PvForm::default();
-        o.tree_root = TreeRoot::Master;
+        o.algo.pv.pv_form = Some(PvForm::default());
+        o.algo.tree.tree_root = Some(TreeRoot::Master);
         let master = search(ParallelAlgo::TreeSplit, pos, &o).unwrap();
         assert_eq!(
             (master.value, master.nodes),

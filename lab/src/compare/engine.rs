@@ -298,17 +298,7 @@ fn options(
     if let Some(m) = plan.min_split_depth {
         o.min_split_depth = m;
     }
-    o.mwf_wait = plan.mwf_wait;
-    o.mwf_cutoffs = plan.mwf_cutoffs;
-    o.dmwf_promote = plan.dmwf_promote;
-    o.ybw_rule = plan.ybw_rule;
-    o.ybw_windows = plan.ybw_windows;
-    o.er_e_children = plan.er_e_children;
-    o.tree_root = plan.tree_root;
-    o.pv_form = plan.pv_form;
-    if let Some(w) = plan.split_width {
-        o.split_width = w;
-    }
+    o.algo = plan.algo_options;
     o.split_tables = plan.split_tables;
     Ok(o)
 }

@@ -5,15 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use control::parallel::ParallelAlgo;
 use control::parallel::aphid::AphidOptions;
-use control::parallel::delaysplit::{YbwRule, YbwWindows};
-use control::parallel::dmwf::DmwfPromote;
-use control::parallel::er::ErEChildren;
-use control::parallel::mwf::MwfCutoffs;
-use control::parallel::pvsplit::PvForm;
 use control::parallel::split_ab::SplitTables;
-use control::parallel::treesplit::TreeRoot;
+use control::parallel::{AlgoOptions, ParallelAlgo};
 use control::search::{MAX_DEPTH, PlayFeatures, SearchConfig, Setting, SortRegime};
 use dib::{Backend, CostModel, SimConfig};
 use games::GameId;
@@ -81,25 +75,8 @@ pub struct Plan {
     pub config: SearchConfig,
     /// Granularity override.
     pub min_split_depth: Option<u32>,
-    /// MWF's and DMWF's type-2 "wait for finite beta" rule (`--mwf-wait`).
-    pub mwf_wait: bool,
-    /// MWF's and DMWF's cutoff rule (`--mwf-cutoffs`).
-    pub mwf_cutoffs: MwfCutoffs,
-    /// DMWF's promotion rule (`--dmwf-promote`).
-    pub dmwf_promote: DmwfPromote,
-    /// Delay splitting's rule (`--ybw-rule`).
-    pub ybw_rule: YbwRule,
-    /// Delay splitting's windows (`--ybw-windows`).
-    pub ybw_windows: YbwWindows,
-    /// ER's e-children rule (`--er-e-children`).
-    pub er_e_children: ErEChildren,
-    /// Tree splitting's root processor (`--tree-root`).
-    pub tree_root: TreeRoot,
-    /// PV splitting's form (`--pv-form`).
-    pub pv_form: PvForm,
-    /// Tree splitting's and PV splitting's processor-tree width (`--split-width`); `None`
-    /// keeps the default.
-    pub split_width: Option<usize>,
+    /// The options of single algorithms, as given (`--mwf-wait`, `--ybw-rule`, ...).
+    pub algo_options: AlgoOptions,
     /// Seeds, 1..=K.
     pub seeds: Vec<u64>,
     /// Timed repeats of every cell (`--repeat`; 1 on the simulator).
@@ -449,14 +426,21 @@ impl Plan {
             ("--aphid-config", args.aphid_config.is_some()),
             ("--aphid-tt", args.aphid_tt.is_some()),
         ]
-        .map(|(flag, given)| (flag, given, &aphid_only[..], "aphid".to_string()));
+        .map(|(flag, given)| {
+            (
+                flag.to_string(),
+                given,
+                &aphid_only[..],
+                "aphid".to_string(),
+            )
+        });
         let algo_options = args
             .algo_options
             .given()
             .into_iter()
             .map(|(flag, family)| (flag, true, family, family_names(family)));
         let tables = (
-            "--split-tables",
+            "--split-tables".to_string(),
             args.split_tables.is_some(),
             &split_engine[..],
             split_engine_names,
@@ -473,19 +457,8 @@ impl Plan {
                 ));
             }
         }
-        let mwf_wait = args.algo_options.mwf_wait.unwrap_or(true);
-        let mwf_cutoffs: MwfCutoffs = args.algo_options.mwf_cutoffs.unwrap_or_default();
-        let dmwf_promote: DmwfPromote = args.algo_options.dmwf_promote.unwrap_or_default();
-        let ybw_rule: YbwRule = args.algo_options.ybw_rule.unwrap_or_default();
-        let ybw_windows: YbwWindows = args.algo_options.ybw_windows.unwrap_or_default();
-        let er_e_children: ErEChildren = args.algo_options.er_e_children.unwrap_or_default();
-        let tree_root: TreeRoot = args.algo_options.tree_root.unwrap_or_default();
-        let pv_form: PvForm = args.algo_options.pv_form.unwrap_or_default();
-        let split_width = args
-            .algo_options
-            .split_width
-            .map(crate::parallel_search::check_split_width)
-            .transpose()?;
+        let algo_options = args.algo_options;
+        algo_options.check().map_err(|e| input(e.flag, e.message))?;
         let (mut aphid, aphid_fnv) = match &args.aphid_config {
             Some(path) => {
                 let (o, h) = aphid_config(path)?;
@@ -511,41 +484,24 @@ impl Plan {
             "backend": args.backend.name(),
             "sim_preset": args.sim_preset,
             "baseline": baseline.name(),
-            "mwf_wait": mwf_wait,
+            "mwf_wait": algo_options.mwf.wait(),
             "repeat": repeat,
         });
+        // Every option of a single algorithm that changes the runs, by its name with
+        // underscores (`ybw_rule`).
+        if let Value::Object(changed) = json!(algo_options.changed()) {
+            for (key, value) in changed {
+                fingerprint[key.replace('-', "_")] = value;
+            }
+        }
         if args.table_sort.unsorted {
             fingerprint["unsorted"] = json!(true);
-        }
-        if mwf_cutoffs != MwfCutoffs::default() {
-            fingerprint["mwf_cutoffs"] = json!(mwf_cutoffs.name());
-        }
-        if dmwf_promote != DmwfPromote::default() {
-            fingerprint["dmwf_promote"] = json!(dmwf_promote.name());
-        }
-        if ybw_rule != YbwRule::default() {
-            fingerprint["ybw_rule"] = json!(ybw_rule.name());
-        }
-        if ybw_windows != YbwWindows::default() {
-            fingerprint["ybw_windows"] = json!(ybw_windows.name());
-        }
-        if er_e_children != ErEChildren::default() {
-            fingerprint["er_e_children"] = json!(er_e_children.name());
-        }
-        if tree_root != TreeRoot::default() {
-            fingerprint["tree_root"] = json!(tree_root.name());
-        }
-        if pv_form != PvForm::default() {
-            fingerprint["pv_form"] = json!(pv_form.name());
         }
         if args.table_sort.tt_sort_bug {
             fingerprint["tt_sort_bug"] = json!(true);
         }
         if args.table_sort.refutation_table {
             fingerprint["refutation_table"] = json!(true);
-        }
-        if let Some(w) = split_width {
-            fingerprint["split_width"] = json!(w);
         }
         if args.aphid_tt.is_some() {
             fingerprint["aphid_tt"] = json!(aphid.tt.name());
@@ -632,15 +588,7 @@ impl Plan {
             time_ms: args.time_ms,
             config,
             min_split_depth: args.min_split_depth,
-            mwf_wait,
-            mwf_cutoffs,
-            dmwf_promote,
-            ybw_rule,
-            ybw_windows,
-            er_e_children,
-            tree_root,
-            pv_form,
-            split_width,
+            algo_options,
             seeds: (1..=args.seeds).collect(),
             repeat,
             baseline,

@@ -87,7 +87,7 @@ fn text(value: &toml::Value) -> String {
 /// # Errors
 /// A key that is no flag of `runner compare`, or a value of the wrong type.
 pub fn compare_args(flags: &Flags, out: &Path) -> Result<CompareArgs, toml::de::Error> {
-    let mut args: CompareArgs = toml::Value::Table(flags.clone()).try_into()?;
+    let mut args = CompareArgs::from_table(flags.clone())?;
     args.out = Some(out.to_path_buf());
     Ok(args)
 }

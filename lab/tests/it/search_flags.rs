@@ -108,7 +108,9 @@ fn mwf_wait_reaches_the_search_and_keeps_the_value() {
         assert!(
             checked(&[&UNSORTED[..], &[algo]].concat())
                 .options()
-                .mwf_wait
+                .algo
+                .mwf
+                .wait()
         );
         let on = unsorted(algo, &["--mwf-wait", "on"]);
         let off = unsorted(algo, &["--mwf-wait", "off"]);
@@ -230,7 +232,11 @@ fn split_width_reaches_treesplit_and_pvsplit() {
             .copied()
             .collect()
         };
-        assert_eq!(checked(&argv(&[])).options().split_width, 10, "{algo}");
+        assert_eq!(
+            checked(&argv(&[])).options().algo.tree.width(),
+            10,
+            "{algo}"
+        );
         let ten = run::<TicTacToe4>(&argv(&["--split-width", "10"]));
         let default = run::<TicTacToe4>(&argv(&[]));
         let one = run::<TicTacToe4>(&argv(&["--split-width", "1"]));

@@ -645,16 +645,16 @@ impl<G: Game> SplitAb<G> {
         Ok(SplitAb {
             policy,
             min_split_depth: options.min_split_depth.max(1),
-            wait: options.mwf_wait,
+            wait: options.algo.mwf.wait(),
             keep_e_child: policy == SplitPolicy::Er
-                && options.er_e_children == super::er::ErEChildren::Active,
+                && options.algo.er.e_children() == super::er::ErEChildren::Active,
             by_value: matches!(policy, SplitPolicy::Ybw(_))
-                && options.ybw_windows == super::delaysplit::YbwWindows::ByValue,
+                && options.algo.ybw.windows() == super::delaysplit::YbwWindows::ByValue,
             // Engine frames (move ordering on) are the sequential search's, deep cutoffs and all.
             shallow: policy.is_mwf()
-                && options.mwf_cutoffs == super::mwf::MwfCutoffs::Shallow
+                && options.algo.mwf.cutoffs() == super::mwf::MwfCutoffs::Shallow
                 && !config.move_ordering,
-            width: policy.has_width().then_some(options.split_width),
+            width: policy.has_width().then_some(options.algo.tree.width()),
             master: policy.master_root()
                 && options.procs > 1
                 && !matches!(&options.backend, Backend::Sim(c) if c.faults.loses_work()),
