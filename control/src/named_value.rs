@@ -92,7 +92,7 @@ macro_rules! named_enum {
                     _ => Err($crate::search::UnknownName {
                         what: $what,
                         given: s.to_string(),
-                        valid: $valid,
+                        valid: std::borrow::Cow::Borrowed($valid),
                     }),
                 }
             }

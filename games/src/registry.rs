@@ -33,16 +33,6 @@ pub trait GameVisitor {
     fn visit<G: Game>(self, info: &'static GameInfo) -> Self::Output;
 }
 
-/// The error of naming a game that does not exist.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{name}'; the games are: {known}")]
-pub struct UnknownGame {
-    /// The name given.
-    pub name: String,
-    /// The valid names, comma-separated.
-    pub known: String,
-}
-
 macro_rules! games {
     ($( $id:ident => $ty:ty, $info:expr; )*) => {
         /// A built-in game (with its variant).
@@ -167,16 +157,17 @@ impl GameId {
 }
 
 impl FromStr for GameId {
-    type Err = UnknownGame;
+    type Err = crate::UnknownName;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         GameId::ALL
             .iter()
             .copied()
             .find(|g| g.name() == name)
-            .ok_or_else(|| UnknownGame {
-                name: name.to_string(),
-                known: GameId::names(),
+            .ok_or_else(|| crate::UnknownName {
+                what: "game",
+                given: name.to_string(),
+                valid: GameId::names().into(),
             })
     }
 }

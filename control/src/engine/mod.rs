@@ -589,9 +589,10 @@ mod tests {
                     .unwrap();
                 assert!(moves.contains(&t.best_move.unwrap()), "{algo}");
                 // The processors stop at the deadline: a leaf search's poll and the thread
-                // pool's return are what it may take beyond it.
+                // pool's return are what it may take beyond it (on a loaded 2-core machine,
+                // a descheduled thread's time slice too).
                 assert!(
-                    clock.elapsed() < Duration::from_millis(ms + 25),
+                    clock.elapsed() < Duration::from_millis(ms + 60),
                     "{algo}: {:?} for {ms} ms",
                     clock.elapsed()
                 );

@@ -74,7 +74,7 @@ impl FromStr for CdStrategy {
             _ => Err(UnknownName {
                 what: "common-depth strategy",
                 given: s.to_string(),
-                valid: "a (variable), b (fixed)",
+                valid: "a (variable), b (fixed)".into(),
             }),
         }
     }

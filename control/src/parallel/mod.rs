@@ -275,16 +275,6 @@ pub enum ParallelError {
     },
 }
 
-/// The error of naming an algorithm that does not exist.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown parallel algorithm '{name}'; the algorithms are: {known}")]
-pub struct UnknownAlgorithm {
-    /// The name given.
-    pub name: String,
-    /// The valid names, comma-separated.
-    pub known: String,
-}
-
 /// What the user sees of an algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AlgoInfo {
@@ -524,16 +514,17 @@ impl ParallelAlgo {
 }
 
 impl FromStr for ParallelAlgo {
-    type Err = UnknownAlgorithm;
+    type Err = crate::search::UnknownName;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         ParallelAlgo::ALL
             .iter()
             .copied()
             .find(|a| a.name() == name || a.info().aliases.contains(&name))
-            .ok_or_else(|| UnknownAlgorithm {
-                name: name.to_string(),
-                known: ParallelAlgo::names(),
+            .ok_or_else(|| crate::search::UnknownName {
+                what: "parallel algorithm",
+                given: name.to_string(),
+                valid: ParallelAlgo::names().into(),
             })
     }
 }

@@ -3,17 +3,7 @@
 
 use super::sorting::SortConfig;
 
-/// The error of naming an option value that does not exist.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} '{given}'; use one of: {valid}")]
-pub struct UnknownName {
-    /// Which option (e.g. "algorithm").
-    pub what: &'static str,
-    /// The text given.
-    pub given: String,
-    /// The accepted names, comma-separated.
-    pub valid: &'static str,
-}
+pub use games::UnknownName;
 
 use crate::named_value::named_enum;
 

@@ -62,7 +62,7 @@ impl FromStr for SortRegime {
             .ok_or_else(|| UnknownName {
                 what: "sorting regime",
                 given: s.to_string(),
-                valid: "none tn pvr ec tt",
+                valid: "none tn pvr ec tt".into(),
             })
     }
 }

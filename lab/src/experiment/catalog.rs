@@ -48,7 +48,7 @@ impl Experiment {
     pub fn variants(&self) -> &[Variant] {
         match &self.kind {
             Kind::Compare { variants, .. } => variants,
-            Kind::Model { .. } | Kind::CommonDepth | Kind::Sweep { .. } => &[],
+            Kind::Model { .. } | Kind::CommonDepth(_) | Kind::Sweep { .. } => &[],
         }
     }
 }
@@ -72,8 +72,8 @@ pub enum Kind {
         settings: Settings,
     },
     /// The two-PDP-11 thesis's runs of common-depth splitting on its two unequal machines
-    /// (`pdp11.rs`).
-    CommonDepth,
+    /// (`pdp11.rs`), set up by the file's `[common-depth]` table.
+    CommonDepth(super::pdp11::Setup),
     /// One comparison per value of a cost-model key (`sim-set`), for each key swept.
     Sweep {
         /// The comparison's flags.
@@ -343,6 +343,8 @@ struct ExperimentFile {
     against: Vec<AgainstEntry>,
     #[serde(default)]
     swept: Vec<Swept>,
+    #[serde(rename = "common-depth")]
+    common_depth: Option<super::pdp11::Setup>,
 }
 
 /// One `[[against]]` entry as written: `item` is one item or a list of items mapped alike.
@@ -421,6 +423,11 @@ fn experiment(
     only_for("quick", !file.quick.is_empty(), &[Compare, Sweep, Model])?;
     only_for("shared", !file.shared.is_empty(), &[Compare, Sweep, Model])?;
     only_for("compare", file.compare.is_some(), &[Compare, Sweep, Model])?;
+    only_for(
+        "common-depth",
+        file.common_depth.is_some(),
+        &[KindName::CommonDepth],
+    )?;
     let mut settings = Settings {
         base: file.compare.unwrap_or_default(),
         quick: file.quick,
@@ -465,7 +472,10 @@ fn experiment(
         }
     }
     let kind = match kind {
-        KindName::CommonDepth => Kind::CommonDepth,
+        KindName::CommonDepth => Kind::CommonDepth(
+            file.common_depth
+                .ok_or_else(|| "[common-depth]: missing".to_string())?,
+        ),
         _ if settings.base.is_empty() => return Err("[compare]: missing".into()),
         KindName::Compare => {
             check_flags(&settings, &variants)?;

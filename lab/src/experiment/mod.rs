@@ -263,7 +263,7 @@ pub fn planned(exp: &Experiment, scope: &Scope, out: &Path) -> Vec<Planned> {
         }
         Kind::Sweep { settings, swept } => sweep::planned(settings, swept, scope, out),
         Kind::Model { settings } => vec![model_report::planned(settings, scope, out)],
-        Kind::CommonDepth => Vec::new(),
+        Kind::CommonDepth(_) => Vec::new(),
     }
 }
 
@@ -328,7 +328,7 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
         claims: Vec::new(),
         details: String::new(),
     };
-    if scope.assemble && matches!(exp.kind, Kind::Model { .. } | Kind::CommonDepth) {
+    if scope.assemble && matches!(exp.kind, Kind::Model { .. } | Kind::CommonDepth(_)) {
         return Err(input(
             "--assemble",
             format!(
@@ -348,7 +348,7 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
     }
     let provenance = match &exp.kind {
         Kind::Model { settings } => model_report::run(exp, settings, out, scope)?,
-        Kind::CommonDepth => {
+        Kind::CommonDepth(setup) => {
             if scope.positions.is_some() {
                 return Err(input(
                     "--positions",
@@ -358,7 +358,7 @@ pub fn run_one(exp: &'static Experiment, out: &Path, scope: &Scope) -> Result<Co
                     ),
                 ));
             }
-            pdp11::run(exp, out, quick, &mut record)?
+            pdp11::run(exp, setup, out, quick, &mut record)?
         }
         Kind::Compare { against, .. } => {
             let mut provenance = Provenance::default();

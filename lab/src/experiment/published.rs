@@ -608,18 +608,54 @@ fn two_pdp11(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
     Ok(out)
 }
 
-/// Reads one embedded file by name.
+/// The layouts of the published files. A file names its own in a comment line
+/// `# layout: NAME` (words after the name are a comment), so that the file, not its name, says how it reads.
+const LAYOUTS: &[(&str, Reader)] = &[
+    ("two-pdp11", |f, t| two_pdp11(f, t)),
+    ("rezaie-finkel-curves", |f, t| curves(f, t, &REZAIE_FINKEL)),
+    ("brockington-wide", |f, t| wide(f, t, &BROCKINGTON)),
+    ("marsland-popowich-wide", |f, t| {
+        wide(f, t, &MARSLAND_POPOWICH)
+    }),
+    ("brockington-schaeffer-curves", |f, t| {
+        curves(f, t, &BROCKINGTON_SCHAEFFER)
+    }),
+];
+
+/// A layout's reader: (file name for messages, text) to points.
+type Reader = fn(&str, &str) -> Result<Vec<Point>, ParseError>;
+
+/// Reads one file (`file` names it in messages) by the layout its `# layout:` line names.
+///
+/// # Errors
+/// No layout line, an unknown layout, or a line the layout does not read.
 pub fn parse(file: &str, text: &str) -> Result<Vec<Point>, ParseError> {
-    match file {
-        "two_pdp11_tables" => two_pdp11(file, text),
-        "rezaie_finkel_figures" => curves(file, text, &REZAIE_FINKEL),
-        "brockington_tables" => wide(file, text, &BROCKINGTON),
-        "marsland_popowich_tables" => wide(file, text, &MARSLAND_POPOWICH),
-        "brockington_schaeffer_figures" => curves(file, text, &BROCKINGTON_SCHAEFFER),
-        _ => Err(ParseError {
+    let names = || {
+        LAYOUTS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some((line, name)) = text.lines().enumerate().find_map(|(i, l)| {
+        l.strip_prefix("# layout:")
+            .map(|rest| (i + 1, rest.split_whitespace().next().unwrap_or("")))
+    }) else {
+        return Err(ParseError {
             file: file.to_string(),
             line: 0,
-            what: "no reader for this file; add one to published.rs".into(),
+            what: format!("no `# layout: NAME` line; name one of {}", names()),
+        });
+    };
+    match LAYOUTS.iter().find(|(n, _)| *n == name) {
+        Some((_, read)) => read(file, text),
+        None => Err(ParseError {
+            file: file.to_string(),
+            line,
+            what: format!(
+                "unknown layout '{name}'; use one of {} (or add a reader to published.rs)",
+                names()
+            ),
         }),
     }
 }
@@ -815,20 +851,30 @@ mod tests {
 
     #[test]
     fn bad_lines_name_the_file_and_line() {
-        let text = "# c\ntable\tdepth\ttt\tstorage\tposition\tprocs\tleaf_nodes\ttime\tspeedup\tsearch_overhead_pct\ttime_overhead_pct\n2\t5\tnone\t-\tmean\t1\tmany\t1\t1\t0\t0\n";
+        let text = "# layout: marsland-popowich-wide\ntable\tdepth\ttt\tstorage\tposition\tprocs\tleaf_nodes\ttime\tspeedup\tsearch_overhead_pct\ttime_overhead_pct\n2\t5\tnone\t-\tmean\t1\tmany\t1\t1\t0\t0\n";
         let e = parse("marsland_popowich_tables", text).expect_err("not a number");
         assert_eq!(e.line, 3);
         assert!(e.to_string().contains("'many' is not a number"), "{e}");
         let e = parse(
             "rezaie_finkel_figures",
-            "figure\tsetup\tquantity\tseries\tN=1\n5\ts\tspeed\tX\t1\n",
+            "# layout: rezaie-finkel-curves\nfigure\tsetup\tquantity\tseries\tN=1\n5\ts\tspeed\tX\t1\n",
         )
         .expect_err("unknown quantity");
         assert!(e.what.contains("unknown quantity"), "{e}");
         assert!(parse("other", "").is_err());
+        let e = parse("other", "# layout: tables\n").expect_err("no such layout");
+        assert_eq!(e.line, 1);
+        assert!(e.what.contains("unknown layout 'tables'"), "{e}");
+        // The layout line, not the file's name, chooses the reader.
+        let renamed = format!(
+            "# layout: rezaie-finkel-curves\n{}",
+            "figure\tsetup\tquantity\tseries\tN=1\n5\ts\tspeed\tX\t1\n"
+        );
+        let e = parse("marsland_popowich_tables", &renamed).expect_err("read as curves");
+        assert!(e.what.contains("unknown quantity"), "{e}");
         let e = parse(
             "brockington_schaeffer_figures",
-            "figure\tquantity\tseries\tn4\twhat\nfigure 9\toverhead_percent\tIdle\t3\tx\n",
+            "# layout: brockington-schaeffer-curves\nfigure\tquantity\tseries\tn4\twhat\nfigure 9\toverhead_percent\tIdle\t3\tx\n",
         )
         .expect_err("unknown overhead");
         assert!(e.what.contains("unknown quantity"), "{e}");
