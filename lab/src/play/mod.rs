@@ -425,6 +425,10 @@ fn report<G: Game>(
                 "games": args.games,
                 "time_ms": args.time_ms,
                 "depth": args.depth,
+                "grace_ms": args.grace_ms.unwrap_or_else(|| {
+                    let grace = default_grace(args.time_ms.map(Duration::from_millis));
+                    u64::try_from(grace.as_millis()).unwrap_or(u64::MAX)
+                }),
                 "a": seat_json(a),
                 "b": seat_json(b),
                 "wins": tally.wins,

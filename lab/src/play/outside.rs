@@ -342,3 +342,116 @@ pub(crate) fn read_until<T>(
         }
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use games::othello::Othello8;
+
+    /// An outside engine running the bash `script` under `protocol`.
+    fn engine(protocol: Protocol, script: &str) -> Outside<Othello8> {
+        let spec = OutsideSpec {
+            name: "fake".into(),
+            protocol,
+            program: "bash".into(),
+            args: vec!["-c".into(), script.into()],
+            options: Vec::new(),
+        };
+        Outside::new(spec, games::GameId::Othello8.info()).unwrap()
+    }
+
+    const TERMS: Terms = Terms {
+        movetime: None,
+        depth: Some(1),
+    };
+
+    #[test]
+    fn a_gtp_engine_is_replayed_the_game_and_may_resign() {
+        // It answers every command with success, and its first `genmove` with D3; from the
+        // third `play` or `genmove` on, `genmove` resigns.
+        let script = r#"n=0; while read -r c a b; do
+            case "$c" in
+              play) n=$((n+1)); echo "= "; echo;;
+              genmove) n=$((n+1)); if [ $n -ge 3 ]; then echo "= resign"; else echo "= D3"; fi; echo;;
+              list_commands) echo "= boardsize"; echo "play"; echo;;
+              quit) exit 0;;
+              *) echo "= "; echo;;
+            esac
+          done"#;
+        let mut e = engine(Protocol::Gtp, script);
+        e.new_game(&TERMS).unwrap();
+        let start = Othello8::start();
+        let mut opening = Opening::at(start);
+        let so_far = GameSoFar {
+            opening: &opening,
+            moves: &[],
+            pos: &start,
+        };
+        let limit = Duration::from_secs(5);
+        let d3 = start.parse_move("d3").unwrap();
+        assert_eq!(e.choose(&so_far, &TERMS, limit), Ok(Choice::Move(d3)));
+        let mut pos = start;
+        let _ = pos.make_move(d3);
+        let c3 = pos.parse_move("c3").unwrap();
+        let _ = pos.make_move(c3);
+        let moves = [d3, c3];
+        let so_far = GameSoFar {
+            opening: &opening,
+            moves: &moves,
+            pos: &pos,
+        };
+        // The engine played d3 itself; only c3 is sent, and the third command resigns.
+        assert_eq!(e.choose(&so_far, &TERMS, limit), Ok(Choice::Resign));
+        assert_eq!(e.starts(), 1);
+        // Without the opening's moves a GTP engine cannot be told the game.
+        opening.line = None;
+        let so_far = GameSoFar {
+            opening: &opening,
+            moves: &[],
+            pos: &start,
+        };
+        assert!(matches!(
+            e.choose(&so_far, &TERMS, limit),
+            Err(Fault::Refused(_))
+        ));
+    }
+
+    #[test]
+    fn a_line_engine_of_another_game_refuses_and_an_illegal_move_keeps_it_running() {
+        let mut e = engine(
+            Protocol::Line,
+            "read -r c; echo 'id game chess'; echo ok; sleep 5",
+        );
+        let f = e.start().unwrap_err();
+        assert_eq!(
+            f,
+            Fault::Refused("it plays chess, the match is othello".into())
+        );
+        let script = r#"while read -r c rest; do
+            case "$c" in
+              hello) echo 'id game othello'; echo ok;;
+              isready) echo readyok;;
+              go) echo 'bestmove a1';;
+            esac
+          done"#;
+        let mut e = engine(Protocol::Line, script);
+        e.new_game(&TERMS).unwrap();
+        let start = Othello8::start();
+        let opening = Opening::at(start);
+        let so_far = GameSoFar {
+            opening: &opening,
+            moves: &[],
+            pos: &start,
+        };
+        let f = e
+            .choose(&so_far, &TERMS, Duration::from_secs(5))
+            .unwrap_err();
+        assert!(
+            matches!(&f, Fault::Illegal { text, .. } if text == "a1"),
+            "{f}"
+        );
+        assert_eq!(f.kind(), "illegal");
+        e.new_game(&TERMS).unwrap();
+        assert_eq!(e.starts(), 1);
+    }
+}

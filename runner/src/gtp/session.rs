@@ -98,6 +98,7 @@ impl<G: Game, W: Write> Session<G, W> {
         let quit = command == "quit";
         let response = self.answer(command, &args);
         let text = match response {
+            Ok(t) if t.starts_with('\n') => format!("={id}{t}"),
             Ok(t) => format!("={id} {t}"),
             Err(e) => format!("?{id} {e}"),
         };
