@@ -735,7 +735,9 @@ pub struct PlayArgs {
     #[arg(long)]
     pub game: String,
     /// Engine A: comma-separated key=value pairs, e.g. `algo=pvs,setting=play,tt-mb=16` or
-    /// `algo=ybw,procs=2,backend=threads` (keys: algo, procs, backend, setting, tt-mb, name).
+    /// `algo=ybw,procs=2,backend=threads` (keys: algo, procs, backend, setting, tt-mb, name);
+    /// or an outside program, `uci:COMMAND`, `gtp:COMMAND` or `line:COMMAND`, then
+    /// `,option.NAME=VALUE` and `,name=N` (e.g. `uci:/usr/games/stockfish,option.UCI_Elo=2300`).
     #[arg(long)]
     pub a: String,
     /// Engine B, in the same form.
@@ -763,6 +765,11 @@ pub struct PlayArgs {
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// How long past the time per move an outside engine's answer is awaited before it forfeits
+    /// by hanging (default: twice the time per move, at least 1000 ms; with --depth only, the
+    /// whole wait, 60000 ms).
+    #[arg(long)]
+    pub grace_ms: Option<u64>,
 }
 
 #[cfg(test)]

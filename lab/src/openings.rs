@@ -2,7 +2,9 @@
 //! reached in exactly `--plies` plies from the start (each once, whatever the move order) is
 //! searched by the sequential play setting to `--depth`; those whose value lies within
 //! `--max-value` of 0 are the candidates, and `--count` of them, chosen by a seeded shuffle,
-//! are written in the order they were generated, as a test set for `runner play --openings`.
+//! are written in the order they were generated, as a test set for `runner play --openings`,
+//! each with the moves that first reached it as the EPD operation `c0` (engines that replay
+//! moves from the start, GTP's, need them).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -58,7 +60,7 @@ impl GameVisitor for Visitor<'_> {
         let mut searcher =
             Searcher::<G>::new(SearchConfig::play()).context("the table of the searches")?;
         let mut balanced = Vec::new();
-        for (i, pos) in candidates.iter().enumerate() {
+        for (i, (pos, _)) in candidates.iter().enumerate() {
             searcher.clear();
             let r = searcher.search(pos, &Limits::depth(args.depth), &mut Unlimited);
             if r.value.abs() <= args.max_value {
@@ -107,8 +109,10 @@ impl GameVisitor for Visitor<'_> {
             args.seed, info.name, args.plies, args.count, args.depth, args.max_value, args.seed
         );
         for (i, value) in chosen {
+            let (pos, line) = &candidates[i];
             let _ = writeln!(text, "# value {value}");
-            let _ = writeln!(text, "{}", candidates[i]);
+            let moves = crate::search::format_line(&G::start(), line);
+            let _ = writeln!(text, "{pos} c0 \"{}\";", moves.join(" "));
         }
         std::fs::write(&args.out, text)
             .with_context(|| format!("writing {}", args.out.display()))?;
@@ -126,19 +130,20 @@ impl GameVisitor for Visitor<'_> {
 }
 
 /// Every position `plies` plies from the start whose game is not over, each once (by hash),
-/// in the order a depth-first walk of the moves in generation order first reaches it.
-fn positions_at<G: Game>(plies: u32) -> Result<Vec<G>> {
+/// in the order a depth-first walk of the moves in generation order first reaches it, with the
+/// moves of that walk.
+fn positions_at<G: Game>(plies: u32) -> Result<Vec<(G, Vec<G::Move>)>> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    let mut stack = vec![(G::start(), 0)];
+    let mut stack = vec![(G::start(), Vec::new())];
     let mut moves = Vec::with_capacity(G::MAX_MOVES);
-    while let Some((pos, ply)) = stack.pop() {
+    while let Some((pos, line)) = stack.pop() {
         if pos.outcome().is_some() {
             continue;
         }
-        if ply == plies {
+        if line.len() == plies as usize {
             if seen.insert(pos.hash()) {
-                out.push(pos);
+                out.push((pos, line));
                 if out.len() > MAX_CANDIDATES {
                     return Err(input(
                         "--plies",
@@ -153,7 +158,9 @@ fn positions_at<G: Game>(plies: u32) -> Result<Vec<G>> {
         for &mv in moves.iter().rev() {
             let mut child = pos.clone();
             let _ = child.make_move(mv);
-            stack.push((child, ply + 1));
+            let mut to_child = line.clone();
+            to_child.push(mv);
+            stack.push((child, to_child));
         }
     }
     Ok(out)
@@ -171,6 +178,15 @@ mod tests {
         // in pairs).
         assert_eq!(positions_at::<TicTacToe3>(1).unwrap().len(), 9);
         assert_eq!(positions_at::<TicTacToe3>(2).unwrap().len(), 72);
-        assert_eq!(positions_at::<TicTacToe3>(3).unwrap().len(), 252);
+        let third = positions_at::<TicTacToe3>(3).unwrap();
+        assert_eq!(third.len(), 252);
+        // Each comes with the moves that reach it.
+        for (pos, line) in &third {
+            let mut replayed = TicTacToe3::start();
+            for &mv in line {
+                replayed.make_move(mv);
+            }
+            assert_eq!(&replayed, pos);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! What lab's commands choose for each game, in one table: the test set whose positions
-//! calibration and `validate-sim` time, the depth `validate-sim` searches, and the positions and
-//! depth of the strength page's time to depth. [`of`] matches every [`GameId`], so a game added
+//! calibration and `validate-sim` time, the depth `validate-sim` searches, the positions and
+//! depth of the strength page's time to depth, the outside protocols a match may use for it and
+//! the form of its game records. [`of`] matches every [`GameId`], so a game added
 //! to the registry does not build until it has its row here; a test checks that every test set
 //! named is a built-in one.
 
@@ -19,6 +20,27 @@ pub struct PerGame {
     pub validation_depth_quick: u32,
     /// Time to depth on the strength page (`None`: not measured for the game).
     pub time_to_depth: Option<TimeToDepth>,
+    /// Whether outside UCI engines play it (positions as FEN, moves in UCI notation).
+    pub uci: bool,
+    /// The board size outside GTP engines are told (`boardsize N`; moves are GTP vertices,
+    /// `pass` included); `None`: no GTP.
+    pub gtp_board: Option<u32>,
+    /// How `runner play --pgn` writes its games.
+    pub record: RecordFormat,
+}
+
+/// The form of a game's records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// PGN, moves in SAN (chess).
+    Pgn,
+    /// PDN 3.0: PGN-style tags and numbered moves in the game's notation (checkers).
+    Pdn,
+    /// The Othello transcript: the moves from the start position run together (`f5d6c3`),
+    /// passes left out.
+    Transcript,
+    /// The start position in the game's text format and the moves in its notation.
+    Plain,
 }
 
 /// The time-to-depth measurement of a game on the strength page.
@@ -55,9 +77,17 @@ pub fn of(game: GameId) -> PerGame {
         validation_depth: 5,
         validation_depth_quick: 3,
         time_to_depth: None,
+        uci: false,
+        gtp_board: None,
+        record: RecordFormat::Plain,
     };
     match game {
-        GameId::TicTacToe3 | GameId::Othello6 => plain,
+        GameId::TicTacToe3 => plain,
+        GameId::Othello6 => PerGame {
+            gtp_board: Some(6),
+            record: RecordFormat::Transcript,
+            ..plain
+        },
         GameId::TicTacToe4 => PerGame {
             testset: Some("tictactoe4"),
             validation_depth: 11,
@@ -73,6 +103,8 @@ pub fn of(game: GameId) -> PerGame {
                 depth: 13,
                 sim_depth: 11,
             }),
+            gtp_board: Some(8),
+            record: RecordFormat::Transcript,
             ..plain
         },
         GameId::Checkers => PerGame {
@@ -85,6 +117,8 @@ pub fn of(game: GameId) -> PerGame {
                 depth: 19,
                 sim_depth: 15,
             }),
+            record: RecordFormat::Pdn,
+            ..plain
         },
         GameId::Chess => PerGame {
             testset: Some("bratko_kopec"),
@@ -94,6 +128,8 @@ pub fn of(game: GameId) -> PerGame {
                 depth: 10,
                 sim_depth: 8,
             }),
+            uci: true,
+            record: RecordFormat::Pgn,
             ..plain
         },
         GameId::Synthetic => PerGame {

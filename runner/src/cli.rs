@@ -38,6 +38,12 @@ pub enum Command {
     Experiment(ExperimentArgs),
     /// Run as a UCI chess engine on stdin/stdout (for chess GUIs such as cutechess or Arena).
     Uci,
+    /// Run the engine of any game on stdin/stdout in the line protocol (for `runner play
+    /// --a 'line:runner engine --game G'` and scripts).
+    Engine(crate::served::ServedArgs),
+    /// Run the Othello engine on stdin/stdout in the Go Text Protocol (for GTP controllers and
+    /// `runner play --a 'gtp:runner gtp --game othello'`).
+    Gtp(crate::gtp::GtpArgs),
     /// Play a match between two engine configurations on any game, with the Elo difference.
     Play(PlayArgs),
     /// Strength per core: each parallel algorithm on N processors against one processor, in

@@ -5,9 +5,12 @@
 //! position), 1 for failures while running.
 
 mod cli;
+mod gtp;
+mod line;
 mod list;
 mod mpi;
 mod perft;
+mod served;
 mod uci;
 
 use std::process::ExitCode;
@@ -43,6 +46,8 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Experiment(args) => experiment::run(&args),
         Command::Uci => uci::run(),
+        Command::Engine(args) => line::run(&args),
+        Command::Gtp(args) => gtp::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Strength(args) => strength::run(&args),

@@ -1,18 +1,30 @@
-//! `runner play`: a match between two engine configurations on any game, with wins, draws,
-//! losses, the Elo difference and its 95 % interval, a progress bar over the games, and
-//! optional game records (the file is created before the first game and written game by game).
+//! `runner play`: a match between two engines on any game, the project's own in process or
+//! outside programs speaking UCI, GTP or the line protocol, with wins, draws, losses, the Elo
+//! difference and its 95 % interval, forfeits, a progress bar over the games, and optional game
+//! records (the file is created before the first game and written game by game). The referee,
+//! its forfeits and the protocols: `README.md` beside this file.
 //!
 //! | module | concept |
 //! | --- | --- |
 //! | `spec` | the engine specifications of `--a` and `--b` |
-//! | `referee` | one game: moves asked for in turn, checked, timed, adjudicated by the game's outcome |
+//! | `opening` | the openings, with the moves that reach them |
+//! | `referee` | one game: moves asked for in turn, checked, timed, adjudicated by the game's outcome or a forfeit |
+//! | `outside` | an outside engine: its protocol client, restarts, the faults that forfeit a game |
+//! | `process` | a child process with line I/O and read deadlines |
+//! | `uci_client`, `gtp_client`, `line_client` | the protocols |
 //! | `elo` | the Elo difference and its error bars |
-//! | `record` | PGN for chess, a plain move list for other games |
+//! | `record` | PGN for chess, PDN for checkers, the transcript for Othello, a plain move list for other games |
 
 pub mod elo;
+mod gtp_client;
+mod line_client;
+pub mod opening;
+pub mod outside;
+mod process;
 mod record;
 mod referee;
 pub mod spec;
+mod uci_client;
 
 use std::fs::File;
 use std::io::Write;
@@ -29,15 +41,17 @@ use crate::cli::PlayArgs;
 use crate::input_error::input;
 use control::engine::Budget;
 use elo::Tally;
+use opening::Opening;
+use outside::Outside;
 use record::{GameRecord, GameResult, MatchInfo};
-use referee::Seat;
-use spec::Spec;
+use referee::{Contender, Seat};
+use spec::{EngineSpec, Spec};
 
 /// Runs `runner play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let game: GameId = args.game.parse().map_err(|e| input("--game", e))?;
-    let a = spec::parse(&args.a).map_err(|e| input("--a", e))?;
-    let b = spec::parse(&args.b).map_err(|e| input("--b", e))?;
+    let a = spec::parse_engine(&args.a).map_err(|e| input("--a", e))?;
+    let b = spec::parse_engine(&args.b).map_err(|e| input("--b", e))?;
     if args.games == 0 {
         return Err(input("--games", "0 games is no match; give at least 1"));
     }
@@ -55,7 +69,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     if args.max_plies == 0 {
         return Err(input("--max-plies", "give at least 1"));
     }
-    let plan = Plan::new(args.games, args.time_ms, args.depth, args.max_plies);
+    let mut plan = Plan::new(args.games, args.time_ms, args.depth, args.max_plies);
+    if let Some(g) = args.grace_ms {
+        plan.grace = Duration::from_millis(g);
+    }
     // Before the first game: a record file that cannot be written would otherwise fail only
     // after the whole match.
     let pgn = match &args.pgn {
@@ -90,15 +107,28 @@ pub struct Plan {
     pub per_move: Option<Duration>,
     /// A game is a draw at this many plies.
     pub max_plies: usize,
+    /// How long past the time per move an outside engine's answer is awaited before it
+    /// forfeits by hanging (the whole wait without a time per move).
+    pub grace: Duration,
+}
+
+/// The grace without a time per move (a fixed depth).
+pub const DEPTH_GRACE: Duration = Duration::from_secs(60);
+
+/// The grace with `per_move`: twice the time per move, at least a second.
+#[must_use]
+pub fn default_grace(per_move: Option<Duration>) -> Duration {
+    per_move.map_or(DEPTH_GRACE, |t| (2 * t).max(Duration::from_secs(1)))
 }
 
 impl Plan {
     /// `games` games at `time_ms` a move or to `depth`, a draw at `max_plies`. The engines'
     /// deadline keeps a margin of a tenth of the time per move (at most 50 ms) for what happens
     /// after the search (the answer, the thread switch on a loaded machine); a move counts as
-    /// over time only past the full time per move.
+    /// over time only past the full time per move. The grace is [`default_grace`].
     #[must_use]
     pub fn new(games: usize, time_ms: Option<u64>, depth: Option<u32>, max_plies: usize) -> Plan {
+        let per_move = time_ms.map(Duration::from_millis);
         Plan {
             games,
             budget: Budget {
@@ -107,8 +137,9 @@ impl Plan {
                 time: time_ms.map(|t| Duration::from_millis(t - (t / 10).min(50))),
                 fixed_time: false,
             },
-            per_move: time_ms.map(Duration::from_millis),
+            per_move,
             max_plies,
+            grace: default_grace(per_move),
         }
     }
 }
@@ -118,7 +149,7 @@ impl Plan {
 pub struct SeatSummary {
     /// Its name.
     pub name: String,
-    /// How it searched (`pvs`, `abdada/2`).
+    /// How it searched (`pvs`, `abdada/2`), or the protocol and program (`uci:stockfish`).
     pub method: String,
     /// Moves played.
     pub moves: u64,
@@ -128,15 +159,27 @@ pub struct SeatSummary {
     pub longest_ms: f64,
     /// The mean move, in ms.
     pub mean_ms: f64,
-    /// Games it lost by giving no legal move.
+    /// Games it lost by giving no legal move (an illegal or unparsable one, or none).
     pub illegal: u64,
+    /// Games it lost because the program crashed or could not be started.
+    #[serde(default)]
+    pub crashes: u64,
+    /// Games it lost because the program did not answer within the time and the grace.
+    #[serde(default)]
+    pub hangs: u64,
+    /// Games it lost because the program broke its protocol or refused the game.
+    #[serde(default)]
+    pub protocol: u64,
+    /// How often the program was started again after a crash, hang or protocol error.
+    #[serde(default)]
+    pub restarts: u64,
 }
 
 impl SeatSummary {
     fn of<G: Game>(s: &Seat<G>) -> SeatSummary {
         SeatSummary {
             name: s.name.clone(),
-            method: s.player.method().describe(),
+            method: s.engine.describe(),
             moves: s.moves,
             over_time: s.over_time,
             longest_ms: s.longest.as_secs_f64() * 1e3,
@@ -146,7 +189,17 @@ impl SeatSummary {
                 0.0
             },
             illegal: s.illegal,
+            crashes: s.crashes,
+            hangs: s.hangs,
+            protocol: s.protocol,
+            restarts: s.restarts(),
         }
+    }
+
+    /// Games it forfeited.
+    #[must_use]
+    pub fn forfeits(&self) -> u64 {
+        self.illegal + self.crashes + self.hangs + self.protocol
     }
 }
 
@@ -174,8 +227,9 @@ pub fn play_match<G: Game>(
 ) -> Result<MatchOutcome> {
     let mut a = Seat::new(a.name.clone(), a.player::<G>().context("engine A")?);
     let mut b = Seat::new(b.name.clone(), b.player::<G>().context("engine B")?);
+    let openings: Vec<Opening<G>> = openings.iter().cloned().map(Opening::at).collect();
     let bar = ProgressBar::hidden();
-    let (tally, _) = play_games(plan, openings, (&mut a, &mut b), None, &bar, None)?;
+    let (tally, _) = play_games(plan, &openings, (&mut a, &mut b), None, &bar, None)?;
     Ok(MatchOutcome {
         tally,
         a: SeatSummary::of(&a),
@@ -185,8 +239,8 @@ pub fn play_match<G: Game>(
 
 struct MatchVisitor<'a> {
     args: &'a PlayArgs,
-    a: Spec,
-    b: Spec,
+    a: EngineSpec,
+    b: EngineSpec,
     plan: Plan,
     pgn: Option<File>,
 }
@@ -196,24 +250,21 @@ impl GameVisitor for MatchVisitor<'_> {
 
     fn visit<G: Game>(self, info: &'static GameInfo) -> Result<()> {
         let args = self.args;
-        let openings: Vec<G> = match &args.openings {
+        let mut openings: Vec<Opening<G>> = match &args.openings {
             Some(given) => {
                 let set = crate::testset::TestSet::find("--openings", given)?;
-                crate::testset::read_positions::<G>("--openings", &set, info)?
-                    .into_iter()
-                    .map(|(_, p)| p)
-                    .collect()
+                opening::read::<G>("--openings", &set, info)?
             }
-            None => vec![G::start()],
+            None => vec![Opening::at(G::start())],
         };
-        let mut a = Seat::new(
-            self.a.name.clone(),
-            self.a.player::<G>().map_err(|e| input("--a", e))?,
-        );
-        let mut b = Seat::new(
-            self.b.name.clone(),
-            self.b.player::<G>().map_err(|e| input("--b", e))?,
-        );
+        let mut a = seat::<G>("--a", &self.a, info)?;
+        let mut b = seat::<G>("--b", &self.b, info)?;
+        let replays = [&a, &b]
+            .iter()
+            .any(|s| matches!(&s.engine, Contender::Outside(o) if o.needs_lines()));
+        if replays {
+            opening::complete_lines("--openings", &mut openings)?;
+        }
         let record_info = MatchInfo::new(
             format!("{} vs {} ({})", a.name, b.name, info.name),
             crate::machine::now_secs(),
@@ -235,32 +286,49 @@ impl GameVisitor for MatchVisitor<'_> {
     }
 }
 
+/// The seat of `spec` (given with `flag`): an outside program is started once here, so that a
+/// program that cannot be started, or refuses the game, is an input error before the first
+/// game; a program that fails later in its handshake forfeits its games.
+fn seat<G: Game>(flag: &str, spec: &EngineSpec, info: &'static GameInfo) -> Result<Seat<G>> {
+    let engine: Contender<G> = match spec {
+        EngineSpec::Own(s) => s.player::<G>().map_err(|e| input(flag, e))?.into(),
+        EngineSpec::Outside(o) => {
+            let mut engine = Outside::new(o.clone(), info).map_err(|e| input(flag, e))?;
+            if let Err(e @ (outside::Fault::Refused(_) | outside::Fault::Spawn(_))) = engine.start()
+            {
+                return Err(input(flag, e));
+            }
+            engine.into()
+        }
+    };
+    Ok(Seat::new(spec.name().to_string(), engine))
+}
+
 /// Plays the match's games, one line per game on stdout (with `lines`) above `bar`, which
 /// advances by one per game; each record is written to the file as its game ends. Returns the
 /// tally and the JSON rows of the games.
 fn play_games<G: Game>(
     plan: &Plan,
-    openings: &[G],
+    openings: &[Opening<G>],
     (a, b): (&mut Seat<G>, &mut Seat<G>),
     mut pgn: Option<(&mut File, &MatchInfo)>,
     bar: &ProgressBar,
     lines: Option<()>,
 ) -> Result<(Tally, Vec<serde_json::Value>)> {
-    let (budget, per_move) = (&plan.budget, plan.per_move);
     let mut tally = Tally::default();
     let mut rows = Vec::new();
     {
         for i in 0..plan.games {
             let opening = &openings[(i / 2) % openings.len()];
             let a_first = i % 2 == 0;
-            a.player.clear();
-            b.player.clear();
+            a.engine.clear();
+            b.engine.clear();
             let (first, second) = if a_first {
                 (&mut *a, &mut *b)
             } else {
                 (&mut *b, &mut *a)
             };
-            let played = referee::play(opening, first, second, budget, per_move, plan.max_plies)
+            let played = referee::play(opening, first, second, plan)
                 .with_context(|| format!("game {}", i + 1))?;
             let a_result = match (played.result, a_first) {
                 (GameResult::Draw, _) => 0,
@@ -291,6 +359,14 @@ fn play_games<G: Game>(
                     );
                 });
             }
+            let forfeit = played.forfeit.as_ref().map(|f| {
+                json!({
+                    "engine": f.engine,
+                    "seat": if (f.side == games::Side::First) == a_first { "a" } else { "b" },
+                    "kind": f.kind,
+                    "detail": f.detail,
+                })
+            });
             rows.push(json!({
                 "game": i + 1,
                 "first": first_name,
@@ -298,6 +374,7 @@ fn play_games<G: Game>(
                 "result": played.result.token(),
                 "plies": played.moves.len(),
                 "reason": played.reason,
+                "forfeit": forfeit,
             }));
             if let Some((file, info)) = &mut pgn {
                 let mut text = String::new();
@@ -306,10 +383,12 @@ fn play_games<G: Game>(
                         round: i + 1,
                         first: first_name,
                         second: second_name,
-                        start: opening.clone(),
+                        start: opening.pos.clone(),
+                        line: opening.line.clone(),
                         moves: played.moves,
                         result: played.result,
                         reason: played.reason,
+                        forfeit: played.forfeit,
                     },
                     info,
                     &mut text,
@@ -346,6 +425,10 @@ fn report<G: Game>(
                 "games": args.games,
                 "time_ms": args.time_ms,
                 "depth": args.depth,
+                "grace_ms": args.grace_ms.unwrap_or_else(|| {
+                    let grace = default_grace(args.time_ms.map(Duration::from_millis));
+                    u64::try_from(grace.as_millis()).unwrap_or(u64::MAX)
+                }),
                 "a": seat_json(a),
                 "b": seat_json(b),
                 "wins": tally.wins,
@@ -361,9 +444,9 @@ fn report<G: Game>(
             println!(
                 "A = {} ({}), B = {} ({})",
                 a.name,
-                a.player.method().describe(),
+                a.engine.describe(),
                 b.name,
-                b.player.method().describe()
+                b.engine.describe()
             );
             println!(
                 "A: +{} ={} -{} in {} games, score {:.1} %",
@@ -386,6 +469,12 @@ fn report<G: Game>(
                     "{}: {} moves, mean {:.1} ms, longest {:.1} ms, over the time per move: {}, illegal moves: {}",
                     s.name, s.moves, s.mean_ms, s.longest_ms, s.over_time, s.illegal
                 );
+                if s.crashes + s.hangs + s.protocol + s.restarts > 0 {
+                    println!(
+                        "{}: forfeits by crashing {}, by hanging {}, by breaking the protocol {}; restarted {} times",
+                        s.name, s.crashes, s.hangs, s.protocol, s.restarts
+                    );
+                }
             }
         }
     }
@@ -416,7 +505,7 @@ mod tests {
         let bar = ProgressBar::hidden();
         let (tally, rows) = play_games(
             &plan,
-            &[TicTacToe3::start()],
+            &[Opening::at(TicTacToe3::start())],
             (&mut a, &mut b),
             Some((&mut file, &info)),
             &bar,

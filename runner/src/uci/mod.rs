@@ -6,7 +6,7 @@
 //! | module | concept |
 //! | --- | --- |
 //! | `protocol` | one line of text into a command |
-//! | `options` | the options `uci` announces and `setoption` changes |
+//! | `options` | the options `uci` announces and `setoption` changes (also `runner engine`'s and `runner gtp`'s) |
 //! | `time` | how long to think |
 //! | `engine` | the search thread, the stop flag and the shared output |
 //! | `info` | `info` and `bestmove` lines |
@@ -16,7 +16,7 @@
 mod bench;
 mod engine;
 mod info;
-mod options;
+pub(crate) mod options;
 mod protocol;
 mod session;
 #[cfg(test)]

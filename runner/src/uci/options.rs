@@ -1,4 +1,5 @@
-//! The engine's UCI options: what `uci` announces and what `setoption` changes.
+//! The engine's options: what `uci` (and the line protocol's `hello`) announces and what
+//! `setoption` changes; `runner engine` and `runner gtp` set them from their command line.
 
 use std::time::Duration;
 
@@ -72,9 +73,9 @@ fn parallel_names() -> Vec<&'static str> {
 }
 
 impl Options {
-    /// The `option` lines of the `uci` answer.
-    pub fn declare() -> Vec<String> {
-        let d = Options::default();
+    /// The `option` lines of the `uci` answer, with these values as the defaults.
+    pub fn declare(&self) -> Vec<String> {
+        let d = self;
         let mut algos = format!("option name Algorithm type combo default {}", d.algorithm);
         let names = std::iter::once(AUTO)
             .chain(SEQUENTIAL.iter().map(|a| a.name()))
@@ -216,7 +217,7 @@ mod tests {
 
     #[test]
     fn every_option_is_declared_with_its_default() {
-        let lines = Options::declare();
+        let lines = Options::default().declare();
         assert!(
             lines
                 .iter()

@@ -101,7 +101,7 @@ impl Session {
                     .line(concat!("id name runner ", env!("CARGO_PKG_VERSION")));
                 self.out
                     .line("id author the parallel-game-tree-search authors");
-                for l in Options::declare() {
+                for l in self.options.declare() {
                     self.out.line(&l);
                 }
                 self.out.line("uciok");

@@ -12,6 +12,7 @@ mod mpi;
 mod othello6_rezaie_finkel;
 mod parallel_cli;
 mod play_cli;
+mod referee_cli;
 mod registry_cli;
 mod report_render;
 mod search_cli;
