@@ -55,7 +55,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     if args.max_plies == 0 {
         return Err(input("--max-plies", "give at least 1"));
     }
-    let plan = Plan::new(args.games, args.time_ms, args.depth, args.max_plies);
+    if args.nodes == Some(0) {
+        return Err(input("--nodes", "0 nodes is no search; give at least 1"));
+    }
+    let mut plan = Plan::new(args.games, args.time_ms, args.depth, args.max_plies);
+    plan.budget.nodes = args.nodes;
     // Before the first game: a record file that cannot be written would otherwise fail only
     // after the whole match.
     let pgn = match &args.pgn {
@@ -346,6 +350,7 @@ fn report<G: Game>(
                 "games": args.games,
                 "time_ms": args.time_ms,
                 "depth": args.depth,
+                "nodes": args.nodes,
                 "a": seat_json(a),
                 "b": seat_json(b),
                 "wins": tally.wins,
