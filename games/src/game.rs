@@ -183,6 +183,30 @@ pub trait Game:
         None
     }
 
+    /// Whether the side to move has material besides its king and pawns (games without the
+    /// notion: always). The `play` search setting tries no null move without it: with only king
+    /// and pawns, zugzwang (every move worsens the position) is common and passing would
+    /// overrate the position.
+    fn has_non_pawn_material(&self) -> bool {
+        true
+    }
+
+    /// Static exchange evaluation: whether `mv` wins at least `threshold` (in evaluation units)
+    /// once the captures it allows on its destination square are played out, each side
+    /// capturing with its cheapest piece and free to stop; `None` (the default) where the game
+    /// has no such estimate. The `play` search setting orders and prunes captures by it.
+    fn see(&self, _mv: Self::Move, _threshold: i32) -> Option<bool> {
+        None
+    }
+
+    /// The evaluation's size of a small material gain (a pawn in chess), the unit of the `play`
+    /// search setting's margins (reverse futility and delta pruning);
+    /// `None` (the default) where the evaluation has no such scale, and the search then prunes
+    /// nothing by margins.
+    fn margin_unit(&self) -> Option<i32> {
+        None
+    }
+
     /// ProbCut's model of this position's search values, for ProbCut in the `play` search
     /// setting; `None` (the default) where the game has none. See [`crate::probcut`].
     fn probcut(&self) -> Option<crate::probcut::ProbCut> {

@@ -729,7 +729,7 @@ pub struct ValidateSimArgs {
 
 /// Arguments of `runner play`.
 #[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("per_move").required(true).args(["time_ms", "depth"]))]
+#[command(group = clap::ArgGroup::new("per_move").required(true).args(["time_ms", "depth", "nodes"]))]
 pub struct PlayArgs {
     /// The game (see `runner list`).
     #[arg(long)]
@@ -752,6 +752,10 @@ pub struct PlayArgs {
     /// Fixed search depth per move instead of a time.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// A node budget per move for both engines instead of a time (the result does not depend
+    /// on the machine's load).
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Opening positions: a test set as for `runner search --testset` (a file, one position
     /// per line, or a built-in set's name); the start position if absent.
     #[arg(long)]

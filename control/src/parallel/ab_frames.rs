@@ -242,9 +242,12 @@ pub(super) fn keyed_order<G: Game>(
         .enumerate()
         .map(|(i, &mv)| {
             let i = i as u16;
-            let key = first
-                .key(i)
-                .unwrap_or_else(|| searcher.tables.key(pos, mv, (ply as usize).min(MAX_PLY)));
+            let key = first.key(i).unwrap_or_else(|| {
+                let see = searcher.see_ordering();
+                searcher
+                    .tables
+                    .key(pos, mv, (ply as usize).min(MAX_PLY), see)
+            });
             (key, i)
         })
         .collect();

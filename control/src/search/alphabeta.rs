@@ -5,15 +5,17 @@
 //!
 //! In the research setting nothing depends on the window except which subtrees are cut off, so
 //! the value inside the root window is the minimax value of the fixed-depth tree (quiescence
-//! included). The play setting adds null-move pruning, late move reductions, check extensions
-//! and, where the game has a model for it, ProbCut.
+//! included). The play setting adds null-move pruning, late move reductions, check extensions,
+//! reverse futility pruning, mate-distance pruning and, where the game has a model for it, ProbCut (`README.md`, "The
+//! two settings").
 
 use games::Game;
-use games::score::{INFINITY, is_decisive};
+use games::score::{INFINITY, is_decisive, loss_in, win_in};
 
 use super::context::SearchContext;
 use super::limits::MAX_PLY;
 use super::ordering::{QUIET_BELOW, select_next};
+use super::pruning;
 use super::refutation::First;
 use super::searcher::{NodeInfo, Searcher};
 use super::settings::{Algorithm, TtMode};
@@ -28,8 +30,8 @@ impl<G: Game> Searcher<G> {
         &mut self,
         pos: &mut G,
         mut depth: i32,
-        alpha: i32,
-        beta: i32,
+        mut alpha: i32,
+        mut beta: i32,
         ply: usize,
         node: NodeInfo,
         ctx: &mut dyn SearchContext,
@@ -46,6 +48,17 @@ impl<G: Game> Searcher<G> {
         if let Some(outcome) = pos.outcome() {
             self.stats.leaves += 1;
             return outcome.score(ply as u32);
+        }
+        if self.config.play_enhancements() && ply > 0 {
+            // Mate-distance pruning: no line from here wins faster than mating with the next
+            // move or loses faster than being mated here; a window outside that is decided.
+            if self.config.play_features.mate_distance {
+                alpha = alpha.max(loss_in(ply as u32));
+                beta = beta.min(win_in(ply as u32 + 1));
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.stats.leaves += 1;
@@ -139,7 +152,31 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        // Null move (play setting): if passing still fails high, so will a real move.
+        // The static evaluation, for the play setting's pruning (not in check).
+        let pv_node = node.kind == NodeType::One;
+        let unit = if play { pos.margin_unit() } else { None };
+        let static_eval = if play && !in_check && !pv_node {
+            Some(pos.evaluate())
+        } else {
+            None
+        };
+
+        // Reverse futility (static null move, play setting): at a shallow non-PV node an
+        // evaluation this far above beta is taken to hold.
+        if let (Some(unit), Some(eval)) = (unit, static_eval) {
+            if features.reverse_futility
+                && ply > 0
+                && depth <= pruning::REVERSE_FUTILITY_DEPTH
+                && !is_decisive(beta)
+                && eval - pruning::reverse_futility_margin(unit, depth) >= beta
+            {
+                self.stats.reverse_futility += 1;
+                return eval;
+            }
+        }
+
+        // Null move (play setting): if passing still fails high, so will a real move. Not for a
+        // side with only king and pawns (zugzwang), with the guard on.
         if play
             && features.null_move
             && node.null_ok
@@ -147,9 +184,10 @@ impl<G: Game> Searcher<G> {
             && depth >= 3
             && !in_check
             && !is_decisive(beta)
+            && (!features.zugzwang_guard || pos.has_non_pawn_material())
         {
             if let Some(null) = pos.null_move() {
-                if pos.evaluate() >= beta {
+                if static_eval.unwrap_or_else(|| pos.evaluate()) >= beta {
                     let r = 2 + depth / 6;
                     let undo = pos.make_move(null);
                     let child = NodeInfo {
@@ -207,9 +245,10 @@ impl<G: Game> Searcher<G> {
             };
             for (i, &mv) in buf.moves.iter().enumerate() {
                 let key = if self.config.move_ordering {
-                    first
-                        .key(i as u16)
-                        .unwrap_or_else(|| self.tables.key(pos, mv, self.killer_ply(ply)))
+                    first.key(i as u16).unwrap_or_else(|| {
+                        self.tables
+                            .key(pos, mv, self.killer_ply(ply), self.see_ordering())
+                    })
                 } else {
                     0
                 };

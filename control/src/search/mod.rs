@@ -13,6 +13,7 @@ pub mod iterative;
 pub mod limits;
 pub mod minimax;
 pub(crate) mod ordering;
+pub(crate) mod pruning;
 mod quiescence;
 pub mod refutation;
 pub mod searcher;

@@ -1,6 +1,8 @@
 //! Move ordering: the transposition-table move first, then the game's ordering hints, then
-//! killer moves (two per ply), then the history heuristic. Ordering changes only which moves are
-//! searched first, never a value.
+//! killer moves (two per ply), then the history heuristic. In the play setting with SEE
+//! ordering, hinted moves that lose material by static exchange ([`Game::see`]) come after the
+//! killers and before the other moves. Ordering changes only which moves are searched first,
+//! never a value.
 
 use std::hash::{Hash, Hasher};
 
@@ -11,6 +13,10 @@ use super::limits::MAX_PLY;
 /// A move whose ordering key is below this is quiet-looking: not the table's move, not hinted
 /// by the game, not a killer (only its history orders it); the play setting reduces such moves.
 pub(crate) const QUIET_BELOW: i64 = 1 << 26;
+
+/// Moves at or above this key and below [`QUIET_BELOW`] are hinted moves that lose material by
+/// static exchange (play setting); below it, quiet moves ordered by history alone.
+pub(crate) const LOSING_BASE: i64 = 1 << 25;
 
 /// History slots per side (a power of two); moves are hashed into them.
 const HISTORY_SLOTS: usize = 4096;
@@ -90,9 +96,14 @@ impl<G: Game> OrderingTables<G> {
         }
     }
 
-    /// The ordering key of `mv` at `ply` (larger first): hint, then killer, then history.
-    pub(crate) fn key(&self, pos: &G, mv: G::Move, ply: usize) -> i64 {
+    /// The ordering key of `mv` at `ply` (larger first): hint, then killer, then history. With
+    /// `see`, a hinted move that loses material by static exchange gets a key between the
+    /// killers' and the quiet moves' ([`LOSING_BASE`] plus its hint).
+    pub(crate) fn key(&self, pos: &G, mv: G::Move, ply: usize, see: bool) -> i64 {
         let hint = i64::from(pos.move_hint(mv));
+        if see && hint > 0 && pos.see(mv, 0) == Some(false) {
+            return LOSING_BASE + hint.min(LOSING_BASE - 1);
+        }
         let killers = &self.killers[ply];
         let killer = if killers[0] == Some(mv) {
             2

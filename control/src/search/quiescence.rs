@@ -12,11 +12,12 @@
 //! below the horizon evaluate statically (`left` counts the plies still allowed).
 
 use games::Game;
-use games::score::INFINITY;
+use games::score::{INFINITY, is_decisive};
 
 use super::context::SearchContext;
 use super::limits::MAX_PLY;
 use super::ordering::select_next;
+use super::pruning;
 use super::searcher::Searcher;
 
 impl<G: Game> Searcher<G> {
@@ -54,9 +55,19 @@ impl<G: Game> Searcher<G> {
         for (i, &mv) in buf.moves.iter().enumerate() {
             buf.order.push((i64::from(pos.move_hint(mv)), i as u16));
         }
+        // The play setting: with stand pat allowed, skip the captures that lose material by
+        // static exchange and (delta pruning) those whose exchange cannot bring the evaluation
+        // within `DELTA_UNITS` of alpha. `None`: no pruning.
+        let threshold = self.quiescence_threshold(pos, stand_pat, best, alpha);
         for i in 0..buf.moves.len() {
             select_next(&mut buf.order, i);
             let mv = buf.moves[usize::from(buf.order[i].1)];
+            if let Some(t) = threshold {
+                if pos.see(mv, t) == Some(false) {
+                    self.stats.quiescence_pruned += 1;
+                    continue;
+                }
+            }
             let undo = pos.make_move(mv);
             let v = if self.enter(ctx) {
                 0
@@ -84,6 +95,32 @@ impl<G: Game> Searcher<G> {
         }
         self.plies[ply] = buf;
         best
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// The static exchange a quiescence capture must reach to be searched (play setting, stand
+    /// pat allowed): 0 with SEE pruning; with delta pruning, what the evaluation `stand_pat`
+    /// lacks to come within `DELTA_UNITS` of `alpha`; the larger of the two with both.
+    fn quiescence_threshold(
+        &self,
+        pos: &G,
+        allowed: bool,
+        stand_pat: i32,
+        alpha: i32,
+    ) -> Option<i32> {
+        if !allowed || !self.config.play_enhancements() {
+            return None;
+        }
+        let f = self.config.play_features;
+        let see = f.see_quiescence.then_some(0);
+        let delta = match pos.margin_unit() {
+            Some(unit) if f.delta && !is_decisive(alpha) => {
+                Some(alpha - stand_pat - pruning::DELTA_UNITS * unit)
+            }
+            _ => None,
+        };
+        see.max(delta)
     }
 }
 

@@ -441,6 +441,12 @@ impl<G: Game> Searcher<G> {
         &self.refute.lines[0]
     }
 
+    /// Whether moves are ordered by static exchange (the play setting with SEE ordering on).
+    #[inline]
+    pub(crate) fn see_ordering(&self) -> bool {
+        self.config.play_enhancements() && self.config.play_features.see_ordering
+    }
+
     /// The ply whose killers a node `ply` plies below this search's root uses: plies from the
     /// whole tree's root (a parallel leaf search shares its killers with the frames above it,
     /// as one sequential search would), at most [`MAX_PLY`].

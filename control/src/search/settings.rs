@@ -28,7 +28,8 @@ named_enum! {
         /// sequential value.
         Research => "research",
         /// Every enhancement that makes the engine stronger (null move, late move reductions,
-        /// check extensions, transposition cutoffs at any sufficient depth).
+        /// check extensions, SEE, reverse futility and delta pruning, mate-distance pruning,
+        /// transposition cutoffs at any sufficient depth).
         Play => "play",
     }
 }
@@ -107,7 +108,8 @@ pub struct SearchConfig {
 }
 
 /// The enhancements of the play setting, each switchable (all but ProbCut on by default). The
-/// research setting uses none of them whatever these say.
+/// research setting uses none of them whatever these say. The margin-based pruning (reverse
+/// futility, delta pruning) acts only in games whose evaluation has a unit ([`games::Game::margin_unit`]), SEE only where the game has one ([`games::Game::see`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayFeatures {
     /// Null-move pruning (R = 2 + depth/6, not in check, not at PV nodes, only where the game
@@ -121,6 +123,19 @@ pub struct PlayFeatures {
     /// ProbCut (Buro 1995) with the game's model ([`games::Game::probcut`]; games without one
     /// are unaffected): off by default, the variable-depth Othello search of thesis table 6.2.
     pub probcut: bool,
+    /// Captures that lose material by static exchange ordered after the killers.
+    pub see_ordering: bool,
+    /// Quiescence skips captures that lose material by static exchange.
+    pub see_quiescence: bool,
+    /// Delta pruning in quiescence: a capture whose exchange cannot bring the evaluation within
+    /// two units of alpha is skipped.
+    pub delta: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// No null move for a side with only king and pawns ([`games::Game::has_non_pawn_material`]).
+    pub zugzwang_guard: bool,
+    /// Mate-distance pruning.
+    pub mate_distance: bool,
 }
 
 named_enum! {
@@ -134,6 +149,18 @@ named_enum! {
         CheckExtensions => "check-extensions",
         /// [`PlayFeatures::probcut`].
         ProbCut => "probcut",
+        /// [`PlayFeatures::see_ordering`].
+        SeeOrdering => "see-ordering",
+        /// [`PlayFeatures::see_quiescence`].
+        SeeQuiescence => "see-quiescence",
+        /// [`PlayFeatures::delta`].
+        Delta => "delta",
+        /// [`PlayFeatures::reverse_futility`].
+        ReverseFutility => "reverse-futility",
+        /// [`PlayFeatures::zugzwang_guard`].
+        ZugzwangGuard => "zugzwang-guard",
+        /// [`PlayFeatures::mate_distance`].
+        MateDistance => "mate-distance",
     }
 }
 
@@ -144,6 +171,12 @@ impl PlayFeatures {
         late_move_reductions: false,
         check_extensions: false,
         probcut: false,
+        see_ordering: false,
+        see_quiescence: false,
+        delta: false,
+        reverse_futility: false,
+        zugzwang_guard: false,
+        mate_distance: false,
     };
 
     /// The switch of `feature`.
@@ -153,18 +186,23 @@ impl PlayFeatures {
             PlayFeature::LateMoveReductions => &mut self.late_move_reductions,
             PlayFeature::CheckExtensions => &mut self.check_extensions,
             PlayFeature::ProbCut => &mut self.probcut,
+            PlayFeature::SeeOrdering => &mut self.see_ordering,
+            PlayFeature::SeeQuiescence => &mut self.see_quiescence,
+            PlayFeature::Delta => &mut self.delta,
+            PlayFeature::ReverseFutility => &mut self.reverse_futility,
+            PlayFeature::ZugzwangGuard => &mut self.zugzwang_guard,
+            PlayFeature::MateDistance => &mut self.mate_distance,
         }
     }
 }
 
 impl Default for PlayFeatures {
     fn default() -> Self {
-        PlayFeatures {
-            null_move: true,
-            late_move_reductions: true,
-            check_extensions: true,
-            probcut: false,
+        let mut f = PlayFeatures::NONE;
+        for feature in PlayFeature::ALL {
+            *f.switch(*feature) = *feature != PlayFeature::ProbCut;
         }
+        f
     }
 }
 

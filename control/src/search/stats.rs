@@ -51,6 +51,10 @@ pub struct SearchStats {
     pub probcut_checks: u64,
     /// ProbCut checks that decided their node without the deep search.
     pub probcut_cuts: u64,
+    /// Play setting: nodes cut by reverse futility pruning.
+    pub reverse_futility: u64,
+    /// Play setting: quiescence captures skipped by SEE or delta pruning.
+    pub quiescence_pruned: u64,
     /// Interior nodes that failed high (a child's value reached beta): move-ordering quality.
     pub cut_nodes: u64,
     /// Children searched at those nodes, the one that cut included (thesis Brockington's thesis,
@@ -130,6 +134,8 @@ impl SearchStats {
         self.deferred += other.deferred;
         self.probcut_checks += other.probcut_checks;
         self.probcut_cuts += other.probcut_cuts;
+        self.reverse_futility += other.reverse_futility;
+        self.quiescence_pruned += other.quiescence_pruned;
         self.sort_nodes += other.sort_nodes;
         self.sort_time += other.sort_time;
         self.iterations.extend(other.iterations.iter().cloned());

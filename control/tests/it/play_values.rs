@@ -1,23 +1,37 @@
-//! What the play setting's enhancements (null move, late move reductions, check extensions,
-//! ProbCut) must keep although they may change values: mates found at the right distance, the
+//! What the play setting's enhancements (`PlayFeatures`) must keep although they may change
+//! values: mates found at the right distance, the
 //! best move of easy tactical positions, no effect at all in the research setting, and each
 //! switch acting (changing the node count) in the play setting.
 
-use control::search::{Limits, PlayFeatures, SearchConfig, Searcher, Unlimited};
+use control::search::{Limits, PlayFeature, PlayFeatures, SearchConfig, Searcher, Unlimited};
 use games::chess::Chess;
 use games::score::{loss_in, plies_to_end, win_in};
 use games::{Game, checkers::Checkers, othello::Othello8};
 
-/// Every combination of the play features.
+/// Combinations of the play features: every combination of null move, reductions, check
+/// extensions and ProbCut, with the other enhancements all off and all on; and each enhancement
+/// alone and each left out of the defaults.
 fn all_features() -> Vec<PlayFeatures> {
-    (0..16)
-        .map(|bits| PlayFeatures {
-            null_move: bits & 1 != 0,
-            late_move_reductions: bits & 2 != 0,
-            check_extensions: bits & 4 != 0,
-            probcut: bits & 8 != 0,
-        })
-        .collect()
+    let mut all = Vec::new();
+    for rest in [PlayFeatures::NONE, PlayFeatures::default()] {
+        for bits in 0..16 {
+            all.push(PlayFeatures {
+                null_move: bits & 1 != 0,
+                late_move_reductions: bits & 2 != 0,
+                check_extensions: bits & 4 != 0,
+                probcut: bits & 8 != 0,
+                ..rest
+            });
+        }
+    }
+    for &feature in PlayFeature::ALL {
+        let mut alone = PlayFeatures::NONE;
+        *alone.switch(feature) = true;
+        let mut without = PlayFeatures::default();
+        *without.switch(feature) = false;
+        all.extend([alone, without]);
+    }
+    all
 }
 
 fn search<G: Game>(
@@ -131,23 +145,28 @@ fn each_play_feature_switch_changes_the_node_count() {
         search(c, &pos, 6).stats.nodes()
     };
     let all = nodes(PlayFeatures::default());
-    let off = [
-        PlayFeatures {
-            null_move: false,
-            ..PlayFeatures::default()
-        },
-        PlayFeatures {
-            late_move_reductions: false,
-            ..PlayFeatures::default()
-        },
-        PlayFeatures {
-            check_extensions: false,
-            ..PlayFeatures::default()
-        },
+    let without = |feature: PlayFeature| {
+        let mut f = PlayFeatures::default();
+        *f.switch(feature) = false;
+        nodes(f)
+    };
+    // Mate-distance pruning and the zugzwang guard act only where the tree holds mates or
+    // pawn endings (their own tests in `control/src/search/pruning.rs`).
+    let quiet_here = [
+        PlayFeature::ProbCut,
+        PlayFeature::MateDistance,
+        PlayFeature::ZugzwangGuard,
     ];
-    for features in off {
-        assert_ne!(nodes(features), all, "{features:?} searched the same tree");
+    for &feature in PlayFeature::ALL {
+        if !quiet_here.contains(&feature) {
+            assert_ne!(
+                without(feature),
+                all,
+                "{feature:?} off searched the same tree"
+            );
+        }
     }
     // Null move and reductions save nodes.
-    assert!(nodes(off[0]) > all && nodes(off[1]) > all);
+    assert!(without(PlayFeature::NullMove) > all);
+    assert!(without(PlayFeature::LateMoveReductions) > all);
 }

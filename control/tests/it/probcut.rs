@@ -48,10 +48,8 @@ fn probcut_checks_nodes_at_the_models_height_and_cuts_the_tree() {
     let only = |probcut: bool| {
         let mut c = SearchConfig::play();
         c.play_features = PlayFeatures {
-            null_move: false,
-            late_move_reductions: false,
-            check_extensions: false,
             probcut,
+            ..PlayFeatures::NONE
         };
         stats(c, &pos, depth)
     };

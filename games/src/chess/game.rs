@@ -5,6 +5,7 @@ use super::error::ChessError;
 use super::eval;
 use super::moves::{Move, MoveList};
 use super::perft;
+use super::piece::Role;
 use super::position::Chess;
 use super::san;
 use crate::{Game, Outcome, Side};
@@ -111,6 +112,20 @@ impl Game for Chess {
         (!self.board.in_check()).then_some(Move::NULL)
     }
 
+    fn has_non_pawn_material(&self) -> bool {
+        let b = &self.board;
+        let pawns_and_king = b.role(Role::Pawn) | b.role(Role::King);
+        (b.color(b.side_to_move()) & !pawns_and_king).any()
+    }
+
+    fn see(&self, mv: Move, threshold: i32) -> Option<bool> {
+        Some(self.board.see_ge(mv, threshold))
+    }
+
+    fn margin_unit(&self) -> Option<i32> {
+        Some(100)
+    }
+
     fn perft(&mut self, depth: u32) -> u64 {
         perft::perft_with_rules(self, depth)
     }
@@ -120,7 +135,6 @@ impl Board {
     /// The MVV-LVA ordering score of `mv` (see `Game::move_hint`).
     #[must_use]
     pub fn mvv_lva(&self, mv: Move) -> i32 {
-        use super::piece::Role;
         let promo = mv.promotion().map_or(0, |r| r.value() * 10);
         let attacker = mv.role();
         let victim = if self.color(!self.side).contains(mv.to()) {

@@ -10,6 +10,7 @@
 //! | [`position`], `history` | [`Chess`], the `Game` type: board plus the repetition history |
 //! | [`fen`], [`san`], [`epd`] | text: FEN, UCI and SAN moves, EPD records |
 //! | [`eval`] | the static evaluation and its documented terms |
+//! | [`see`] | static exchange evaluation (the play search's capture ordering and pruning) |
 //! | [`perft`] | fast perft (copy-make, bulk counting) |
 //!
 //! # Rules
@@ -57,6 +58,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod san;
+pub mod see;
 pub mod square;
 mod zobrist;
 

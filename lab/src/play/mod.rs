@@ -69,7 +69,11 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     if args.max_plies == 0 {
         return Err(input("--max-plies", "give at least 1"));
     }
+    if args.nodes == Some(0) {
+        return Err(input("--nodes", "0 nodes is no search; give at least 1"));
+    }
     let mut plan = Plan::new(args.games, args.time_ms, args.depth, args.max_plies);
+    plan.budget.nodes = args.nodes;
     if let Some(g) = args.grace_ms {
         plan.grace = Duration::from_millis(g);
     }
@@ -429,6 +433,7 @@ fn report<G: Game>(
                     let grace = default_grace(args.time_ms.map(Duration::from_millis));
                     u64::try_from(grace.as_millis()).unwrap_or(u64::MAX)
                 }),
+                "nodes": args.nodes,
                 "a": seat_json(a),
                 "b": seat_json(b),
                 "wins": tally.wins,

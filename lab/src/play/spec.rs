@@ -15,6 +15,8 @@
 //! | `seed` | with `backend=sim`: the simulator's seed | 1 |
 //! | `setting` | research or play | play |
 //! | `tt-mb` | transposition table MiB (per processor for parallel algorithms) | 16 |
+//! | `play-features` | the play setting's enhancements, `+`-separated (`runner search --play-features` names), or none | the defaults |
+//! | `without` | enhancements taken off the defaults, `+`-separated | none |
 //! | `name` | the name in the report and the records | the spec itself |
 //!
 //! Outside programs: `uci:COMMAND` (chess engines speaking UCI), `gtp:COMMAND` (Othello
@@ -30,7 +32,9 @@
 
 use control::engine::{EngineError, Method, Player};
 use control::parallel::{ParallelAlgo, ParallelOptions};
-use control::search::{Algorithm, SearchConfig, Setting, tt::MAX_TT_MIB};
+use control::search::{
+    Algorithm, PlayFeature, PlayFeatures, SearchConfig, Setting, tt::MAX_TT_MIB,
+};
 use dib::{Backend, SimConfig};
 use games::Game;
 
@@ -80,6 +84,7 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     let mut name = None;
     let mut preset = None;
     let mut seed = 1;
+    let mut features = PlayFeatures::default();
     for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((key, value)) = pair.split_once('=') else {
             return Err(format!("'{pair}' is not key=value (keys: {KEYS})"));
@@ -111,6 +116,13 @@ pub fn parse(text: &str) -> Result<Spec, String> {
                     .ok_or_else(|| format!("tt-mb={value}: use 1 to {MAX_TT_MIB}"))?;
             }
             "name" => name = Some(value.to_string()),
+            "play-features" => {
+                features = PlayFeatures::NONE;
+                if value != "none" {
+                    set_features(&mut features, key, value, true)?;
+                }
+            }
+            "without" => set_features(&mut features, key, value, false)?,
             "preset" => preset = Some(value.to_string()),
             "seed" => {
                 seed = value
@@ -144,6 +156,10 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     };
     let mut config = SearchConfig::for_setting(setting);
     config.tt_mib = tt_mib;
+    if features != PlayFeatures::default() && setting != Setting::Play {
+        return Err("play-features= and without= need setting=play".into());
+    }
+    config.play_features = features;
     let sim = if simulated {
         let model = crate::dib_flags::cost_model(preset.as_deref().unwrap_or("shared-memory"))
             .map_err(|e| format!("preset: {e:#}"))?;
@@ -162,8 +178,23 @@ pub fn parse(text: &str) -> Result<Spec, String> {
     })
 }
 
+/// Sets each `+`-separated play feature of `list` (given for `key`) to `on`.
+fn set_features(
+    features: &mut PlayFeatures,
+    key: &str,
+    list: &str,
+    on: bool,
+) -> Result<(), String> {
+    for name in list.split('+').map(str::trim) {
+        let feature: PlayFeature = name.parse().map_err(|e| format!("{key}={list}: {e}"))?;
+        *features.switch(feature) = on;
+    }
+    Ok(())
+}
+
 /// The keys of a specification.
-const KEYS: &str = "algo, procs, backend, preset, seed, setting, tt-mb, name";
+const KEYS: &str =
+    "algo, procs, backend, preset, seed, setting, tt-mb, play-features, without, name";
 
 /// The protocol an outside engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -440,6 +471,28 @@ mod tests {
                 .contains("unknown protocol 'xboard:'")
         );
         assert!(parse_engine("algo").unwrap_err().contains("not key=value"));
+    }
+
+    #[test]
+    fn play_features_are_chosen_in_full_or_taken_off_the_defaults() {
+        let s = parse("play-features=null-move+lmr").unwrap();
+        let f = s.config.play_features;
+        assert!(f.null_move && f.late_move_reductions && !f.check_extensions && !f.delta);
+        assert_eq!(
+            parse("play-features=none").unwrap().config.play_features,
+            PlayFeatures::NONE
+        );
+        let f = parse("without=delta+mate-distance")
+            .unwrap()
+            .config
+            .play_features;
+        assert!(!f.delta && !f.mate_distance && f.null_move && f.see_ordering);
+        assert!(parse("without=fly").unwrap_err().contains("without=fly"));
+        assert!(
+            parse("setting=research,without=lmr")
+                .unwrap_err()
+                .contains("setting=play")
+        );
     }
 
     #[test]

@@ -36,7 +36,9 @@ pub struct Options {
     pub algorithm: String,
     /// `Setting`: research or play.
     pub setting: Setting,
-    /// `Move Overhead`: time kept back per move for the GUI and the pipes.
+    /// `Move Overhead`: time kept back per move for the GUI and the pipes (default 10 ms: the
+    /// engine answers within about a millisecond of its deadline, see the README's "Time
+    /// management"; a GUI on a loaded machine can ask for more).
     pub overhead: Duration,
 }
 
@@ -47,7 +49,7 @@ impl Default for Options {
             hash_mib: 16,
             algorithm: AUTO.to_string(),
             setting: Setting::Play,
-            overhead: Duration::from_millis(50),
+            overhead: Duration::from_millis(10),
         }
     }
 }

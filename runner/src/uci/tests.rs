@@ -222,7 +222,7 @@ fn field(line: &str, key: &str) -> Option<u64> {
 
 #[test]
 fn movetime_is_used_to_the_deadline_with_currmove_updates() {
-    // Move Overhead 50: the deadline is 1,950 ms. No depth completes exactly there, so the
+    // Move Overhead 10: the deadline is 1,990 ms. No depth completes exactly there, so the
     // answer comes when the deadline stops the running depth, not after half of it.
     let (mut s, out) = session();
     send(

@@ -540,6 +540,7 @@ impl<G: Game> AbSearch<G> {
             && !f.in_check
             && !is_decisive(f.bounds.beta)
             && f.position.null_move().is_some()
+            && (!self.config.play_features.zugzwang_guard || f.position.has_non_pawn_material())
             && f.position.evaluate() >= f.bounds.beta
     }
 
