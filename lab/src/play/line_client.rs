@@ -15,7 +15,7 @@ use games::Game;
 use super::outside::{Client, Fault, GameSoFar, Reply, SETUP_TIME, Terms, read_until};
 use super::process::Process;
 use super::spec::OutsideSpec;
-use super::uci_client::{declared_option, go};
+use super::uci_client::{declared_option, go, ready, set_options};
 
 /// A running line-protocol engine.
 pub struct LineClient {
@@ -53,25 +53,14 @@ impl LineClient {
                 ));
             }
         }
-        for (name, value) in &spec.options {
-            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                return Err(Fault::Refused(format!(
-                    "it has no option '{name}'; its options are: {}",
-                    declared.join(", ")
-                )));
-            }
-            process.send(&format!("setoption name {name} value {value}"))?;
-        }
+        set_options(&mut process, &declared, &spec.options)?;
         let mut client = LineClient { process };
         client.ready(deadline)?;
         Ok(client)
     }
 
     fn ready(&mut self, deadline: Instant) -> Result<(), Fault> {
-        self.process.send("isready")?;
-        read_until(&mut self.process, deadline, |line| {
-            Ok((line == "readyok").then_some(()))
-        })
+        ready(&mut self.process, deadline)
     }
 }
 

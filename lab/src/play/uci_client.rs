@@ -35,26 +35,42 @@ impl UciClient {
             }
             Ok((line == "uciok").then_some(()))
         })?;
-        for (name, value) in &spec.options {
-            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                return Err(Fault::Refused(format!(
-                    "it has no option '{name}'; its options are: {}",
-                    declared.join(", ")
-                )));
-            }
-            process.send(&format!("setoption name {name} value {value}"))?;
-        }
+        set_options(&mut process, &declared, &spec.options)?;
         let mut client = UciClient { process };
         client.ready(deadline)?;
         Ok(client)
     }
 
     fn ready(&mut self, deadline: Instant) -> Result<(), Fault> {
-        self.process.send("isready")?;
-        read_until(&mut self.process, deadline, |line| {
-            Ok((line == "readyok").then_some(()))
-        })
+        ready(&mut self.process, deadline)
     }
+}
+
+/// Sets each of `options` with `setoption`, refusing one the engine did not declare (UCI and
+/// the line protocol alike).
+pub(super) fn set_options(
+    process: &mut Process,
+    declared: &[String],
+    options: &[(String, String)],
+) -> Result<(), Fault> {
+    for (name, value) in options {
+        if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+            return Err(Fault::Refused(format!(
+                "it has no option '{name}'; its options are: {}",
+                declared.join(", ")
+            )));
+        }
+        process.send(&format!("setoption name {name} value {value}"))?;
+    }
+    Ok(())
+}
+
+/// `isready`, then waits for `readyok` until `deadline` (UCI and the line protocol alike).
+pub(super) fn ready(process: &mut Process, deadline: Instant) -> Result<(), Fault> {
+    process.send("isready")?;
+    read_until(process, deadline, |line| {
+        Ok((line == "readyok").then_some(()))
+    })
 }
 
 impl<G: Game> Client<G> for UciClient {
