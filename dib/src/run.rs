@@ -71,9 +71,6 @@ pub enum DibError {
     /// The simulator failed (the message carries the seed that reproduces it).
     #[error(transparent)]
     Sim(#[from] SimError),
-    /// `Backend::Mpi` in a build without the `mpi` feature.
-    #[error("this build has no MPI backend: rebuild with `--features mpi` (see README.md)")]
-    MpiNotBuilt,
     /// `Backend::Mpi` with a processor count other than the MPI world size.
     #[error(
         "{asked} processors asked for but MPI runs {world} ranks: launch with `mpirun -n {asked}` or ask for {world}"
@@ -85,7 +82,6 @@ pub enum DibError {
         world: usize,
     },
     /// The MPI backend failed.
-    #[cfg(feature = "mpi")]
     #[error(transparent)]
     Mpi(#[from] crate::backend::mpi::MpiError),
     /// The run ended without the root's value (a bug in the runtime or the application).
@@ -185,7 +181,7 @@ pub fn solve<A: Application>(
 ///
 /// # Errors
 /// [`DibError`] when no processor is asked for, the simulator fails, or on MPI: the build has
-/// no MPI ([`DibError::MpiNotBuilt`]), `procs` differs from the world size, or a message or
+/// no MPI library or no MPI session ([`DibError::Mpi`]), `procs` differs from the world size, or a message or
 /// summary cannot cross ranks.
 pub fn run_processors<P, S>(
     procs: usize,
@@ -203,12 +199,9 @@ where
     match backend {
         Backend::Threads { seed } => Ok(threads::run(procs, *seed, factory).summarized(summarize)),
         Backend::Sim(sim_config) => Ok(sim::run(procs, sim_config, factory)?.summarized(summarize)),
-        #[cfg(feature = "mpi")]
         Backend::Mpi { seed } => {
             crate::backend::mpi::gathered::run_gathered(procs, *seed, factory, summarize)
         }
-        #[cfg(not(feature = "mpi"))]
-        Backend::Mpi { .. } => Err(DibError::MpiNotBuilt),
     }
 }
 
@@ -274,13 +267,18 @@ mod tests {
         assert!(out.is_root());
     }
 
-    #[cfg(not(feature = "mpi"))]
     #[test]
-    fn mpi_without_the_feature_is_refused() {
+    fn mpi_without_a_session_is_refused() {
+        use crate::backend::mpi::MpiError;
         let factory = |_: ProcId| Quick;
         let err = run_processors(2, &Backend::Mpi { seed: 1 }, &factory, &|_: Quick| ())
-            .expect_err("no MPI in this build");
-        assert_eq!(err, DibError::MpiNotBuilt);
-        assert!(err.to_string().contains("--features mpi"));
+            .expect_err("no MPI session here");
+        assert!(
+            matches!(
+                err,
+                DibError::Mpi(MpiError::NotBuilt | MpiError::NotInitialized)
+            ),
+            "{err}"
+        );
     }
 }

@@ -28,10 +28,9 @@ pub mod replay;
 pub mod score;
 pub mod synthetic;
 pub mod tictactoe;
-mod unknown_name;
 pub mod zobrist;
 
 pub use game::{Game, Outcome, Side};
 pub use lcg::Lcg;
+pub use names::UnknownName;
 pub use registry::{GameId, GameInfo, GameVisitor};
-pub use unknown_name::UnknownName;

@@ -24,6 +24,9 @@ use lab::{calibrate, compare, experiment, openings, play, search, solve, strengt
 use crate::cli::{Cli, Command};
 
 fn main() -> ExitCode {
+    // The MPI library of `--backend mpi` and the mpi-* commands, where this build links one.
+    #[cfg(feature = "mpi")]
+    dib_mpi::register();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

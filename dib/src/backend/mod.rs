@@ -1,7 +1,6 @@
-//! Backends that run processors: real OS threads, the deterministic simulator, and (feature
-//! `mpi`) MPI ranks.
+//! Backends that run processors: real OS threads, the deterministic simulator, and MPI ranks
+//! (through the MPI library a program registers; see [`mpi`]).
 
-#[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod sim;
 pub mod threads;

@@ -9,13 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use mpi::point_to_point::{Destination, Source};
-use mpi::topology::{Communicator, SimpleCommunicator};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::transport::{MAX_IDLE_SLEEP, SPIN, TAG_COLLECT};
-use super::{MpiError, world};
+use super::{MpiError, Wire, world};
 
 fn encode<T: Serialize>(rank: usize, value: &T) -> Result<Vec<u8>, MpiError> {
     postcard::to_allocvec(value).map_err(|e| MpiError::Codec {
@@ -34,11 +32,10 @@ fn decode<T: DeserializeOwned>(rank: usize, from: usize, bytes: &[u8]) -> Result
 }
 
 /// Waits until a collected value from rank `from` is pending, without holding a core for long.
-fn wait_for(world: &SimpleCommunicator, from: i32) {
+fn wait_for(world: &dyn Wire, from: usize) {
     let begin = Instant::now();
     let mut sleep = Duration::from_micros(10);
-    let source = world.process_at_rank(from);
-    while source.immediate_probe_with_tag(TAG_COLLECT).is_none() {
+    while !world.pending_from(from, TAG_COLLECT) {
         if begin.elapsed() < SPIN {
             std::thread::yield_now();
         } else {
@@ -58,23 +55,20 @@ pub fn gather_at_root<T: Serialize + DeserializeOwned>(
     value: T,
 ) -> Result<Option<Vec<T>>, MpiError> {
     let world = world()?;
-    let rank = usize::try_from(world.rank()).unwrap_or(0);
+    let world = &*world;
+    let rank = world.rank();
     let size = world.size();
     if rank != 0 {
         let bytes = encode(rank, &value)?;
-        world
-            .process_at_rank(0)
-            .send_with_tag(&bytes[..], TAG_COLLECT);
+        world.send(0, TAG_COLLECT, &bytes);
         return Ok(None);
     }
-    let mut all = Vec::with_capacity(usize::try_from(size).unwrap_or(1));
+    let mut all = Vec::with_capacity(size);
     all.push(value);
     for r in 1..size {
-        wait_for(&world, r);
-        let (bytes, _) = world
-            .process_at_rank(r)
-            .receive_vec_with_tag::<u8>(TAG_COLLECT);
-        all.push(decode(rank, usize::try_from(r).unwrap_or(0), &bytes)?);
+        wait_for(world, r);
+        let bytes = world.receive_from(r, TAG_COLLECT);
+        all.push(decode(rank, r, &bytes)?);
     }
     Ok(Some(all))
 }
@@ -89,12 +83,11 @@ pub fn broadcast_from_root<T: Serialize + DeserializeOwned>(
     value: Option<T>,
 ) -> Result<T, MpiError> {
     let world = world()?;
-    let rank = usize::try_from(world.rank()).unwrap_or(0);
+    let world = &*world;
+    let rank = world.rank();
     if rank != 0 {
-        wait_for(&world, 0);
-        let (bytes, _) = world
-            .process_at_rank(0)
-            .receive_vec_with_tag::<u8>(TAG_COLLECT);
+        wait_for(world, 0);
+        let bytes = world.receive_from(0, TAG_COLLECT);
         return decode::<Option<T>>(rank, 0, &bytes)?.ok_or_else(|| MpiError::Codec {
             rank,
             detail: "rank 0 had no value to broadcast".to_string(),
@@ -102,9 +95,7 @@ pub fn broadcast_from_root<T: Serialize + DeserializeOwned>(
     }
     let bytes = encode(rank, &value)?;
     for r in 1..world.size() {
-        world
-            .process_at_rank(r)
-            .send_with_tag(&bytes[..], TAG_COLLECT);
+        world.send(r, TAG_COLLECT, &bytes);
     }
     value.ok_or_else(|| MpiError::Codec {
         rank,

@@ -3,7 +3,10 @@
 //! `mpirun` or `srun`.
 //!
 //! - [`Session`] initializes MPI for the process (once; it finalizes MPI when dropped) and checks
-//!   that the process was started by a launcher whose world size MPI agrees with.
+//!   that the process was started by a launcher whose world size MPI agrees with. MPI itself
+//!   is reached through a [`Wire`]: the `dib-mpi` crate implements it with rsmpi and
+//!   [`register`]s it, so this crate (and every crate built on it) compiles without an MPI
+//!   library, and linking MPI rebuilds only that crate and the program.
 //! - [`run`] runs this rank's [`Processor`](crate::Processor) until some rank calls
 //!   [`Context::finish`](crate::Context::finish), then drains every message still in flight so
 //!   that the next run in the same process starts clean. Every rank must call it (SPMD).
@@ -25,13 +28,15 @@
 mod collect;
 pub(crate) mod gathered;
 mod transport;
+mod wire;
 
-use mpi::Threading;
-use mpi::environment::{self, Universe};
-use mpi::topology::{Communicator, SimpleCommunicator};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::OnceLock;
 
 pub use collect::{broadcast_from_root, gather_at_root};
 pub use transport::{RankOutcome, run};
+pub use wire::{Opener, Received, Wire};
 
 /// Bytes of the buffer attached for `MPI_Bsend`: the messages a rank may have sent and not yet
 /// seen delivered. DIB messages are tens to hundreds of bytes; 64 MiB leaves room for bursts.
@@ -47,6 +52,11 @@ const LAUNCH_VARIABLES: [&str; 2] = ["PMIX_RANK", "PMI_RANK"];
 /// Why the MPI backend cannot run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MpiError {
+    /// No MPI library is linked into this program: nothing called [`register`].
+    #[error(
+        "mpi needs a runner built with `cargo build --release -p runner --features mpi` (and an MPI library): this program has no MPI library linked"
+    )]
+    NotBuilt,
     /// The process was not started by an MPI launcher.
     #[error(
         "the MPI backend needs an MPI launcher: start the program with `mpirun -n N ...` or `srun -n N ...` (no launcher variable such as OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK is set)"
@@ -90,13 +100,25 @@ pub enum MpiError {
     },
 }
 
+/// The MPI library's opener, once a program registers one.
+static OPENER: OnceLock<Opener> = OnceLock::new();
+
+thread_local! {
+    /// The wire of this thread's live [`Session`].
+    static WIRE: RefCell<Option<Rc<dyn Wire>>> = const { RefCell::new(None) };
+}
+
+/// Makes `opener` the way [`Session::init`] initializes MPI: a program that links an MPI
+/// library calls this once at its start (the runner built with `--features mpi` does, through
+/// the `dib-mpi` crate). A second call keeps the first opener.
+pub fn register(opener: Opener) {
+    let _ = OPENER.set(opener);
+}
+
 /// MPI initialized for this process, with the send buffer attached. Dropping it finalizes MPI
 /// (after which MPI cannot be used again in this process). Not `Send`: keep it on the thread
 /// that made it, and make every MPI run from that thread.
 pub struct Session {
-    /// Finalizes MPI when dropped.
-    _universe: Universe,
-    world: SimpleCommunicator,
     /// Makes the type `!Send` and `!Sync`.
     _not_send: std::marker::PhantomData<*const ()>,
 }
@@ -108,14 +130,16 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// Initializes MPI (`MPI_THREAD_FUNNELED`) and attaches the send buffer.
+    /// Initializes MPI (`MPI_THREAD_FUNNELED`) through the registered [`Opener`] and attaches
+    /// the send buffer.
     ///
     /// # Errors
-    /// [`MpiError::NoLauncher`] when no MPI launcher started this process,
-    /// [`MpiError::AlreadyInitialized`] on a second session, and [`MpiError::WorldMismatch`]
-    /// when the launcher's process count differs from MPI's world size (mismatched MPI
-    /// libraries).
+    /// [`MpiError::NotBuilt`] when no MPI library is registered, [`MpiError::NoLauncher`] when
+    /// no MPI launcher started this process, [`MpiError::AlreadyInitialized`] on a second
+    /// session, and [`MpiError::WorldMismatch`] when the launcher's process count differs from
+    /// MPI's world size (mismatched MPI libraries).
     pub fn init() -> Result<Session, MpiError> {
+        let opener = OPENER.get().ok_or(MpiError::NotBuilt)?;
         let announced = launcher_size();
         if announced.is_none()
             && !LAUNCH_VARIABLES
@@ -124,39 +148,35 @@ impl Session {
         {
             return Err(MpiError::NoLauncher);
         }
-        let Some((mut universe, _threading)) = mpi::initialize_with_threading(Threading::Funneled)
-        else {
+        if WIRE.with(|w| w.borrow().is_some()) {
             return Err(MpiError::AlreadyInitialized);
-        };
-        universe.set_buffer_size(SEND_BUFFER_BYTES);
-        let world = universe.world();
-        let session = Session {
-            _universe: universe,
-            world,
-            _not_send: std::marker::PhantomData,
-        };
+        }
+        let wire: Rc<dyn Wire> = Rc::from(opener()?);
         if let Some(launcher) = announced {
-            if launcher != session.size() {
+            if launcher != wire.size() {
                 return Err(MpiError::WorldMismatch {
                     launcher,
-                    world: session.size(),
-                    library: library_version(),
+                    world: wire.size(),
+                    library: wire.library(),
                 });
             }
         }
-        Ok(session)
+        WIRE.with(|w| *w.borrow_mut() = Some(wire));
+        Ok(Session {
+            _not_send: std::marker::PhantomData,
+        })
     }
 
     /// This process's rank, `0..size()`.
     #[must_use]
     pub fn rank(&self) -> usize {
-        usize::try_from(self.world.rank()).unwrap_or(0)
+        world().map_or(0, |w| w.rank())
     }
 
     /// The number of ranks.
     #[must_use]
     pub fn size(&self) -> usize {
-        usize::try_from(self.world.size()).unwrap_or(1)
+        world().map_or(1, |w| w.size())
     }
 
     /// Whether this is rank 0 (the one that should print).
@@ -168,17 +188,26 @@ impl Session {
     /// The linked MPI library's version line.
     #[must_use]
     pub fn library(&self) -> String {
-        library_version()
+        world().map_or_else(|_| "no MPI library".to_string(), |w| w.library())
     }
 }
 
-/// The world communicator, if MPI is initialized and not finalized.
-fn world() -> Result<SimpleCommunicator, MpiError> {
-    if environment::is_initialized() && !environment::is_finalized() {
-        Ok(SimpleCommunicator::world())
-    } else {
-        Err(MpiError::NotInitialized)
+impl Drop for Session {
+    /// Drops the wire, which finalizes MPI.
+    fn drop(&mut self) {
+        WIRE.with(|w| w.borrow_mut().take());
     }
+}
+
+/// The wire of this thread's live session; [`MpiError::NotBuilt`] when no MPI library is
+/// registered, else [`MpiError::NotInitialized`] without a session.
+fn world() -> Result<Rc<dyn Wire>, MpiError> {
+    WIRE.with(|w| w.borrow().clone())
+        .ok_or(if OPENER.get().is_some() {
+            MpiError::NotInitialized
+        } else {
+            MpiError::NotBuilt
+        })
 }
 
 /// This process's rank and the world size, if MPI is initialized.
@@ -187,10 +216,7 @@ fn world() -> Result<SimpleCommunicator, MpiError> {
 /// [`MpiError::NotInitialized`] without a live [`Session`].
 pub fn rank_and_size() -> Result<(usize, usize), MpiError> {
     let w = world()?;
-    Ok((
-        usize::try_from(w.rank()).unwrap_or(0),
-        usize::try_from(w.size()).unwrap_or(1),
-    ))
+    Ok((w.rank(), w.size()))
 }
 
 /// The process count the launcher announced, if it did.
@@ -200,30 +226,21 @@ fn launcher_size() -> Option<usize> {
         .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
 }
 
-fn library_version() -> String {
-    environment::library_version()
-        // Open MPI's string ends in a NUL byte: keep it out of printed text and JSON.
-        .map(|s| {
-            s.lines()
-                .next()
-                .unwrap_or_default()
-                .trim_matches(|c: char| c == '\0' || c.is_whitespace())
-                .to_string()
-        })
-        .unwrap_or_else(|_| "unknown MPI library".to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_session_needs_a_launcher() {
+    fn a_session_needs_a_registered_library_and_a_launcher() {
         let launched = SIZE_VARIABLES
             .iter()
             .chain(&LAUNCH_VARIABLES)
             .any(|v| std::env::var_os(v).is_some());
+        let err = Session::init().expect_err("no MPI library registered here");
+        assert_eq!(err, MpiError::NotBuilt);
+        assert!(err.to_string().contains("--features mpi"), "{err}");
         if !launched {
+            register(|| panic!("a session without a launcher opens nothing"));
             let err = Session::init().expect_err("no launcher");
             assert_eq!(err, MpiError::NoLauncher);
             assert!(err.to_string().contains("mpirun -n N"));

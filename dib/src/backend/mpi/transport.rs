@@ -3,13 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
-use mpi::topology::{Communicator, SimpleCommunicator};
-use mpi::traits::CommunicatorCollectives;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{MpiError, world};
+use super::{MpiError, Received, Wire, world};
 use crate::accounting::BackendCounters;
 use crate::context::{Context, Envelope, Nanos, ProcId};
 use crate::processor::{Activity, Factory, Processor};
@@ -58,7 +55,7 @@ pub struct RankOutcome<P> {
 }
 
 struct MpiCtx<'w> {
-    world: &'w SimpleCommunicator,
+    world: &'w dyn Wire,
     id: ProcId,
     procs: usize,
     start: Instant,
@@ -82,10 +79,7 @@ impl MpiCtx<'_> {
     }
 
     fn send_bytes(&mut self, to: ProcId, bytes: &[u8], tag: i32) {
-        let rank = i32::try_from(to).unwrap_or(i32::MAX);
-        self.world
-            .process_at_rank(rank)
-            .buffered_send_with_tag(bytes, tag);
+        self.world.buffered_send(to, tag, bytes);
         self.sent_to[to] += 1;
     }
 
@@ -116,7 +110,7 @@ impl MpiCtx<'_> {
         let begin = Instant::now();
         let mut sleep = Duration::from_micros(10);
         loop {
-            if self.world.any_process().immediate_probe().is_some() {
+            if self.world.pending() {
                 break;
             }
             let now = self.elapsed();
@@ -176,11 +170,13 @@ impl<M: Serialize + DeserializeOwned> Context<M> for MpiCtx<'_> {
     fn poll(&mut self) -> Option<Envelope<M>> {
         let begin = Instant::now();
         while !self.stopped {
-            let (message, status) = self.world.any_process().immediate_matched_probe()?;
-            let (mut bytes, status) = (message, status).matched_receive_vec::<u8>();
+            let Received {
+                from,
+                tag,
+                mut bytes,
+            } = self.world.try_receive()?;
             self.received += 1;
-            let from = usize::try_from(status.source_rank()).unwrap_or(usize::MAX);
-            match status.tag() {
+            match tag {
                 TAG_PART => self.partial[from].extend_from_slice(&bytes),
                 TAG_MSG => {
                     if !self.partial[from].is_empty() {
@@ -234,13 +230,14 @@ impl<M: Serialize + DeserializeOwned> Context<M> for MpiCtx<'_> {
 /// (every rank then stops).
 pub fn run<P: Processor>(seed: u64, factory: &dyn Factory<P>) -> Result<RankOutcome<P>, MpiError> {
     let world = world()?;
-    let id = usize::try_from(world.rank()).unwrap_or(0);
-    let procs = usize::try_from(world.size()).unwrap_or(1);
+    let world = &*world;
+    let id = world.rank();
+    let procs = world.size();
     let mut processor = factory.build(id);
     // A common start: no rank sends before every rank is ready to receive.
     world.barrier();
     let mut ctx = MpiCtx {
-        world: &world,
+        world,
         id,
         procs,
         start: Instant::now(),
@@ -283,16 +280,14 @@ pub fn run<P: Processor>(seed: u64, factory: &dyn Factory<P>) -> Result<RankOutc
 /// messages each sent to each, once all have stopped sending, then take exactly the missing
 /// ones. A failure announced in the drain still counts.
 fn drain(ctx: &mut MpiCtx<'_>) {
-    let mut incoming = vec![0u64; ctx.procs];
-    ctx.world
-        .all_to_all_into(&ctx.sent_to[..], &mut incoming[..]);
+    let incoming = ctx.world.all_to_all(&ctx.sent_to);
     let expected: u64 = incoming.iter().sum();
     while ctx.received < expected {
-        let (bytes, status) = ctx.world.any_process().receive_vec::<u8>();
+        let Received { from, tag, bytes } = ctx.world.receive();
         ctx.received += 1;
-        if status.tag() == TAG_FAIL && ctx.failure.is_none() {
+        if tag == TAG_FAIL && ctx.failure.is_none() {
             ctx.failure = Some(MpiError::PeerFailed {
-                rank: usize::try_from(status.source_rank()).unwrap_or(usize::MAX),
+                rank: from,
                 detail: String::from_utf8_lossy(&bytes).into_owned(),
             });
         }

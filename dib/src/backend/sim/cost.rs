@@ -31,6 +31,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use names::UnknownName;
+
 use crate::context::{Nanos, ProcId};
 use crate::toml_error::{TomlError, one_line};
 use crate::work::Work;
@@ -331,14 +333,6 @@ pub const SETTABLE_KEYS: [&str; 21] = [
     "message_overhead_words",
 ];
 
-/// A preset name that does not exist.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown simulator preset '{0}'; the presets are: {names} (or give a .toml file)",
-    names = preset_list()
-)]
-pub struct UnknownPreset(pub String);
-
 /// A cost-model file that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PresetError {
@@ -355,12 +349,16 @@ impl CostModel {
     /// The built-in preset `name` (see [`preset_names`]).
     ///
     /// # Errors
-    /// [`UnknownPreset`] for any other name.
-    pub fn preset(name: &str) -> Result<CostModel, UnknownPreset> {
+    /// [`UnknownName`] for any other name; its list of names says a .toml file is taken too.
+    pub fn preset(name: &str) -> Result<CostModel, UnknownName> {
         let (_, text) = PRESETS
             .iter()
             .find(|(n, _)| *n == name)
-            .ok_or_else(|| UnknownPreset(name.to_string()))?;
+            .ok_or_else(|| UnknownName {
+                what: "simulator preset",
+                given: name.to_string(),
+                valid: format!("{} (or give a .toml file)", preset_list()).into(),
+            })?;
         // The built-in files are checked by the tests below.
         Ok(CostModel::from_toml(text).unwrap_or_else(|e| panic!("preset {name}: {e}")))
     }
@@ -658,7 +656,7 @@ impl CostModel {
 }
 
 impl FromStr for CostModel {
-    type Err = UnknownPreset;
+    type Err = UnknownName;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         CostModel::preset(name)

@@ -16,8 +16,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use serde::Serialize;
 
 pub use cost::{
-    CostModel, GameCosts, Notice, PresetError, SETTABLE_KEYS, SlowLines, UnknownPreset,
-    preset_list, preset_names,
+    CostModel, GameCosts, Notice, PresetError, SETTABLE_KEYS, SlowLines, preset_list, preset_names,
 };
 pub use faults::{Crash, FaultPlan, FaultSpecError};
 

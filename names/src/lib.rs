@@ -1,5 +1,6 @@
-//! The one error for a name that does not exist: a game, an algorithm, an option's value. The
-//! crates above (`control`, `lab`) use it for every name they read.
+//! The one error for a name that does not exist: a game, an algorithm, an option's value, a
+//! simulator preset. It sits below every other crate of the workspace, so `games` (which
+//! re-exports it), `dib` and the crates above them use it for every name they read.
 
 use std::borrow::Cow;
 
