@@ -111,7 +111,7 @@ impl Trust {
                 format!("trusted: every never-splitting control is within {pct:.0} % of 1.00")
             }
             Trust::NotTrusted => format!(
-                "NOT TO BE TRUSTED: a never-splitting control is outside {pct:.0} % of 1.00, so the one-processor and the N-processor runs were not timed alike"
+                "NOT TO BE TRUSTED: a never-splitting control is outside {pct:.0} % of 1.00, so the one-processor and the N-processor runs did not meet the same machine (a busy machine, or a timing that treats them differently)"
             ),
             Trust::Undecided => format!(
                 "undecided: a never-splitting control's interval is too wide to tell whether it is within {pct:.0} % of 1.00 (more repeats, longer runs or a quieter machine)"
