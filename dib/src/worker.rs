@@ -518,6 +518,16 @@ impl<A: Application> Processor for DibProcessor<A> {
             self.table = Some(WorkTable::new(base));
             if let Some(root) = self.root.take() {
                 self.table().push(Task::new(root, Parent::Root));
+                // The root is started before any message is read: on real threads a peer's
+                // first request can arrive before this slice, and answering it from the
+                // table would hand the whole search away (the peer searching it, this
+                // processor asking for work and at last redoing it). On the simulator the
+                // inbox is empty here (every processor's first slice is at time 0, and
+                // processor 0's comes first), so its runs are unchanged.
+                if let Some(t) = self.next_task(ctx) {
+                    self.step(ctx, t);
+                    return Activity::Busy;
+                }
             }
         }
         while let Some(env) = ctx.poll() {

@@ -708,14 +708,28 @@ pub struct ValidateSimArgs {
     /// Comma-separated parallel algorithms of `runner list`; default: every one.
     #[arg(long, value_delimiter = ',')]
     pub algos: Option<Vec<String>>,
-    /// Search depth for every game (default: each game's own, see dib/CALIBRATION.md).
+    /// Search depth for every game (default: chosen by --min-seconds; with --quick each
+    /// game's quick depth, see dib/CALIBRATION.md).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Timed threads runs per cell (after one warm-up run); the median counts. Default 3 (1
-    /// with --quick).
+    /// Choose each game's depth: the smallest whose one-processor alphabeta run on threads
+    /// lasts at least this many seconds. Default 1 (not with --depth; with --quick only when
+    /// given).
+    #[arg(long, value_name = "S")]
+    pub min_seconds: Option<f64>,
+    /// Comma-separated processor counts (1 is added); default 1 to the cores.
+    #[arg(long, value_delimiter = ',')]
+    pub procs: Option<Vec<usize>>,
+    /// Paired rounds per algorithm at least (each round times every processor count once,
+    /// after one warm-up run each). Default 5 (2 with --quick).
     #[arg(long)]
     pub repeat: Option<usize>,
-    /// Shallow searches and one timed run per cell: a few seconds.
+    /// Paired rounds per algorithm at most: the rounds go on until every row's interval is
+    /// decided against 10 % (3 % for the never-splitting control) or narrow. Default 20 (3
+    /// with --quick).
+    #[arg(long, value_name = "M")]
+    pub max_repeat: Option<usize>,
+    /// Shallow searches and two or three paired rounds: a few seconds.
     #[arg(long)]
     pub quick: bool,
     /// Print exactly one JSON object on stdout.

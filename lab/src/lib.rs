@@ -5,7 +5,7 @@
 //! ([`testset`]), comparisons of algorithms over processor counts with their tables, plots and
 //! HTML report ([`compare`]), the papers' figures and tables rerun beside the published numbers
 //! ([`experiment`]), the simulator's calibration and validation ([`calibrate`],
-//! [`validate_sim`]), matches and strength per core ([`play`], [`strength`], [`openings`]).
+//! [`validate_sim`]; the never-splitting control of real-thread timing, [`never_split`]), matches and strength per core ([`play`], [`strength`], [`openings`]).
 //! Each command's inputs have a command-line form in [`cli`]; what the commands choose per
 //! game (test sets, depths) is one table, [`per_game`].
 //!
@@ -33,6 +33,7 @@ pub mod experiment;
 pub mod input_error;
 pub mod machine;
 pub mod mpi;
+pub mod never_split;
 pub mod openings;
 pub mod parallel_search;
 pub mod per_game;

@@ -322,3 +322,27 @@ pub fn short_cells_warning(plan: &Plan, store: &Store, rows: &[Row]) -> Option<S
         )
     })
 }
+
+/// The never-splitting control on every processor count above 1 ([`Plan::control`]): its
+/// per-position mean speedup against the baseline with the bootstrap interval (`None` without
+/// repeats), judged against 1.00 within 3 %.
+#[must_use]
+pub fn controls(plan: &Plan, summaries: &[Summary]) -> Vec<crate::never_split::Control> {
+    let Some(label) = &plan.control else {
+        return Vec::new();
+    };
+    summaries
+        .iter()
+        .filter(|s| &s.series == label && s.procs > 1)
+        .filter_map(|s| {
+            let speedup = s.per_position.get(&Metric::Speedup)?.mean;
+            let ci = s.speedup_ci.filter(|i| i.level > 0.0).map(|i| (i.lo, i.hi));
+            Some(crate::never_split::Control::new(
+                plan.testset.display().to_string(),
+                s.procs,
+                speedup,
+                ci,
+            ))
+        })
+        .collect()
+}

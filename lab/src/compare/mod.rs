@@ -242,6 +242,22 @@ fn report_on(
         eprintln!("warning: {w}");
         warnings.push(w);
     }
+    let controls = analysis::controls(plan, &summaries);
+    if plan.control.is_some() {
+        println!();
+        for c in &controls {
+            println!("{}", c.line());
+        }
+        println!(
+            "measurement {}",
+            crate::never_split::Trust::of(controls.iter().map(|c| c.verdict)).sentence()
+        );
+    } else if plan.backend == crate::cli::BackendKind::Threads {
+        println!(
+            "\nno never-splitting control: the baseline {} splits, so nothing checks that its one-processor runs and the N-processor runs are timed alike",
+            plan.baseline.name()
+        );
+    }
     let report = report::write_all(&report::Inputs {
         plan,
         store,
@@ -252,6 +268,7 @@ fn report_on(
         command,
         addendum,
         warnings: &warnings,
+        controls: &controls,
     })?;
     println!("\nreport: {}", report.display());
     // The plan's own cells: a folder may also hold cells of other processor counts or seeds.

@@ -104,6 +104,10 @@ pub struct Plan {
     /// From this many processors on, the table is not used within one ply of the leaves
     /// (`--tt-leaf-ban-from`).
     pub tt_leaf_ban_from: Option<usize>,
+    /// The label of the never-splitting control series ([`crate::never_split`]): on the
+    /// threads backend with a never-splitting baseline, that algorithm runs on every
+    /// processor count beside the series (added to them when `--algos` leaves it out).
+    pub control: Option<String>,
 }
 
 /// Reads `--aphid-config`: the options and the FNV hash of what they say (their `Debug`
@@ -564,6 +568,23 @@ impl Plan {
             .as_deref()
             .map(|s| Shard::parse("--shard", s))
             .transpose()?;
+        // On threads the baseline's never-splitting algorithm runs on every processor count
+        // as the control of the timing (README, "The never-splitting control").
+        let mut series = series;
+        let control = (args.backend == BackendKind::Threads
+            && baseline.never_splits()
+            && procs.iter().any(|&n| n > 1))
+        .then(|| {
+            let label = baseline.name().to_string();
+            if !series.iter().any(|s| s.label == label) {
+                series.push(Series {
+                    label: label.clone(),
+                    algo: baseline,
+                    sort: None,
+                });
+            }
+            label
+        });
         let out = args.out.clone().unwrap_or_else(|| {
             // The build is part of the name: after a rebuild the default folder is a new one
             // (the store refuses cells of another build).
@@ -601,6 +622,7 @@ impl Plan {
             aphid,
             split_tables,
             tt_leaf_ban_from: args.tt_leaf_ban_from,
+            control,
         })
     }
 
@@ -771,6 +793,39 @@ mod tests {
         assert!(parse_procs(&[]).is_err());
         assert!(parse_procs(&[0]).is_err());
         assert!(parse_procs(&[MAX_PROCS + 1]).is_err());
+    }
+
+    #[test]
+    fn a_threads_comparison_runs_the_never_splitting_control() {
+        let threads = Plan::parse(&compare_args(&[
+            "--backend",
+            "threads",
+            "--algos",
+            "delaysplit",
+            "--procs",
+            "2",
+        ]))
+        .expect("a plan");
+        assert_eq!(threads.control.as_deref(), Some("alphabeta"));
+        let labels: Vec<&str> = threads.series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["delaysplit", "alphabeta"]);
+        let given = Plan::parse(&compare_args(&[
+            "--backend",
+            "threads",
+            "--algos",
+            "alphabeta,mwf",
+            "--procs",
+            "2",
+        ]))
+        .expect("a plan");
+        assert_eq!(given.series.len(), 2, "not added twice");
+        let sim =
+            Plan::parse(&compare_args(&["--algos", "delaysplit", "--procs", "2"])).expect("a plan");
+        assert_eq!(
+            sim.control, None,
+            "the simulator's runs are left as they are"
+        );
+        assert_eq!(sim.series.len(), 1);
     }
 
     /// A table (an experiment's) may name both; clap refuses them together on the command line.

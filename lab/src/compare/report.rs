@@ -17,6 +17,7 @@ use super::plan::Plan;
 use super::store::{CellKind, Store};
 use super::svg::{self, Chart, Line, Point, Scale, escape};
 use super::table::{self, Average};
+use crate::never_split::{Control, Trust};
 
 /// What an experiment adds to a comparison's report.
 #[derive(Clone, Debug, Default)]
@@ -51,6 +52,8 @@ pub struct Inputs<'a> {
     pub addendum: &'a Addendum,
     /// The warnings printed (short cells, more threads than cores).
     pub warnings: &'a [String],
+    /// The never-splitting control per processor count above 1 (threads only).
+    pub controls: &'a [Control],
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -439,7 +442,7 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         .filter(|r| r.kind == CellKind::Run)
         .collect();
     let environment = Environment::now(plan.backend, plan.sim_preset.as_deref());
-    let json = json!({
+    let mut json = json!({
         "command": inp.command,
         "version": env!("CARGO_PKG_VERSION"),
         "settings": plan.fingerprint,
@@ -458,6 +461,12 @@ pub fn write_all(inp: &Inputs<'_>) -> Result<PathBuf> {
         "warnings": inp.warnings,
         "environment": environment,
     });
+    if inp.plan.control.is_some() {
+        let trust = Trust::of(inp.controls.iter().map(|c| c.verdict));
+        json["controls"] = json!(inp.controls);
+        json["trust"] = json!(trust);
+        json["trust_sentence"] = json!(trust.sentence());
+    }
     write(&out.join("results.json"), &format!("{json:#}\n"))?;
     let plots = plots(plan, inp.shown, &inp.addendum.published);
     for (name, _, svg) in &plots {
@@ -497,6 +506,35 @@ fn ranking(summaries: &[Summary]) -> Option<String> {
         "Mean speedup over the positions on {top} processors, best first: {}.",
         order.join(", ")
     ))
+}
+
+/// The section on the never-splitting control: one line per processor count and whether the
+/// run can be trusted (a warning box when it cannot).
+fn control_html(controls: &[Control]) -> String {
+    let trust = Trust::of(controls.iter().map(|c| c.verdict));
+    let mut h = String::from("<h2>Never-splitting control</h2>\n");
+    let _ = writeln!(
+        h,
+        "<p>The baseline's algorithm, which never splits, on N processors against the baseline: \
+         its speedup must read 1.00, and every speedup of this report rests on the same timing \
+         (mean over the positions with its bootstrap 95% interval).</p>"
+    );
+    h.push_str("<ul>");
+    for c in controls {
+        let _ = write!(h, "<li>{}</li>", escape(&c.line()));
+    }
+    h.push_str("</ul>\n");
+    let class = if trust == Trust::Trusted {
+        ""
+    } else {
+        " class=\"warning\""
+    };
+    let _ = writeln!(
+        h,
+        "<p{class}><strong>Measurement {}.</strong></p>",
+        escape(&trust.sentence())
+    );
+    h
 }
 
 /// The report: `shown` are the summaries its tables show ([`table::shown`]).
@@ -558,6 +596,9 @@ fn html(
             "<figure>{svg}<figcaption>{}</figcaption></figure>",
             escape(caption)
         );
+    }
+    if plan.control.is_some() {
+        body.push_str(&control_html(inp.controls));
     }
     body.push_str(&environment_html(environment));
     if !inp.warnings.is_empty() {

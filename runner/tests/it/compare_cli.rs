@@ -745,6 +745,21 @@ fn wall_clock_cells_are_medians_of_interleaved_repeats_with_intervals() {
     assert!(csv.iter().all(|l| l.split(',').count() == width));
     let html = std::fs::read_to_string(dir.join("report.html")).expect("html");
     assert!(html.contains("median of 3 timed repeats") && html.contains("class=\"warning\""));
+    // The never-splitting control runs beside the series and is reported everywhere.
+    assert!(
+        stdout.contains("control alphabeta x2 on") && stdout.contains("measurement "),
+        "{stdout}"
+    );
+    let controls = json["controls"].as_array().expect("controls");
+    assert_eq!(controls.len(), 1, "{controls:?}");
+    assert_eq!(controls[0]["procs"], 2);
+    assert!(controls[0]["speedup"].as_f64().is_some_and(f64::is_finite));
+    assert!(
+        ["trusted", "not_trusted", "undecided"].contains(&json["trust"].as_str().unwrap_or("")),
+        "{}",
+        json["trust"]
+    );
+    assert!(html.contains("Never-splitting control"), "{html}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

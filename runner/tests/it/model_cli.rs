@@ -112,13 +112,23 @@ fn validate_sim_prints_rows_with_the_documented_keys() {
         "--json",
     ]);
     assert_eq!(out["preset"], "shared-memory");
-    let rows = out["rows"].as_array().expect("rows");
+    let all = out["rows"].as_array().expect("rows");
     let cores = out["cores"].as_u64().expect("cores") as usize;
-    assert_eq!(rows.len(), cores, "one row per processor count 1..cores");
+    let counts = cores.max(2);
+    // The never-splitting control runs first, whatever --algos says.
+    assert_eq!(all.len(), 2 * counts, "two algorithms, 1..cores each");
+    assert!(all[..counts].iter().all(|r| r["algo"] == "alphabeta"));
+    let rows = &all[counts..];
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row["game"], "tictactoe4");
         assert_eq!(row["algo"], "delaysplit");
         assert_eq!(row["procs"], i + 1);
+        assert!(row["pairs"].as_u64().is_some_and(|p| p >= 2), "{row}");
+        assert!(
+            ["within", "outside", "undecided"].contains(&row["verdict"].as_str().unwrap_or("")),
+            "{row}"
+        );
+        assert!(row["control"].is_null(), "{row}");
         for key in [
             "measured_speedup",
             "predicted_speedup",
@@ -157,6 +167,24 @@ fn validate_sim_prints_rows_with_the_documented_keys() {
     // The one-processor row is the baseline of both speedups.
     assert_eq!(rows[0]["measured_speedup"], 1.0);
     assert_eq!(rows[0]["predicted_speedup"], 1.0);
+    // Each control has its interval, and the run its verdict on trust.
+    let controls = out["controls"].as_array().expect("controls");
+    assert_eq!(controls.len(), counts - 1, "{controls:?}");
+    for c in controls {
+        assert_eq!(c["on"], "tictactoe4");
+        let (lo, hi) = (c["lo"].as_f64(), c["hi"].as_f64());
+        assert!(
+            lo.zip(hi).is_some_and(|(lo, hi)| 0.0 < lo && lo <= hi),
+            "{c}"
+        );
+    }
+    assert!(
+        ["trusted", "not_trusted", "undecided"].contains(&out["trust"].as_str().unwrap_or("")),
+        "{}",
+        out["trust"]
+    );
+    assert_eq!(out["summary"][0]["procs"], 2);
+    assert_eq!(out["method"]["min_rounds"], 2);
 }
 
 #[test]
@@ -167,6 +195,10 @@ fn validate_sim_rejects_bad_flags_with_status_2() {
         (&["--algos", "nope"][..], "--algos"),
         (&["--depth", "0"][..], "--depth"),
         (&["--repeat", "0"][..], "--repeat"),
+        (&["--repeat", "4", "--max-repeat", "3"][..], "--max-repeat"),
+        (&["--procs", "1"][..], "--procs"),
+        (&["--min-seconds", "0"][..], "--min-seconds"),
+        (&["--min-seconds", "1", "--depth", "3"][..], "--min-seconds"),
         (&["--out", "/no/such/folder/page.md"][..], "--out"),
     ] {
         let mut all = vec!["validate-sim", "--quick", "--games", "tictactoe4"];
@@ -208,6 +240,15 @@ fn validate_sim_writes_its_page_when_asked() {
     );
     assert!(text.contains("- cost model: shared-memory"), "{text}");
     assert!(text.contains("| game | algo | procs |"), "{text}");
+    assert!(text.contains("**Measurement "), "{text}");
+    assert!(
+        text.contains("- control alphabeta x2 on tictactoe4: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("predicted speedups are within 10 % of the measured"),
+        "{text}"
+    );
     for algo in ["alphabeta", "delaysplit"] {
         assert!(
             text.contains(&format!("| tictactoe4 | {algo} | 1 |")),
