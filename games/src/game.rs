@@ -213,6 +213,28 @@ pub trait Game:
         None
     }
 
+    /// Whether [`Game::move_hint`] is only a static preference among quiet moves (Othello's
+    /// square weights) rather than a mark of tactical moves that belong before the killers
+    /// (captures in chess and checkers; the default). The `play` search setting, with its
+    /// `killers-first` switch, orders killers and history above a static hint and lets late
+    /// move reductions reach every move but the table's and the killers.
+    fn hint_is_static(&self) -> bool {
+        false
+    }
+
+    /// The `play` search setting's static evaluation (with its `trained-eval` switch) where the
+    /// game has a trained one, stronger and slower than [`Game::evaluate`]; the default is
+    /// `evaluate`. The same conventions: negamax, strictly inside `±score::MAX_EVAL`.
+    fn evaluate_trained(&self) -> i32 {
+        self.evaluate()
+    }
+
+    /// A new exact solver of this game's endings, for the `play` search setting's engine
+    /// ([`crate::endgame`]); `None` (the default) where the game has none.
+    fn endgame_solver() -> Option<Box<dyn crate::endgame::EndgameSolver<Self>>> {
+        None
+    }
+
     /// Counts the leaves of the legal-move tree of exactly `depth` plies (finished games before
     /// `depth` contribute nothing), counting the last ply in bulk. Games override this with a
     /// faster specialised version where it pays; the result must not change.

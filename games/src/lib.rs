@@ -18,6 +18,7 @@
 
 pub mod checkers;
 pub mod chess;
+pub mod endgame;
 mod game;
 mod lcg;
 pub mod othello;

@@ -9,9 +9,17 @@
 //! iterations start until the deadline stops one. The answer is the last completed iteration.
 //! A parallel search reads the clock and the stop inside its processors, so it ends at the
 //! deadline on every processor (`control/src/parallel/play/README.md`).
+//!
+//! **The endgame solver** (sequential play setting with `endgame-solver`, a game with a solver,
+//! [`games::Game::endgame_solver`], a time or node budget and no depth limit): from
+//! [`SOLVE_FROM`] moves left on, the search gets a [`SEARCH_SHARE`]-th of the budget, then the
+//! solver proves the result (a win-loss-draw window) in what is left, stopped at the deadline,
+//! at the budget's nodes or by the stop. A proven win or draw plays the solver's move; a proven
+//! loss, or a solve that did not finish, the search's. The solver and its table are kept from
+//! move to move.
 
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::parallel::play::{PlayEngine, PlayLimits};
@@ -22,6 +30,8 @@ use crate::search::{
 };
 use dib::Backend;
 use games::Game;
+use games::endgame::{EndgameSolver, Poll};
+use games::score::{loss_in, win_in};
 
 mod stop;
 mod wall_clock;
@@ -156,11 +166,21 @@ pub struct Thought<M> {
     pub virtual_time: Option<Duration>,
 }
 
+/// From this many moves left (Othello: empty squares) on, the sequential play engine calls the
+/// game's endgame solver.
+pub const SOLVE_FROM: u32 = 18;
+
+/// Where the endgame solver is called, the search before it gets this fraction (one over it) of
+/// the time or node budget.
+pub const SEARCH_SHARE: u32 = 4;
+
 /// An engine: a method, a search configuration and, for the sequential core, a searcher whose
 /// table and history persist from move to move.
 pub struct Player<G: Game> {
     config: SearchConfig,
     core: Core<G>,
+    /// The game's endgame solver, made when first needed.
+    endgame: Option<Box<dyn EndgameSolver<G>>>,
 }
 
 /// What a [`Player`] searches with.
@@ -203,7 +223,11 @@ impl<G: Game> Player<G> {
                 return Player::parallel(algo, &options);
             }
         };
-        Ok(Player { config, core })
+        Ok(Player {
+            config,
+            core,
+            endgame: None,
+        })
     }
 
     /// An engine running `algo` with `options` (its processors, backend, granularity and
@@ -219,6 +243,7 @@ impl<G: Game> Player<G> {
         Ok(Player {
             config: options.search,
             core: Core::Parallel(Box::new(engine)),
+            endgame: None,
         })
     }
 
@@ -240,6 +265,9 @@ impl<G: Game> Player<G> {
             Core::Sequential(s) => s.clear(),
             Core::Parallel(engine) => engine.clear(),
         }
+        if let Some(solver) = &mut self.endgame {
+            solver.clear();
+        }
     }
 
     /// Chooses a move in `root` within `budget`, timed by `clock` (the wall clock started when
@@ -253,55 +281,187 @@ impl<G: Game> Player<G> {
         &mut self,
         root: &G,
         budget: &Budget,
-        clock: impl SearchContext,
+        clock: impl SearchContext + Send + 'static,
         stop: &Stop,
         report: &mut dyn FnMut(Event<G::Move>),
     ) -> Result<Thought<G::Move>, EngineError> {
+        let config = self.config;
         match &mut self.core {
             Core::Sequential(searcher) => {
-                let table = Arc::clone(searcher.table());
-                let hashfull = (self.config.tt_mode != TtMode::Off).then_some(());
-                // A fixed time is the context's deadline, not the search's: the search's own
-                // time limit starts no iteration after half of it.
-                let limits = Limits {
-                    depth: budget.depth,
-                    nodes: budget.nodes,
-                    time: budget.time.filter(|_| !budget.fixed_time),
-                };
-                let report = RefCell::new(report);
-                let mut root_moves = Vec::with_capacity(G::MAX_MOVES);
-                root.generate_moves(&mut root_moves);
-                let mut ctx = Watch {
-                    clock,
-                    stop,
-                    deadline: budget.time.filter(|_| budget.fixed_time),
-                    root_moves,
-                    next_currmove: CURRMOVE_AFTER,
-                    report: &report,
-                };
-                let result = searcher.search_with_progress(root, &limits, &mut ctx, &mut |p| {
-                    (report.borrow_mut())(Event::Depth(Report {
-                        depth: p.depth,
-                        value: p.value,
-                        pv: p.pv.to_vec(),
-                        nodes: p.nodes,
-                        elapsed: p.elapsed,
-                        hashfull: hashfull.map(|()| table.hashfull()),
-                        seldepth: p.seldepth,
-                    }));
-                });
-                Ok(Thought {
-                    best_move: result.best_move,
-                    pv: result.pv,
-                    value: result.value,
-                    depth: result.depth,
-                    nodes: result.stats.nodes(),
-                    virtual_time: None,
-                })
+                let features = config.play_features;
+                let solving = config.play_enhancements()
+                    && features.endgame_solver
+                    && budget.depth.is_none()
+                    && (budget.time.is_some() || budget.nodes.is_some())
+                    && root.outcome().is_none();
+                if solving && self.endgame.is_none() {
+                    self.endgame = G::endgame_solver();
+                }
+                match self.endgame.as_deref_mut().filter(|_| solving) {
+                    Some(solver) if solver.moves_left(root) <= SOLVE_FROM => Ok(endgame(
+                        searcher, solver, &config, root, budget, clock, stop, report,
+                    )),
+                    _ => Ok(sequential(
+                        searcher, &config, root, budget, clock, stop, report,
+                    )),
+                }
             }
             Core::Parallel(engine) => play_deepening(engine, root, budget, &clock, stop, report),
         }
     }
+}
+
+/// The sequential search under `budget`.
+fn sequential<G: Game>(
+    searcher: &mut Searcher<G>,
+    config: &SearchConfig,
+    root: &G,
+    budget: &Budget,
+    clock: impl SearchContext,
+    stop: &Stop,
+    report: &mut dyn FnMut(Event<G::Move>),
+) -> Thought<G::Move> {
+    let table = Arc::clone(searcher.table());
+    let hashfull = (config.tt_mode != TtMode::Off).then_some(());
+    // A fixed time is the context's deadline, not the search's: the search's own
+    // time limit starts no iteration after half of it.
+    let limits = Limits {
+        depth: budget.depth,
+        nodes: budget.nodes,
+        time: budget.time.filter(|_| !budget.fixed_time),
+    };
+    let report = RefCell::new(report);
+    let mut root_moves = Vec::with_capacity(G::MAX_MOVES);
+    root.generate_moves(&mut root_moves);
+    let mut ctx = Watch {
+        clock,
+        stop,
+        deadline: budget.time.filter(|_| budget.fixed_time),
+        root_moves,
+        next_currmove: CURRMOVE_AFTER,
+        report: &report,
+    };
+    let result = searcher.search_with_progress(root, &limits, &mut ctx, &mut |p| {
+        (report.borrow_mut())(Event::Depth(Report {
+            depth: p.depth,
+            value: p.value,
+            pv: p.pv.to_vec(),
+            nodes: p.nodes,
+            elapsed: p.elapsed,
+            hashfull: hashfull.map(|()| table.hashfull()),
+            seldepth: p.seldepth,
+        }));
+    });
+    Thought {
+        best_move: result.best_move,
+        pv: result.pv,
+        value: result.value,
+        depth: result.depth,
+        nodes: result.stats.nodes(),
+        virtual_time: None,
+    }
+}
+
+/// A clock shared by the search and the endgame solver's poll (which must own what it reads).
+struct Shared<C>(Arc<Mutex<C>>);
+
+impl<C> Clone for Shared<C> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<C: SearchContext> SearchContext for Shared<C> {
+    fn elapsed(&self) -> Duration {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .elapsed()
+    }
+
+    fn poll(&mut self, nodes: u64) -> Signal {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .poll(nodes)
+    }
+}
+
+/// Near the end of the game: the search with a [`SEARCH_SHARE`]-th of the budget, then the
+/// endgame solver's win-loss-draw solve in the rest of it. A proven win or draw plays the
+/// solver's move (reported as one more depth, the moves left, with a decisive value or 0); a
+/// proven loss keeps the search's move with a losing value; an unfinished solve keeps the
+/// search's answer.
+#[allow(clippy::too_many_arguments)]
+fn endgame<G: Game>(
+    searcher: &mut Searcher<G>,
+    solver: &mut dyn EndgameSolver<G>,
+    config: &SearchConfig,
+    root: &G,
+    budget: &Budget,
+    clock: impl SearchContext + Send + 'static,
+    stop: &Stop,
+    report: &mut dyn FnMut(Event<G::Move>),
+) -> Thought<G::Move> {
+    let clock = Shared(Arc::new(Mutex::new(clock)));
+    let share = |x: Option<u64>| x.map(|x| (x / u64::from(SEARCH_SHARE)).max(1));
+    let search_budget = Budget {
+        time: budget.time.map(|t| t / SEARCH_SHARE),
+        nodes: share(budget.nodes),
+        fixed_time: false,
+        ..*budget
+    };
+    let mut thought = sequential(
+        searcher,
+        config,
+        root,
+        &search_budget,
+        clock.clone(),
+        stop,
+        report,
+    );
+    if stop.is_raised() {
+        return thought;
+    }
+    let searched = thought.nodes;
+    let (deadline, node_cap) = (
+        budget.time,
+        budget.nodes.map(|n| n.saturating_sub(searched)),
+    );
+    let (mut poll_clock, poll_stop) = (clock.clone(), stop.clone());
+    let poll: Poll = Box::new(move |nodes| {
+        poll_clock.poll(searched + nodes) == Signal::Stop
+            || poll_stop.is_raised()
+            || deadline.is_some_and(|d| poll_clock.elapsed() >= d)
+            || node_cap.is_some_and(|cap| nodes >= cap)
+    });
+    let left = solver.moves_left(root);
+    let Some(solved) = solver.solve(root, -1, 1, poll) else {
+        return thought;
+    };
+    thought.nodes += solved.nodes;
+    thought.value = match solved.value.signum() {
+        1 => win_in(left),
+        -1 => loss_in(left),
+        _ => 0,
+    };
+    if solved.value >= 0 {
+        if let Some(mv) = solved.best_move {
+            thought.best_move = Some(mv);
+            thought.pv = vec![mv];
+        }
+    }
+    thought.depth = thought.depth.max(left);
+    report(Event::Depth(Report {
+        depth: thought.depth,
+        value: thought.value,
+        pv: thought.pv.clone(),
+        nodes: thought.nodes,
+        elapsed: clock.elapsed(),
+        hashfull: None,
+        seldepth: thought.depth,
+    }));
+    thought
 }
 
 /// The sequential search's context: the clock, the stop, the deadline of a fixed time, and
@@ -421,11 +581,11 @@ fn first_move<G: Game>(root: &G) -> Option<G::Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::NodeClock;
     use games::tictactoe::TicTacToe3;
 
     #[test]
     fn a_fixed_time_is_searched_to_its_deadline_and_a_clock_time_starts_no_depth_after_half() {
-        use crate::search::NodeClock;
         use games::chess::Chess;
         // A virtual clock of 10 µs a node: 150 ms are 15,000 nodes, the same on every machine.
         let root =
@@ -475,7 +635,6 @@ mod tests {
 
     #[test]
     fn the_root_move_is_reported_after_the_first_second_at_most_four_times_a_second() {
-        use crate::search::NodeClock;
         use games::chess::Chess;
         // 100 µs a node: 2 s are 20,000 nodes; reports start after 10,000, one per 2,500 at most.
         let root = Chess::start();
@@ -502,6 +661,113 @@ mod tests {
             assert!(legal.contains(&mv));
             assert!((1..=legal.len()).contains(&number));
         }
+    }
+
+    /// An 8x8 Othello position of seeded random play with `empties` empty squares.
+    fn othello_with(empties: u32) -> games::othello::Othello8 {
+        use games::othello::Othello8;
+        for seed in 1.. {
+            let mut rng = games::Lcg(seed);
+            let mut pos = Othello8::start();
+            let mut moves = Vec::new();
+            while pos.empties().count_ones() > empties && !pos.is_over() {
+                pos.generate_moves(&mut moves);
+                pos.make_move(moves[rng.below(moves.len())]);
+            }
+            if !pos.is_over() {
+                return pos;
+            }
+        }
+        unreachable!()
+    }
+
+    /// The play engine's answer in `pos` within `nodes` nodes, with or without the endgame
+    /// solver, and the depths it reported.
+    fn othello_thought(
+        pos: &games::othello::Othello8,
+        nodes: u64,
+        solver: bool,
+    ) -> (Thought<games::othello::Move>, Vec<u32>) {
+        let mut config = SearchConfig::play();
+        config.play_features.endgame_solver = solver;
+        let mut player = Player::new(Method::Sequential(Algorithm::Pvs), config).unwrap();
+        let budget = Budget {
+            nodes: Some(nodes),
+            ..Budget::default()
+        };
+        let mut depths = Vec::new();
+        let t = player
+            .think(
+                pos,
+                &budget,
+                NodeClock::new(1_000),
+                &Stop::new(),
+                &mut |e| {
+                    if let Event::Depth(r) = e {
+                        depths.push(r.depth);
+                    }
+                },
+            )
+            .unwrap();
+        (t, depths)
+    }
+
+    #[test]
+    fn the_endgame_solver_proves_the_result_from_its_number_of_empties_on() {
+        use games::othello::endgame;
+        use games::score::{is_decisive, loss_in, win_in};
+        for seed_empties in [12, 16] {
+            let pos = othello_with(seed_empties);
+            let left = pos.empties().count_ones();
+            let exact = endgame::solve(&pos).score;
+            let (t, depths) = othello_thought(&pos, 4_000_000, true);
+            let expected = match exact.signum() {
+                1 => win_in(left),
+                -1 => loss_in(left),
+                _ => 0,
+            };
+            assert_eq!(t.value, expected, "{pos}: exact {exact}");
+            assert_eq!(depths.last(), Some(&t.depth));
+            assert!(t.depth >= left);
+            // A win or draw is kept by the move played.
+            if exact >= 0 {
+                let child = pos.played(t.best_move.unwrap());
+                assert_eq!((-endgame::solve(&child).score).signum(), exact.signum());
+            }
+            // Without the solver, a small budget proves nothing.
+            let (without, _) = othello_thought(&pos, 20_000, false);
+            assert!(!is_decisive(without.value) && without.depth < left, "{pos}");
+        }
+        // Above its number of empties the solver is not called.
+        let pos = othello_with(SOLVE_FROM + 8);
+        let (t, _) = othello_thought(&pos, 200_000, true);
+        assert!(!is_decisive(t.value) && t.depth < SOLVE_FROM, "{pos}");
+    }
+
+    #[test]
+    fn an_endgame_solve_that_cannot_finish_in_time_plays_the_search_move() {
+        use games::score::is_decisive;
+        // 1 µs a node: 20 ms are 20,000 nodes, far too few to solve 18 empties.
+        let pos = othello_with(SOLVE_FROM);
+        let mut player =
+            Player::new(Method::Sequential(Algorithm::Pvs), SearchConfig::play()).unwrap();
+        let budget = Budget {
+            time: Some(Duration::from_millis(20)),
+            ..Budget::default()
+        };
+        let t = player
+            .think(
+                &pos,
+                &budget,
+                NodeClock::new(1_000),
+                &Stop::new(),
+                &mut |_| {},
+            )
+            .unwrap();
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        assert!(moves.contains(&t.best_move.unwrap()));
+        assert!(!is_decisive(t.value) && t.depth < SOLVE_FROM, "{}", t.depth);
     }
 
     #[test]

@@ -243,10 +243,9 @@ pub(super) fn keyed_order<G: Game>(
         .map(|(i, &mv)| {
             let i = i as u16;
             let key = first.key(i).unwrap_or_else(|| {
-                let see = searcher.see_ordering();
                 searcher
                     .tables
-                    .key(pos, mv, (ply as usize).min(MAX_PLY), see)
+                    .key(pos, mv, (ply as usize).min(MAX_PLY), searcher.key_rules())
             });
             (key, i)
         })

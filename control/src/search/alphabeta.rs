@@ -156,7 +156,7 @@ impl<G: Game> Searcher<G> {
         let pv_node = node.kind == NodeType::One;
         let unit = if play { pos.margin_unit() } else { None };
         let static_eval = if play && !in_check && !pv_node {
-            Some(pos.evaluate())
+            Some(self.evaluate(pos))
         } else {
             None
         };
@@ -187,7 +187,7 @@ impl<G: Game> Searcher<G> {
             && (!features.zugzwang_guard || pos.has_non_pawn_material())
         {
             if let Some(null) = pos.null_move() {
-                if static_eval.unwrap_or_else(|| pos.evaluate()) >= beta {
+                if static_eval.unwrap_or_else(|| self.evaluate(pos)) >= beta {
                     let r = 2 + depth / 6;
                     let undo = pos.make_move(null);
                     let child = NodeInfo {
@@ -215,7 +215,7 @@ impl<G: Game> Searcher<G> {
         if n == 0 {
             // Not over but no moves: a game breaking the trait's convention; evaluate.
             self.plies[ply] = buf;
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         let sorted = self
             .config
@@ -247,7 +247,7 @@ impl<G: Game> Searcher<G> {
                 let key = if self.config.move_ordering {
                     first.key(i as u16).unwrap_or_else(|| {
                         self.tables
-                            .key(pos, mv, self.killer_ply(ply), self.see_ordering())
+                            .key(pos, mv, self.killer_ply(ply), self.key_rules())
                     })
                 } else {
                     0

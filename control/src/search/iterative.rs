@@ -156,7 +156,7 @@ impl<G: Game> Searcher<G> {
                 let mut moves = Vec::new();
                 pos.generate_moves(&mut moves);
                 SearchResult {
-                    value: pos.evaluate(),
+                    value: self.evaluate(&pos),
                     best_move: moves.first().copied(),
                     pv: Vec::new(),
                     depth: 0,

@@ -1,8 +1,10 @@
 //! Move ordering: the transposition-table move first, then the game's ordering hints, then
 //! killer moves (two per ply), then the history heuristic. In the play setting with SEE
 //! ordering, hinted moves that lose material by static exchange ([`Game::see`]) come after the
-//! killers and before the other moves. Ordering changes only which moves are searched first,
-//! never a value.
+//! killers and before the other moves. In the play setting with `killers-first`, a game whose
+//! hint is only a static preference ([`Game::hint_is_static`]) has its moves ordered killers
+//! first, then by history, the hint breaking ties; only the killers then count as more than
+//! quiet. Ordering changes only which moves are searched first, never a value.
 
 use std::hash::{Hash, Hasher};
 
@@ -17,6 +19,20 @@ pub(crate) const QUIET_BELOW: i64 = 1 << 26;
 /// Moves at or above this key and below [`QUIET_BELOW`] are hinted moves that lose material by
 /// static exchange (play setting); below it, quiet moves ordered by history alone.
 pub(crate) const LOSING_BASE: i64 = 1 << 25;
+
+/// How the play setting changes the keys ([`OrderingTables::key`]); both off in the research
+/// setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KeyRules {
+    /// Hinted moves that lose material by static exchange go after the killers.
+    pub(crate) see: bool,
+    /// Where the game's hint is static: killers, then history, then the hint.
+    pub(crate) killers_first: bool,
+}
+
+/// Below every key of a move that is no killer under [`KeyRules::killers_first`] (the keys of
+/// such moves are this plus history and hint, all negative).
+const STATIC_BASE: i64 = -(1 << 40);
 
 /// History slots per side (a power of two); moves are hashed into them.
 const HISTORY_SLOTS: usize = 4096;
@@ -97,11 +113,13 @@ impl<G: Game> OrderingTables<G> {
     }
 
     /// The ordering key of `mv` at `ply` (larger first): hint, then killer, then history. With
-    /// `see`, a hinted move that loses material by static exchange gets a key between the
-    /// killers' and the quiet moves' ([`LOSING_BASE`] plus its hint).
-    pub(crate) fn key(&self, pos: &G, mv: G::Move, ply: usize, see: bool) -> i64 {
+    /// `rules.see`, a hinted move that loses material by static exchange gets a key between the
+    /// killers' and the quiet moves' ([`LOSING_BASE`] plus its hint). With
+    /// `rules.killers_first` and a static hint: killers (at [`QUIET_BELOW`] and above), then
+    /// history, then the hint, every other move's key negative.
+    pub(crate) fn key(&self, pos: &G, mv: G::Move, ply: usize, rules: KeyRules) -> i64 {
         let hint = i64::from(pos.move_hint(mv));
-        if see && hint > 0 && pos.see(mv, 0) == Some(false) {
+        if rules.see && hint > 0 && pos.see(mv, 0) == Some(false) {
             return LOSING_BASE + hint.min(LOSING_BASE - 1);
         }
         let killers = &self.killers[ply];
@@ -112,6 +130,12 @@ impl<G: Game> OrderingTables<G> {
         };
         let side = pos.side_to_move().index();
         let history = i64::from(self.history[side * HISTORY_SLOTS + history_slot(&mv)]);
+        if rules.killers_first && pos.hint_is_static() {
+            if killer > 0 {
+                return killer << 26;
+            }
+            return STATIC_BASE + (history << 16) + hint.clamp(-(1 << 15), (1 << 15) - 1);
+        }
         (hint << 32) + (killer << 26) + history
     }
 
@@ -164,6 +188,53 @@ mod tests {
         assert_eq!(v[1], (5, 2));
         select_next(&mut v, 2);
         assert_eq!(v[2], (3, 3));
+    }
+
+    #[test]
+    fn killers_first_puts_killers_then_history_above_a_static_hint() {
+        use games::othello::Othello8;
+        // A middle-game position (`othello_midgame.txt`) with moves of different square weights.
+        let pos = Othello8::parse_position(
+            "XO--O----O-O-O--XXXXX-O-OOOOOO----XOO-----XXOXX------OO--------- X",
+        )
+        .unwrap();
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let weight = |m: &games::othello::Move| pos.move_hint(*m);
+        let best = *moves.iter().max_by_key(|m| weight(m)).unwrap();
+        let worst = *moves.iter().min_by_key(|m| weight(m)).unwrap();
+        assert!(weight(&best) > weight(&worst));
+        let mut tables = OrderingTables::<Othello8>::new();
+        tables.cutoff(&pos, worst, 3, 4);
+        let first = KeyRules {
+            see: false,
+            killers_first: true,
+        };
+        let old = KeyRules::default();
+        // The default: the better square first, the killer only within its weight.
+        assert!(tables.key(&pos, best, 3, old) > tables.key(&pos, worst, 3, old));
+        // Killers first: the killer, then the other moves, all quiet-looking.
+        assert!(tables.key(&pos, worst, 3, first) >= QUIET_BELOW);
+        assert!(tables.key(&pos, best, 3, first) < tables.key(&pos, worst, 3, first));
+        assert!(tables.key(&pos, best, 3, first) < QUIET_BELOW);
+        // At another ply the same move is no killer; its history still puts it above the
+        // better square, which has none.
+        assert!(tables.key(&pos, worst, 4, first) < QUIET_BELOW);
+        assert!(tables.key(&pos, worst, 4, first) > tables.key(&pos, best, 4, first));
+        // Without history either, the hint decides.
+        let fresh = OrderingTables::<Othello8>::new();
+        assert!(fresh.key(&pos, best, 3, first) > fresh.key(&pos, worst, 3, first));
+        // A game whose hints are tactical keeps the default order.
+        let chess = games::chess::Chess::start();
+        let mut chess_moves = Vec::new();
+        chess.generate_moves(&mut chess_moves);
+        let chess_tables = OrderingTables::<games::chess::Chess>::new();
+        for &m in &chess_moves {
+            assert_eq!(
+                chess_tables.key(&chess, m, 0, first),
+                chess_tables.key(&chess, m, 0, old)
+            );
+        }
     }
 
     #[test]

@@ -33,18 +33,18 @@ impl<G: Game> Searcher<G> {
         ctx: &mut dyn SearchContext,
     ) -> i32 {
         if ply >= MAX_PLY || left == Some(0) {
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         let mut buf = std::mem::take(&mut self.plies[ply]);
         let stand_pat = pos.generate_tactical(&mut buf.moves);
         if buf.moves.is_empty() {
             self.plies[ply] = buf;
-            return pos.evaluate();
+            return self.evaluate(pos);
         }
         let mut best = -INFINITY;
         if stand_pat {
-            best = pos.evaluate();
+            best = self.evaluate(pos);
             if best >= beta {
                 self.plies[ply] = buf;
                 return best;

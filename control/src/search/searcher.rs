@@ -10,7 +10,7 @@ use games::Game;
 use super::busy::BusyTable;
 use super::context::{POLL_INTERVAL, SearchContext, Signal};
 use super::limits::{Limits, MAX_DEPTH, MAX_PLY};
-use super::ordering::OrderingTables;
+use super::ordering::{KeyRules, OrderingTables};
 use super::refutation::RefutationTable;
 use super::settings::{Algorithm, SearchConfig, TtMode};
 use super::sorting::NodeType;
@@ -441,10 +441,26 @@ impl<G: Game> Searcher<G> {
         &self.refute.lines[0]
     }
 
-    /// Whether moves are ordered by static exchange (the play setting with SEE ordering on).
+    /// The static evaluation of `pos`: the game's trained one in the play setting with
+    /// `trained-eval`, else [`Game::evaluate`].
     #[inline]
-    pub(crate) fn see_ordering(&self) -> bool {
-        self.config.play_enhancements() && self.config.play_features.see_ordering
+    pub(crate) fn evaluate(&self, pos: &G) -> i32 {
+        if self.config.play_enhancements() && self.config.play_features.trained_eval {
+            pos.evaluate_trained()
+        } else {
+            pos.evaluate()
+        }
+    }
+
+    /// The play setting's changes to the ordering keys (none in the research setting).
+    #[inline]
+    pub(crate) fn key_rules(&self) -> KeyRules {
+        let play = self.config.play_enhancements();
+        let f = self.config.play_features;
+        KeyRules {
+            see: play && f.see_ordering,
+            killers_first: play && f.killers_first,
+        }
     }
 
     /// The ply whose killers a node `ply` plies below this search's root uses: plies from the

@@ -136,6 +136,17 @@ pub struct PlayFeatures {
     pub zugzwang_guard: bool,
     /// Mate-distance pruning.
     pub mate_distance: bool,
+    /// Where the game's move hint is only a static preference ([`games::Game::hint_is_static`]:
+    /// Othello's square weights), killers and then history order the moves above it, and late
+    /// move reductions reach every move but the table's and the killers.
+    pub killers_first: bool,
+    /// The engine ([`crate::engine::Player`], sequential search) solves the position exactly
+    /// with the game's endgame solver ([`games::Game::endgame_solver`]) when few enough moves
+    /// are left, and plays the midgame search's move when the solve does not finish in time.
+    pub endgame_solver: bool,
+    /// The game's trained evaluation ([`games::Game::evaluate_trained`]: Othello's pattern
+    /// evaluation) instead of [`games::Game::evaluate`].
+    pub trained_eval: bool,
 }
 
 named_enum! {
@@ -161,6 +172,12 @@ named_enum! {
         ZugzwangGuard => "zugzwang-guard",
         /// [`PlayFeatures::mate_distance`].
         MateDistance => "mate-distance",
+        /// [`PlayFeatures::killers_first`].
+        KillersFirst => "killers-first",
+        /// [`PlayFeatures::endgame_solver`].
+        EndgameSolver => "endgame-solver",
+        /// [`PlayFeatures::trained_eval`].
+        TrainedEval => "trained-eval",
     }
 }
 
@@ -177,6 +194,9 @@ impl PlayFeatures {
         reverse_futility: false,
         zugzwang_guard: false,
         mate_distance: false,
+        killers_first: false,
+        endgame_solver: false,
+        trained_eval: false,
     };
 
     /// The switch of `feature`.
@@ -192,6 +212,9 @@ impl PlayFeatures {
             PlayFeature::ReverseFutility => &mut self.reverse_futility,
             PlayFeature::ZugzwangGuard => &mut self.zugzwang_guard,
             PlayFeature::MateDistance => &mut self.mate_distance,
+            PlayFeature::KillersFirst => &mut self.killers_first,
+            PlayFeature::EndgameSolver => &mut self.endgame_solver,
+            PlayFeature::TrainedEval => &mut self.trained_eval,
         }
     }
 }

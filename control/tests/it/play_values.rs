@@ -151,11 +151,16 @@ fn each_play_feature_switch_changes_the_node_count() {
         nodes(f)
     };
     // Mate-distance pruning and the zugzwang guard act only where the tree holds mates or
-    // pawn endings (their own tests in `control/src/search/pruning.rs`).
+    // pawn endings (their own tests in `control/src/search/pruning.rs`); killers first only
+    // where the game's hint is static and the trained evaluation where the game has one
+    // (Othello, below); the endgame solver acts in the engine.
     let quiet_here = [
         PlayFeature::ProbCut,
         PlayFeature::MateDistance,
         PlayFeature::ZugzwangGuard,
+        PlayFeature::KillersFirst,
+        PlayFeature::EndgameSolver,
+        PlayFeature::TrainedEval,
     ];
     for &feature in PlayFeature::ALL {
         if !quiet_here.contains(&feature) {
@@ -169,4 +174,25 @@ fn each_play_feature_switch_changes_the_node_count() {
     // Null move and reductions save nodes.
     assert!(without(PlayFeature::NullMove) > all);
     assert!(without(PlayFeature::LateMoveReductions) > all);
+}
+
+#[test]
+fn killers_first_and_the_trained_evaluation_change_the_othello_play_tree() {
+    // A middle-game Othello position (`othello_midgame.txt`): its square-weight hints are
+    // static, so killers first reorders (and reduces) the play search's moves; the trained
+    // evaluation changes the values.
+    let pos = Othello8::parse_position(
+        "XO--O----O-O-O--XXXXX-O-OOOOOO----XOO-----XXOXX------OO--------- X",
+    )
+    .expect("a valid position");
+    let nodes = |feature: Option<PlayFeature>| {
+        let mut c = SearchConfig::play();
+        if let Some(f) = feature {
+            *c.play_features.switch(f) = false;
+        }
+        search(c, &pos, 7).stats.nodes()
+    };
+    let all = nodes(None);
+    assert_ne!(nodes(Some(PlayFeature::KillersFirst)), all);
+    assert_ne!(nodes(Some(PlayFeature::TrainedEval)), all);
 }

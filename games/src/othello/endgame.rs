@@ -66,6 +66,10 @@
 //!   computed, from the four lines through it gathered into bytes and one `8 x 256` table
 //!   (`endgame/last_flip.rs`).
 //!
+//! A solve may be stopped ([`Solver::solve_polled`]): the poll is asked every few thousand
+//! nodes at nodes with 7 or more empties, and a stopped solve unwinds without storing
+//! anything, so the table keeps only proved bounds.
+//!
 //! Every call of the recursive routines counts one node (the last-square evaluation and the
 //! positions of the presort's shallow searches included), which [`SolveResult::nodes`]
 //! reports.
@@ -87,6 +91,7 @@ pub use testset::{TestSetError, scored_positions};
 
 use super::bitboard::{Geometry, flips, moves};
 use super::{Move, Othello};
+use crate::endgame::{EndgameSolver, Poll, Solved};
 use table::Table;
 
 /// The result of [`solve`].
@@ -217,7 +222,16 @@ pub struct Solver<const N: usize> {
     leaf_below: u32,
     nodes: u64,
     options: Options,
+    /// Asked every [`POLL_NODES`] nodes during [`Solver::solve_polled`] (none otherwise).
+    poll: Option<Poll>,
+    /// The node count at which `poll` is asked next (`u64::MAX` without one).
+    next_poll: u64,
+    /// Set when `poll` stopped the solve: every routine then returns at once, storing nothing.
+    aborted: bool,
 }
+
+/// A polled solve asks its poll once every this many nodes (well under a millisecond).
+const POLL_NODES: u64 = 4096;
 
 /// The final score when the game ends with `p` (to move) against `o`.
 #[inline]
@@ -378,7 +392,49 @@ impl<const N: usize> Solver<N> {
             leaf_below: 0,
             nodes: 0,
             options,
+            poll: None,
+            next_poll: u64::MAX,
+            aborted: false,
         }
+    }
+
+    /// [`Solver::solve`] that asks `poll` with the node count every few thousand nodes and
+    /// stops, answering `None`, as soon as it says so. A stopped solve stores no bound it did
+    /// not prove, so the table stays right for later solves.
+    pub fn solve_polled(
+        &mut self,
+        pos: &Othello<N>,
+        alpha: i32,
+        beta: i32,
+        poll: Poll,
+    ) -> Option<SolveResult> {
+        self.poll = Some(poll);
+        self.next_poll = POLL_NODES;
+        self.aborted = false;
+        let result = self.solve(pos, alpha, beta);
+        let aborted = self.aborted;
+        self.poll = None;
+        self.next_poll = u64::MAX;
+        self.aborted = false;
+        (!aborted).then_some(result)
+    }
+
+    /// Forgets every stored result (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.hints.clear();
+    }
+
+    /// Whether the solve must stop: asks the poll when it is due.
+    #[inline]
+    fn halted(&mut self) -> bool {
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_NODES;
+            if let Some(poll) = &mut self.poll {
+                self.aborted |= poll(self.nodes);
+            }
+        }
+        self.aborted
     }
 
     /// Solves `pos` within the window `(alpha, beta)` (clamped to `-N*N..=N*N`; use
@@ -442,6 +498,9 @@ impl<const N: usize> Solver<N> {
         let mut width = 4;
         loop {
             let (v, sq) = self.root(p, o, list, lo, hi);
+            if self.aborted {
+                return (0, sq);
+            }
             if (v > lo && v < hi) || (v <= lo && lo == alpha) || (v >= hi && hi == beta) {
                 return (v, sq);
             }
@@ -558,6 +617,9 @@ impl<const N: usize> Solver<N> {
             };
             if i > 0 && v > a && v < beta {
                 v = -self.search(np, no, -beta, -v, false);
+            }
+            if self.aborted {
+                return (0, best_sq);
             }
             if v > best {
                 best = v;
@@ -733,6 +795,9 @@ impl<const N: usize> Solver<N> {
 
     /// 7 or more empties: table, enhanced transposition cutoff, fastest-first, PVS.
     fn deep(&mut self, p: u64, o: u64, mut list: u64, n: u32, alpha: i32, beta: i32) -> i32 {
+        if self.halted() {
+            return 0;
+        }
         let presort = n >= self.options.presort_from;
         let use_table = n >= self.options.table_from;
         let (mut alpha, mut beta) = (alpha, beta);
@@ -812,6 +877,9 @@ impl<const N: usize> Solver<N> {
             let (_, _, np, no, _) = ordered[0];
             let replies = moves::<N>(np, no);
             let v = -self.search_child(np, no, replies, -beta, -a);
+            if self.aborted {
+                return 0;
+            }
             best = v;
             if v > a {
                 a = v;
@@ -871,6 +939,9 @@ impl<const N: usize> Solver<N> {
             };
             if i > 0 && v > a && v < beta {
                 v = -self.search_child(np, no, replies, -beta, -v);
+            }
+            if self.aborted {
+                return 0;
             }
             if v > best {
                 best = v;
@@ -1042,6 +1113,59 @@ impl<const N: usize> Solver<N> {
             return 2 * (p ^ g).count_ones() as i32 - full;
         }
         final_score::<N>(p, o)
+    }
+}
+
+/// The trained evaluation of `pos` for the side to move, in sixteenths of a disc (the
+/// presort's: on 8x8 the pattern evaluation, on 6x6 the linear features), the play
+/// setting's evaluation with its `trained-eval` switch.
+#[must_use]
+pub fn evaluate<const N: usize>(pos: &Othello<N>) -> i32 {
+    let (p, o) = pos.bitboards();
+    let max = 16 * (N * N) as i32;
+    presort::evaluate::<N>(p, o).clamp(-max, max)
+}
+
+/// The table size of the play engine's solver ([`Solver::for_play`]): `2^20` entries, 32 MiB.
+const PLAY_TABLE_BITS: u32 = 20;
+
+impl<const N: usize> Solver<N> {
+    /// The solver of the play setting's engine: a 32 MiB table and no selective pre-search
+    /// (it serves full-window solves only; the engine's solves are win-loss-draw windows).
+    #[must_use]
+    pub fn for_play() -> Self {
+        Self::with_options(
+            PLAY_TABLE_BITS,
+            Options {
+                presearch_from: 65,
+                ..Options::default()
+            },
+        )
+    }
+}
+
+impl<const N: usize> EndgameSolver<Othello<N>> for Solver<N> {
+    fn moves_left(&self, pos: &Othello<N>) -> u32 {
+        let (p, o) = pos.bitboards();
+        (Geometry::<N>::VALID & !(p | o)).count_ones()
+    }
+
+    fn solve(
+        &mut self,
+        pos: &Othello<N>,
+        alpha: i32,
+        beta: i32,
+        poll: Poll,
+    ) -> Option<Solved<Move>> {
+        self.solve_polled(pos, alpha, beta, poll).map(|r| Solved {
+            value: r.score,
+            best_move: r.best_move,
+            nodes: r.nodes,
+        })
+    }
+
+    fn clear(&mut self) {
+        Solver::clear(self);
     }
 }
 

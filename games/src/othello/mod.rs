@@ -479,6 +479,18 @@ impl<const N: usize> Game for Othello<N> {
         mv.to_square().map_or(0, eval::square_weight::<N>)
     }
 
+    fn evaluate_trained(&self) -> i32 {
+        endgame::evaluate(self)
+    }
+
+    fn hint_is_static(&self) -> bool {
+        true
+    }
+
+    fn endgame_solver() -> Option<Box<dyn crate::endgame::EndgameSolver<Self>>> {
+        Some(Box::new(endgame::Solver::<N>::for_play()))
+    }
+
     fn perft(&mut self, depth: u32) -> u64 {
         perft::perft::<N>(self.player, self.opponent, depth)
     }

@@ -76,6 +76,12 @@ impl Table {
         }
     }
 
+    /// Empties every bucket (a new game).
+    pub(crate) fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.level = 0;
+    }
+
     /// Sets the level stored with later entries (the selective pre-search's passes each
     /// have their own: bounds of an earlier pass are not used by a later one).
     pub(crate) fn set_level(&mut self, level: u8) {

@@ -372,3 +372,63 @@ fn ffo_40_to_44_exact_scores() {
         assert_eq!(solver.solve(&pos, -64, 64).score, known, "{pos}");
     }
 }
+
+#[test]
+fn a_polled_solve_stops_when_asked_and_leaves_the_table_right() {
+    // 14 empties: tens of thousands of nodes, so a poll every 4,096 nodes comes several times.
+    let mut checked = 0;
+    for seed in 1..40 {
+        let Some(pos) = random_position::<8>(seed, 14) else {
+            continue;
+        };
+        let exact = Solver::<8>::new(18).solve(&pos, -64, 64);
+        if exact.nodes < 3 * POLL_NODES {
+            continue;
+        }
+        let mut solver = Solver::<8>::for_play();
+        // Stopped at the second poll: no answer.
+        let mut polls = 0u32;
+        let stopped = solver.solve_polled(
+            &pos,
+            -64,
+            64,
+            Box::new(move |_| {
+                polls += 1;
+                polls >= 2
+            }),
+        );
+        assert_eq!(stopped, None, "{pos}");
+        // The same solver afterwards, polled but never stopped: the exact score, and a
+        // win-loss-draw window gives the right side with a move that reaches it.
+        let again = solver
+            .solve_polled(&pos, -64, 64, Box::new(|_| false))
+            .expect("never stopped");
+        assert_eq!(again.score, exact.score, "{pos}");
+        let wld = solver
+            .solve_polled(&pos, -1, 1, Box::new(|_| false))
+            .unwrap();
+        assert_eq!(wld.score.signum(), exact.score.signum(), "{pos}");
+        if exact.score >= 0 {
+            let child = pos.played(wld.best_move.unwrap());
+            let reached = -Solver::<8>::new(16).solve(&child, -64, 64).score;
+            assert_eq!(reached.signum(), exact.score.signum(), "{pos}");
+        }
+        // A node count the poll sees grows.
+        let mut last = 0;
+        let mut grows = true;
+        solver.clear();
+        let r = solver.solve_polled(
+            &pos,
+            -64,
+            64,
+            Box::new(move |nodes| {
+                grows &= nodes > last;
+                last = nodes;
+                !grows
+            }),
+        );
+        assert_eq!(r.map(|r| r.score), Some(exact.score), "{pos}");
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} positions checked");
+}
