@@ -6,7 +6,8 @@
 //! so linking MPI (the runner's `mpi` feature) rebuilds only this crate and the program.
 //!
 //! The MPI library is linked only with this crate's feature `mpi` (the runner's `mpi` feature
-//! turns it on), so `cargo test --workspace` builds on a machine without MPI.
+//! turns it on), so the workspace builds and tests on a machine without MPI. The
+//! runner's MPI test (`runner/tests/it/mpi.rs`) exercises it end to end.
 
 #[cfg(feature = "mpi")]
 mod world;

@@ -4,7 +4,7 @@
 //! error: a broken page, a missing resource).
 //!
 //! It needs Chromium (`apt-get install -y chromium` on Debian). Without it the test says so
-//! and passes, so `cargo test --workspace` works on a fresh machine, unless
+//! and passes, so `cargo test --workspace --tests` works on a fresh machine, unless
 //! `RUNNER_REQUIRE_BROWSER=1` is set: then a missing browser fails it. `.ci/run` installs
 //! Chromium and sets the variable.
 
