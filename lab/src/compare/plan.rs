@@ -238,7 +238,7 @@ fn parse_series(given: Option<&[String]>) -> Result<Vec<Series>> {
 }
 
 /// Checks `--procs`: ascending, without duplicates, with 1 added.
-fn parse_procs(given: &[usize]) -> Result<Vec<usize>> {
+pub(crate) fn parse_procs(given: &[usize]) -> Result<Vec<usize>> {
     let mut procs = Vec::new();
     for &n in given {
         if n == 0 || n > MAX_PROCS {

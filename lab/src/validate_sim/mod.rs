@@ -417,27 +417,13 @@ impl Method {
     }
 }
 
-/// The most processors `--procs` takes.
-const MAX_PROCS: usize = crate::dib_flags::MAX_PROCS;
-
-/// Checks `--procs`: ascending, without duplicates, with 1 added and some count above 1;
-/// absent, 1 to the cores.
+/// Checks `--procs` as `runner compare` does (ascending, without duplicates, with 1 added) and
+/// that some count is above 1; absent, 1 to the cores.
 fn parse_procs(given: Option<&[usize]>) -> Result<Vec<usize>> {
     let Some(given) = given else {
         return Ok((1..=crate::machine::cores().max(2)).collect());
     };
-    let mut procs = vec![1];
-    for &n in given {
-        if n == 0 || n > MAX_PROCS {
-            return Err(input(
-                "--procs",
-                format!("{n} is out of range; use 1 to {MAX_PROCS}"),
-            ));
-        }
-        procs.push(n);
-    }
-    procs.sort_unstable();
-    procs.dedup();
+    let procs = crate::compare::plan::parse_procs(given)?;
     if procs.len() < 2 {
         return Err(input(
             "--procs",
